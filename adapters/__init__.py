@@ -1,0 +1,1 @@
+"""Every outside system, one module each. Adapters translate; they hold no business rules."""

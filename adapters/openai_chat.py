@@ -1,0 +1,165 @@
+"""`ChatModel` over any OpenAI-compatible endpoint (vLLM, llama.cpp server, Ollama, OpenAI).
+
+Structured output goes through `response_format` json_schema (vLLM's structured outputs); the
+answer is always validated with pydantic, and one repair attempt quotes the validation error.
+The client's own timeout is per read, so each call also runs under a total `asyncio.timeout`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import openai
+from pydantic import BaseModel, ValidationError
+
+from pipeline.errors import ModelOutputInvalid, ModelTimeout, ModelUnavailable
+from pipeline.ports import ChatMessage, ModelReply
+from pipeline.prompts import REPAIR_INSTRUCTION
+
+T = TypeVar("T", bound=BaseModel)
+
+_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+def _json_text(content: str) -> str:
+    """Some servers wrap JSON in a Markdown fence even when asked for a schema."""
+    match = _FENCE.match(content)
+    return match.group(1) if match else content.strip()
+
+
+def _short_error(error: ValidationError) -> str:
+    parts = []
+    for item in error.errors()[:5]:
+        where = ".".join(str(p) for p in item["loc"]) or "(root)"
+        parts.append(f"{where}: {item['msg']}")
+    return "; ".join(parts)
+
+
+class OpenAIChatModel:
+    """One model on one OpenAI-compatible server."""
+
+    def __init__(
+        self,
+        client: openai.AsyncOpenAI,
+        *,
+        model: str | None,
+        temperature: float = 0.2,
+        max_tokens: int = 1500,
+        extra_body: dict[str, Any] | None = None,
+    ) -> None:
+        self.client = client
+        self._model = model
+        self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.extra_body = extra_body or {}
+        self._model_lock = asyncio.Lock()
+
+    @property
+    def base_url(self) -> str:
+        return str(self.client.base_url)
+
+    async def model_name(self, timeout_s: float = 10.0) -> str:
+        """The configured model, or the first one the server lists (vLLM serves one)."""
+        async with self._model_lock:
+            if self._model is None:
+                try:
+                    async with asyncio.timeout(timeout_s):
+                        page = await self.client.models.list()
+                except (openai.APIError, TimeoutError) as e:
+                    raise self._unavailable(e) from e
+                if not page.data:
+                    raise ModelUnavailable(f"the model server at {self.base_url} serves no model")
+                self._model = page.data[0].id
+            return self._model
+
+    async def structured(
+        self,
+        messages: Sequence[ChatMessage],
+        output: type[T],
+        *,
+        timeout_s: float,
+    ) -> ModelReply[T]:
+        started = time.monotonic()
+        deadline = started + timeout_s
+        model = await self.model_name(timeout_s)
+        conversation: list[dict[str, str]] = [m.model_dump() for m in messages]
+        response_format = {
+            "type": "json_schema",
+            "json_schema": {"name": output.__name__, "schema": output.model_json_schema()},
+        }
+        prompt_tokens = completion_tokens = 0
+        for attempt in range(2):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s")
+            try:
+                async with asyncio.timeout(remaining):
+                    response = await self.client.chat.completions.create(  # type: ignore[call-overload]
+                        model=model,
+                        messages=conversation,
+                        response_format=response_format,
+                        temperature=self.temperature,
+                        max_tokens=self.max_tokens,
+                        extra_body=self.extra_body or None,
+                    )
+            except TimeoutError as e:
+                raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s") from e
+            except openai.APITimeoutError as e:
+                raise ModelTimeout(f"the model server at {self.base_url} timed out") from e
+            except openai.APIError as e:
+                raise self._unavailable(e) from e
+            if response.usage is not None:
+                prompt_tokens += response.usage.prompt_tokens
+                completion_tokens += response.usage.completion_tokens
+            content = self._content(response)
+            try:
+                value = output.model_validate_json(_json_text(content))
+            except ValidationError as e:
+                if attempt == 1:
+                    raise ModelOutputInvalid(
+                        f"the model's answer does not fit {output.__name__} even after a "
+                        f"repair attempt: {_short_error(e)}"
+                    ) from e
+                conversation.append({"role": "assistant", "content": content[:4000]})
+                conversation.append(
+                    {"role": "user", "content": REPAIR_INSTRUCTION.format(error=_short_error(e))}
+                )
+                continue
+            return ModelReply(
+                value=value,
+                model=response.model or model,
+                prompt_tokens=prompt_tokens,
+                completion_tokens=completion_tokens,
+                latency_s=time.monotonic() - started,
+                repaired=attempt > 0,
+            )
+        raise AssertionError("unreachable")
+
+    @staticmethod
+    def _content(response: Any) -> str:
+        if not response.choices:
+            return ""
+        message = response.choices[0].message
+        # Reasoning models served without thinking disabled may answer in reasoning_content.
+        return str(message.content or getattr(message, "reasoning_content", None) or "")
+
+    def _unavailable(self, error: Exception) -> ModelUnavailable:
+        if isinstance(error, openai.APIConnectionError):
+            return ModelUnavailable(f"cannot reach the model server at {self.base_url}")
+        if isinstance(error, openai.AuthenticationError):
+            return ModelUnavailable(f"the model server at {self.base_url} rejected the API key")
+        if isinstance(error, openai.NotFoundError):
+            return ModelUnavailable(
+                f"the model server at {self.base_url} does not serve model "
+                f"'{self._model}' (or has no chat completions endpoint)"
+            )
+        if isinstance(error, openai.APIStatusError):
+            detail = str(error.message)[:300]
+            return ModelUnavailable(
+                f"the model server at {self.base_url} answered HTTP {error.status_code}: {detail}"
+            )
+        return ModelUnavailable(f"the model server at {self.base_url} failed: {error}")

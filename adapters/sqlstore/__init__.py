@@ -1,0 +1,1 @@
+"""The database: SQLModel tables, the async engine, and the episode store."""

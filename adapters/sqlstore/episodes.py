@@ -1,0 +1,160 @@
+"""Episodes and their steps: queue, claim with a lease, journal steps, finish."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlmodel import col, select
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from adapters.sqlstore.tables import EpisodeRow, StepRow, utcnow
+from pipeline.post import Post
+from pipeline.request import NoteRequest
+from pipeline.trajectory import EpisodeOutcome, StepRecord
+
+ACTIVE = ("queued", "running")
+
+
+class EpisodeStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+
+    async def create(self, request: NoteRequest, post: Post, memory_mode: str) -> EpisodeRow:
+        row = EpisodeRow(
+            source=request.source,
+            requester=request.requester,
+            reply_platform=request.reply_to.platform,
+            reply_channel=request.reply_to.channel,
+            reply_thread=request.reply_to.thread,
+            reply_message=request.reply_to.message,
+            post_ref=request.post_ref,
+            post=post.model_dump(mode="json"),
+            post_created_at=post.created_at,
+            memory_mode=memory_mode,
+        )
+        async with self.sessions() as session:
+            session.add(row)
+            await session.commit()
+            await session.refresh(row)
+        return row
+
+    async def claim(self, episode_id: int, owner: str, lease_s: float) -> bool:
+        """queued → running under a lease; False if someone else holds it."""
+        now = utcnow()
+        async with self.sessions() as session:
+            result = await session.exec(
+                update(EpisodeRow)
+                .where(col(EpisodeRow.id) == episode_id, col(EpisodeRow.status) == "queued")
+                .values(
+                    status="running",
+                    lease_owner=owner,
+                    attempts=EpisodeRow.attempts + 1,
+                    lease_expires_at=now + timedelta(seconds=lease_s),
+                    started_at=now,
+                )
+            )
+            await session.commit()
+            return bool(result.rowcount)
+
+    async def record_step(self, episode_id: int, step: StepRecord) -> None:
+        async with self.sessions() as session:
+            session.add(
+                StepRow(
+                    episode_id=episode_id,
+                    index=step.index,
+                    phase=step.phase,
+                    action=step.action,
+                    observation=step.observation,
+                    model=step.model,
+                    prompt_tokens=step.prompt_tokens,
+                    completion_tokens=step.completion_tokens,
+                    latency_s=step.latency_s,
+                )
+            )
+            await session.commit()
+
+    async def finish(self, episode_id: int, outcome: EpisodeOutcome) -> EpisodeRow:
+        t = outcome.timings
+        return await self._update(
+            episode_id,
+            status=outcome.status,
+            finished_at=utcnow(),
+            lease_owner=None,
+            lease_expires_at=None,
+            note_text=outcome.note,
+            char_count=outcome.char_count,
+            cited_urls=outcome.urls,
+            abstain_reason=outcome.abstain_reason,
+            brief=outcome.brief.model_dump(mode="json") if outcome.brief else None,
+            evidence=[e.model_dump(mode="json") for e in outcome.evidence],
+            retrieved_memory_ids=outcome.memory_ids,
+            model=outcome.model,
+            search_s=t.search_s,
+            visit_s=t.visit_s,
+            inference_s=t.inference_s,
+            total_s=t.total_s,
+            turns=t.turns,
+            prompt_tokens=t.prompt_tokens,
+            completion_tokens=t.completion_tokens,
+        )
+
+    async def fail(self, episode_id: int, reason: str) -> EpisodeRow:
+        return await self._update(
+            episode_id,
+            status="failed",
+            failure_reason=reason,
+            finished_at=utcnow(),
+            lease_owner=None,
+            lease_expires_at=None,
+        )
+
+    async def _update(self, episode_id: int, **values: object) -> EpisodeRow:
+        async with self.sessions() as session:
+            row = await session.get(EpisodeRow, episode_id)
+            if row is None:
+                raise KeyError(f"episode {episode_id} does not exist")
+            for key, value in values.items():
+                setattr(row, key, value)
+            session.add(row)
+            await session.commit()
+            await session.refresh(row)
+            return row
+
+    async def fail_abandoned(self) -> int:
+        """Running episodes whose lease ran out had a worker die under them."""
+        async with self.sessions() as session:
+            result = await session.exec(
+                update(EpisodeRow)
+                .where(
+                    col(EpisodeRow.status) == "running", col(EpisodeRow.lease_expires_at) < utcnow()
+                )
+                .values(
+                    status="failed",
+                    finished_at=utcnow(),
+                    lease_owner=None,
+                    failure_reason="the worker stopped before the episode finished",
+                )
+            )
+            await session.commit()
+            return int(result.rowcount)
+
+    async def get(self, episode_id: int) -> EpisodeRow | None:
+        async with self.sessions() as session:
+            return await session.get(EpisodeRow, episode_id)
+
+    async def steps(self, episode_id: int) -> list[StepRow]:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(StepRow).where(StepRow.episode_id == episode_id).order_by(col(StepRow.index))
+            )
+            return list(rows)
+
+    async def recent(self, limit: int = 20, status: str | None = None) -> list[EpisodeRow]:
+        async with self.sessions() as session:
+            query = select(EpisodeRow).order_by(col(EpisodeRow.id).desc()).limit(limit)
+            if status:
+                query = query.where(EpisodeRow.status == status)
+            return list(await session.exec(query))

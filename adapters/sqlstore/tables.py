@@ -1,0 +1,76 @@
+"""Tables. Times are timezone-aware UTC; `utcnow` is the one source of them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class EpisodeRow(SQLModel, table=True):
+    __tablename__ = "episode"
+
+    id: int | None = Field(default=None, primary_key=True)
+    source: str = Field(max_length=32)
+    requester: str = Field(max_length=200)
+    reply_platform: str = Field(default="cli", max_length=32)
+    reply_channel: str | None = Field(default=None, max_length=200)
+    reply_thread: str | None = Field(default=None, max_length=200)
+    reply_message: str | None = Field(default=None, max_length=200)
+    post_ref: str = Field(sa_column=Column(Text, nullable=False))
+    post: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    post_created_at: datetime | None = Field(default=None, index=True)
+    status: str = Field(default="queued", max_length=16, index=True)
+    attempts: int = 0
+    lease_owner: str | None = Field(default=None, max_length=100)
+    lease_expires_at: datetime | None = None
+    created_at: datetime = Field(default_factory=utcnow, index=True)
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    search_s: float | None = None
+    visit_s: float | None = None
+    inference_s: float | None = None
+    total_s: float | None = None
+    turns: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    model: str | None = Field(default=None, max_length=200)
+    memory_mode: str = Field(default="off", max_length=16)
+    brief: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
+    note_text: str | None = Field(default=None, sa_column=Column(Text))
+    char_count: int | None = None
+    cited_urls: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    evidence: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    abstain_reason: str | None = Field(default=None, sa_column=Column(Text))
+    failure_reason: str | None = Field(default=None, sa_column=Column(Text))
+    retrieved_memory_ids: list[int] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    judged: bool = Field(default=False, index=True)
+    utility_mode: str | None = Field(default=None, max_length=32)
+    judge_feedback: str | None = Field(default=None, sa_column=Column(Text))
+
+
+class StepRow(SQLModel, table=True):
+    __tablename__ = "step"
+    __table_args__ = (UniqueConstraint("episode_id", "index", name="uq_step_episode_index"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    episode_id: int = Field(foreign_key="episode.id", index=True)
+    index: int
+    phase: str = Field(max_length=32)
+    action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    observation: str = Field(sa_column=Column(Text, nullable=False))
+    model: str | None = Field(default=None, max_length=200)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    created_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,1 @@
+"""The composition root: settings, wiring, the note service, the CLI and rendering."""

@@ -1,0 +1,156 @@
+"""`evonote` — the command line.
+
+Exit codes: 0 a note or a reasoned abstention; 1 unexpected error; 2 the model server or a
+setting is unusable; 3 the input cannot be processed (empty, too long, unsupported site, bad
+file); 4 the episode failed for another reason (e.g. the model's output stayed invalid).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from collections.abc import Sequence
+
+from bot.app import ConfigurationError, build, open_store
+from bot.render import episode_json, episode_list_text, episode_text, steps_text
+from bot.service import EpisodeFailed
+from bot.settings import Settings
+from pipeline.errors import InvalidPostInput, ModelUnavailable, PostUnavailable
+from pipeline.request import NoteRequest
+from pipeline.trajectory import Progress
+
+EXIT_OK, EXIT_ERROR, EXIT_CONFIG, EXIT_INPUT, EXIT_FAILED = 0, 1, 2, 3, 4
+
+MODEL_HINT = (
+    "start an OpenAI-compatible server (deploy/vllm/serve.sh starts vLLM) or point "
+    "EVONOTE_LLM__BASE_URL at a running one"
+)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="evonote",
+        description="Draft evidence-grounded Community Notes for health posts.",
+        epilog=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    check = sub.add_parser("check", help="draft a note for one post (or abstain, saying why)")
+    check.add_argument("post", help="a post URL, the post's text, or @file.json")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sub.add_parser("config", help="print the effective settings (secrets masked)")
+
+    episodes = sub.add_parser("episodes", help="stored episodes and their trajectories")
+    esub = episodes.add_subparsers(dest="episodes_command", required=True)
+    listing = esub.add_parser("list", help="the most recent episodes")
+    listing.add_argument("--limit", type=int, default=20)
+    listing.add_argument("--status", choices=["queued", "running", "noted", "abstained", "failed"])
+    show = esub.add_parser("show", help="one episode with every step")
+    show.add_argument("id", type=int)
+    show.add_argument("--json", action="store_true", help="print one JSON object")
+
+    db = sub.add_parser("db", help="database maintenance")
+    db.add_argument("action", choices=["upgrade"], help="apply migrations")
+    return parser
+
+
+async def _progress(event: Progress) -> None:
+    detail = f": {event.detail}" if event.detail else ""
+    print(
+        f"· {event.phase} (searches {event.searches}/{event.max_searches}, "
+        f"sources read {event.sources_read}){detail}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+async def _check(settings: Settings, args: argparse.Namespace) -> int:
+    async with build(settings) as app:
+        try:
+            row = await app.notes.check(
+                NoteRequest(post_ref=args.post), progress=None if args.json else _progress
+            )
+        except EpisodeFailed as failed:
+            row = failed.episode
+            code = _exit_code(failed.cause)
+            message = str(failed)
+            if isinstance(failed.cause, ModelUnavailable):
+                message += f" — {MODEL_HINT}"
+            if args.json:
+                print(
+                    json.dumps(
+                        episode_json(row, await app.store.steps(row.id or 0)), ensure_ascii=False
+                    )
+                )
+            print(f"evonote: episode {row.id} failed: {message}", file=sys.stderr)
+            return code
+        assert row.id is not None
+        steps = await app.store.steps(row.id)
+        if args.json:
+            print(json.dumps(episode_json(row, steps), ensure_ascii=False))
+        else:
+            print(episode_text(row))
+        return EXIT_OK
+
+
+def _exit_code(cause: BaseException) -> int:
+    if isinstance(cause, InvalidPostInput | PostUnavailable):
+        return EXIT_INPUT
+    if isinstance(cause, ModelUnavailable | ConfigurationError):
+        return EXIT_CONFIG
+    return EXIT_FAILED
+
+
+async def _episodes(settings: Settings, args: argparse.Namespace) -> int:
+    async with open_store(settings) as store:
+        if args.episodes_command == "list":
+            print(episode_list_text(await store.recent(args.limit, args.status)))
+            return EXIT_OK
+        row = await store.get(args.id)
+        if row is None:
+            print(f"evonote: there is no episode {args.id}", file=sys.stderr)
+            return EXIT_INPUT
+        steps = await store.steps(args.id)
+        if args.json:
+            print(json.dumps(episode_json(row, steps), ensure_ascii=False, indent=1))
+        else:
+            print(episode_text(row) + "\n\nSteps:\n" + steps_text(steps))
+        return EXIT_OK
+
+
+async def _db(settings: Settings) -> int:
+    async with open_store(settings):
+        print(f"database at the newest schema: {settings.database_url}")
+    return EXIT_OK
+
+
+async def _main(args: argparse.Namespace) -> int:
+    settings = Settings()
+    if args.command == "config":
+        print(settings.model_dump_json(indent=2))
+        return EXIT_OK
+    if args.command == "check":
+        return await _check(settings, args)
+    if args.command == "episodes":
+        return await _episodes(settings, args)
+    return await _db(settings)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return asyncio.run(_main(args))
+    except ConfigurationError as e:
+        print(f"evonote: {e}", file=sys.stderr)
+        return EXIT_CONFIG
+    except KeyboardInterrupt:
+        print("evonote: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""The note service: every entry point (CLI, Slack, Discord, X scans) goes through here."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.tables import EpisodeRow
+from bot.posts import PostResolver
+from pipeline.episode import EpisodeRunner
+from pipeline.errors import EvoNoteError
+from pipeline.post import Post
+from pipeline.request import NoteRequest
+from pipeline.trajectory import ProgressListener, StepRecord
+
+log = logging.getLogger(__name__)
+
+
+class EpisodeFailed(Exception):
+    """The episode ended as `failed`; `cause` says why, `episode` is the stored record."""
+
+    def __init__(self, episode: EpisodeRow, cause: BaseException) -> None:
+        super().__init__(episode.failure_reason or str(cause))
+        self.episode = episode
+        self.cause = cause
+
+
+class _StoreJournal:
+    def __init__(self, store: EpisodeStore, episode_id: int) -> None:
+        self.store = store
+        self.episode_id = episode_id
+
+    async def record(self, step: StepRecord) -> None:
+        await self.store.record_step(self.episode_id, step)
+
+
+class NoteService:
+    def __init__(
+        self,
+        *,
+        store: EpisodeStore,
+        posts: PostResolver,
+        runner: EpisodeRunner,
+        worker_id: str,
+        memory_mode: str = "off",
+    ) -> None:
+        self.store = store
+        self.posts = posts
+        self.runner = runner
+        self.worker_id = worker_id
+        self.memory_mode = memory_mode
+        # A lease outlives any healthy episode; one still running past it has lost its worker.
+        self.lease_s = runner.budget.deadline_s * 2 + 60
+
+    async def submit(self, request: NoteRequest) -> EpisodeRow:
+        """Persist the request as a queued episode; bad input is recorded as failed."""
+        try:
+            post = await self.posts.resolve(request.post_ref)
+        except EvoNoteError as e:
+            row = await self.store.create(request, Post(text=""), self.memory_mode)
+            assert row.id is not None
+            raise EpisodeFailed(await self.store.fail(row.id, str(e)), e) from e
+        return await self.store.create(request, post, self.memory_mode)
+
+    async def run(self, episode_id: int, progress: ProgressListener | None = None) -> EpisodeRow:
+        """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`."""
+        if not await self.store.claim(episode_id, self.worker_id, self.lease_s):
+            row = await self.store.get(episode_id)
+            raise RuntimeError(
+                f"episode {episode_id} is not queued (status: {row.status if row else 'missing'})"
+            )
+        row = await self.store.get(episode_id)
+        assert row is not None
+        post = Post.model_validate(row.post)
+        journal = _StoreJournal(self.store, episode_id)
+        try:
+            outcome = await self.runner.run(post, journal=journal, progress=progress)
+        except EvoNoteError as e:
+            raise EpisodeFailed(await self.store.fail(episode_id, str(e)), e) from e
+        except asyncio.CancelledError:
+            await asyncio.shield(self.store.fail(episode_id, "interrupted before it finished"))
+            raise
+        except Exception as e:
+            log.exception("episode %s crashed", episode_id)
+            failed = await self.store.fail(episode_id, f"internal error: {e!r}")
+            raise EpisodeFailed(failed, e) from e
+        return await self.store.finish(episode_id, outcome)
+
+    async def check(
+        self, request: NoteRequest, progress: ProgressListener | None = None
+    ) -> EpisodeRow:
+        row = await self.submit(request)
+        assert row.id is not None
+        return await self.run(row.id, progress)

@@ -1,0 +1,113 @@
+"""One typed Settings for the whole bot. Environment: prefix EVONOTE_, sections split by __.
+
+Example: EVONOTE_LLM__BASE_URL=http://gpu-box:8000/v1, EVONOTE_SEARCH__CORPUS=docs.jsonl.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from pipeline.budget import EvidenceBudget
+
+
+class LLMSettings(BaseModel):
+    base_url: str = Field(
+        default="http://localhost:8000/v1",
+        description="OpenAI-compatible endpoint (vLLM's default address; llama.cpp server, "
+        "Ollama's /v1 or a hosted API work too)",
+    )
+    api_key: SecretStr = Field(
+        default=SecretStr("EMPTY"), description="API key for the endpoint (vLLM accepts any)"
+    )
+    writer_model: str | None = Field(
+        default=None, description="model that analyses and writes; empty = the first served"
+    )
+    judge_model: str | None = Field(
+        default=None, description="model that judges finished episodes; empty = writer_model"
+    )
+    captioner_model: str | None = Field(
+        default=None, description="vision model for images; empty = media is not inspected"
+    )
+    call_timeout_s: float = Field(default=60.0, gt=0, description="limit for one model call")
+    max_retries: int = Field(
+        default=1, ge=0, le=5, description="client retries on connection errors and 5xx"
+    )
+    temperature: float = Field(default=0.2, ge=0, le=2, description="sampling temperature")
+    max_tokens: int = Field(default=1500, ge=64, description="most tokens one answer may use")
+    disable_thinking: bool = Field(
+        default=False,
+        description="send chat_template_kwargs.enable_thinking=false (Qwen3-style reasoning "
+        "models on vLLM); leave off for servers that reject unknown fields",
+    )
+
+
+class BudgetSettings(BaseModel):
+    max_steps: int = Field(default=15, ge=1, description="agent turns per episode")
+    max_searches: int = Field(default=5, ge=0, description="searches per episode")
+    max_visits: int = Field(default=12, ge=0, description="page reads per episode")
+    min_searches_before_write: int = Field(
+        default=1, ge=0, description="searches required before a note may be written"
+    )
+    min_visits_before_write: int = Field(
+        default=1, ge=0, description="pages that must be read before a note may be written"
+    )
+    max_rewrites: int = Field(default=5, ge=0, description="rejected drafts before abstaining")
+    max_urls_per_visit: int = Field(
+        default=4, ge=1, le=6, description="pages read concurrently in one visit step"
+    )
+    results_per_search: int = Field(default=8, ge=1, le=20, description="results per search")
+    deadline_s: float = Field(default=120.0, gt=0, description="wall-clock limit per episode")
+    writing_reserve_s: float = Field(
+        default=20.0, ge=0, description="time kept back from research for the final write"
+    )
+    page_timeout_s: float = Field(default=20.0, gt=0, description="limit for reading one page")
+    search_timeout_s: float = Field(default=15.0, gt=0, description="limit for one search")
+    evidence_chars_per_page: int = Field(
+        default=1500, ge=200, description="characters of each read page shown to the model"
+    )
+
+
+class DatabaseSettings(BaseModel):
+    url: str | None = Field(
+        default=None,
+        description="SQLAlchemy async URL; empty = a SQLite file in the data directory",
+    )
+
+
+class SearchSettings(BaseModel):
+    backend: Literal["local"] = Field(
+        default="local", description="search backend: local (a JSONL corpus, BM25)"
+    )
+    corpus: Path | None = Field(
+        default=None,
+        description="JSONL of {url, title, text} documents for the local backend, e.g. "
+        "../shared/data/medquad/medquad_docs.jsonl",
+    )
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="EVONOTE_", env_nested_delimiter="__", extra="ignore"
+    )
+
+    data_dir: Path = Field(
+        default=Path.home() / ".local" / "share" / "evonote",
+        description="where the SQLite database and indexes live",
+    )
+    llm: LLMSettings = Field(default_factory=LLMSettings, description="the model server")
+    budget: BudgetSettings = Field(default_factory=BudgetSettings, description="episode limits")
+    db: DatabaseSettings = Field(default_factory=DatabaseSettings, description="storage")
+    search: SearchSettings = Field(default_factory=SearchSettings, description="evidence search")
+
+    @property
+    def database_url(self) -> str:
+        return self.db.url or f"sqlite+aiosqlite:///{self.data_dir / 'evonote.db'}"
+
+    def evidence_budget(self) -> EvidenceBudget:
+        return EvidenceBudget(
+            model_call_timeout_s=self.llm.call_timeout_s, **self.budget.model_dump()
+        )

@@ -1,0 +1,59 @@
+"""What the agent may do on a turn: search, visit, write, or abstain."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+
+class Search(BaseModel):
+    kind: Literal["search"] = "search"
+    query: str = Field(min_length=1, max_length=300)
+
+
+class VisitTarget(BaseModel):
+    url: str = Field(max_length=2000)
+    goal: str = Field(max_length=300, description="what to look for on this page")
+
+
+class Visit(BaseModel):
+    kind: Literal["visit"] = "visit"
+    targets: list[VisitTarget] = Field(min_length=1, max_length=6)
+
+
+class SupportedClaim(BaseModel):
+    claim: str = Field(max_length=400, description="a statement in the note")
+    url: str = Field(max_length=2000, description="a visited source that supports it")
+
+
+class Write(BaseModel):
+    kind: Literal["write"] = "write"
+    text: str = Field(min_length=1, max_length=1200, description="the note's prose, without URLs")
+    support: list[SupportedClaim] = Field(min_length=1, max_length=6)
+
+    def cited_urls(self) -> list[str]:
+        return list(dict.fromkeys(s.url.strip() for s in self.support))
+
+
+class Abstain(BaseModel):
+    kind: Literal["abstain"] = "abstain"
+    reason: str = Field(min_length=1, max_length=600)
+
+
+AnyAction = Annotated[Search | Visit | Write | Abstain, Field(discriminator="kind")]
+FinalAction = Annotated[Write | Abstain, Field(discriminator="kind")]
+
+
+class AgentTurn(BaseModel):
+    """One decision of the agent loop."""
+
+    thought: str = Field(max_length=800, description="brief reasoning behind the action")
+    action: AnyAction
+
+
+class FinalTurn(BaseModel):
+    """The last decision when the budget or deadline is spent: write or abstain."""
+
+    thought: str = Field(max_length=800)
+    action: FinalAction

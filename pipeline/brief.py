@@ -1,0 +1,62 @@
+"""The verification brief produced by claim analysis (EvoNote analysis + GitSearch gaps)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import BaseModel, Field
+
+
+class ClaimPattern(StrEnum):
+    """The nine-pattern taxonomy of misleading health posts."""
+
+    MISLEADING_STATISTICS = "misleading_statistics"
+    VACCINE_RISK = "vaccine_risk"
+    UNSUPPORTED_CAUSALITY = "unsupported_causality"
+    SUPPRESSION_NARRATIVE = "suppression_narrative"
+    INSTITUTIONAL_CONTEXT = "institutional_context"
+    SCIENTIFIC_EVIDENCE = "scientific_evidence"
+    MEDIA_CONTEXT = "media_context"
+    MEDICAL_MECHANISM = "medical_mechanism"
+    HEALTH_ADVICE = "health_advice"
+
+
+class GapType(StrEnum):
+    """GitSearch's six kinds of information gap."""
+
+    UNSUBSTANTIATED_CLAIM = "unsubstantiated_claim"
+    CONTRADICTION = "contradiction"
+    VAGUE_REFERENCE = "vague_reference"
+    MISSING_CONTEXT = "missing_context"
+    SOURCE_VERIFICATION = "source_verification"
+    MISSING_COVERAGE = "missing_coverage"
+
+
+class NoteIntent(StrEnum):
+    CORRECTION = "correction"
+    CONTEXT = "context"
+    MIXED = "mixed"
+
+
+class InformationGap(BaseModel):
+    type: GapType
+    description: str = Field(max_length=400)
+    priority: int = Field(ge=1, le=5, description="5 = must be closed before writing")
+    suggested_query: str = Field(max_length=200)
+
+
+class VerificationBrief(BaseModel):
+    claim_pattern: ClaimPattern
+    checkworthy_claims: list[str] = Field(min_length=1, max_length=5)
+    gaps: list[InformationGap] = Field(min_length=1, max_length=6)
+    evidence_needs: list[str] = Field(default_factory=list, max_length=5)
+    note_intent: NoteIntent
+    language: str = Field(
+        default="en", max_length=12, description="language of the post (BCP-47); notes use it"
+    )
+    applicable_memories: list[int] = Field(
+        default_factory=list, description="ids of the retrieved lessons that apply to this post"
+    )
+
+    def top_gaps(self, n: int = 3) -> list[InformationGap]:
+        return sorted(self.gaps, key=lambda g: -g.priority)[:n]

@@ -1,0 +1,44 @@
+"""The limits of one episode, and what has been spent of them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class EvidenceBudget:
+    """How much an episode may do. Defaults follow the EvoNote paper."""
+
+    max_steps: int = 15
+    max_searches: int = 5
+    max_visits: int = 12
+    min_searches_before_write: int = 1
+    min_visits_before_write: int = 1
+    max_rewrites: int = 5
+    max_urls_per_visit: int = 4
+    results_per_search: int = 8
+    deadline_s: float = 120.0
+    writing_reserve_s: float = 20.0
+    model_call_timeout_s: float = 60.0
+    page_timeout_s: float = 20.0
+    search_timeout_s: float = 15.0
+    evidence_chars_per_page: int = 1500
+    memories_per_phase: int = 4
+
+
+@dataclass
+class BudgetUse:
+    steps: int = 0
+    searches: int = 0
+    visits: int = 0
+    rewrites: int = 0
+    failed_checks: list[str] = field(default_factory=list)
+
+    def searches_left(self, budget: EvidenceBudget) -> int:
+        return max(0, budget.max_searches - self.searches)
+
+    def visits_left(self, budget: EvidenceBudget) -> int:
+        return max(0, budget.max_visits - self.visits)
+
+    def steps_left(self, budget: EvidenceBudget) -> int:
+        return max(0, budget.max_steps - self.steps)

@@ -1,0 +1,464 @@
+"""One episode: claim analysis, then a budgeted search / visit / write loop, then checks.
+
+The model proposes; code disposes. Budgets, the visit and citation rules, the length rule and
+the deadline are enforced here, whatever the model says.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit, VisitTarget, Write
+from pipeline.brief import VerificationBrief
+from pipeline.budget import BudgetUse, EvidenceBudget
+from pipeline.errors import (
+    ModelOutputInvalid,
+    ModelTimeout,
+    PageUnreadable,
+    SearchFailed,
+)
+from pipeline.evidence import Evidence, SearchResult
+from pipeline.excerpt import select_excerpt
+from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note
+from pipeline.ports import (
+    ChatMessage,
+    ChatModel,
+    Lesson,
+    MemoryPhase,
+    MemoryRetriever,
+    ModelReply,
+    PageReader,
+    SearchEngine,
+)
+from pipeline.post import Post
+from pipeline.prompts import AGENT_SYSTEM, FINAL_SYSTEM, agent_messages, analysis_messages
+from pipeline.trajectory import (
+    EpisodeOutcome,
+    Progress,
+    ProgressListener,
+    StepJournal,
+    StepRecord,
+    Timings,
+    bounded,
+)
+
+T = TypeVar("T", bound=BaseModel)
+
+# Below this many seconds a final model call cannot be expected to answer.
+MIN_SECONDS_FOR_A_CALL = 2.0
+
+
+class EpisodeRunner:
+    """Runs episodes with one set of collaborators and one budget."""
+
+    def __init__(
+        self,
+        *,
+        model: ChatModel,
+        search: SearchEngine,
+        reader: PageReader,
+        memory: MemoryRetriever,
+        budget: EvidenceBudget,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.model = model
+        self.search = search
+        self.reader = reader
+        self.memory = memory
+        self.budget = budget
+        self.clock = clock
+
+    async def run(
+        self,
+        post: Post,
+        *,
+        journal: StepJournal | None = None,
+        progress: ProgressListener | None = None,
+    ) -> EpisodeOutcome:
+        return await _Run(self, post, journal, progress).execute()
+
+
+class _Run:
+    """The mutable state of one episode."""
+
+    def __init__(
+        self,
+        runner: EpisodeRunner,
+        post: Post,
+        journal: StepJournal | None,
+        progress: ProgressListener | None,
+    ) -> None:
+        self.r = runner
+        self.b = runner.budget
+        self.post = post
+        self.journal = journal
+        self.progress = progress
+        self.use = BudgetUse()
+        self.timings = Timings()
+        self.step_index = 0
+        self.started = runner.clock()
+        self.deadline = self.started + self.b.deadline_s
+        # The loop stops early enough to leave the final write its reserve.
+        self.loop_deadline = self.deadline - min(self.b.writing_reserve_s, self.b.deadline_s / 2)
+        self.brief: VerificationBrief | None = None
+        self.lessons: list[Lesson] = []
+        self.memory_ids: list[int] = []
+        self.queries: list[str] = []
+        self.results: dict[str, SearchResult] = {}
+        self.post_links = list(dict.fromkeys(post.all_links()))
+        self.evidence: dict[str, Evidence] = {}
+        self.unreadable: dict[str, str] = {}
+        self.feedback = ""
+        self.model_name: str | None = None
+
+    # ---- bookkeeping -------------------------------------------------------------------
+
+    def seconds_left(self, until: float | None = None) -> float:
+        return (until if until is not None else self.deadline) - self.r.clock()
+
+    async def record(
+        self,
+        phase: str,
+        action: dict[str, Any],
+        observation: str,
+        reply: ModelReply[Any] | None = None,
+    ) -> None:
+        step = StepRecord(
+            index=self.step_index, phase=phase, action=action, observation=bounded(observation)
+        )
+        if reply is not None:
+            step.model = reply.model
+            step.prompt_tokens = reply.prompt_tokens
+            step.completion_tokens = reply.completion_tokens
+            step.latency_s = round(reply.latency_s, 4)
+        self.step_index += 1
+        if self.journal is not None:
+            await self.journal.record(step)
+
+    async def tell(self, phase: Any, detail: str = "") -> None:
+        if self.progress is not None:
+            await self.progress(
+                Progress(
+                    phase=phase,
+                    searches=self.use.searches,
+                    max_searches=self.b.max_searches,
+                    sources_read=len(self.evidence),
+                    detail=detail,
+                )
+            )
+
+    async def ask(
+        self, messages: list[ChatMessage], output: type[T], until: float
+    ) -> ModelReply[T]:
+        timeout = min(self.b.model_call_timeout_s, self.seconds_left(until))
+        if timeout <= 0:
+            raise ModelTimeout("no time left for a model call")
+        reply = await self.r.model.structured(messages, output, timeout_s=timeout)
+        self.timings.inference_s += reply.latency_s
+        self.timings.prompt_tokens += reply.prompt_tokens
+        self.timings.completion_tokens += reply.completion_tokens
+        self.model_name = reply.model
+        return reply
+
+    def finish(self, outcome: EpisodeOutcome) -> EpisodeOutcome:
+        self.timings.total_s = self.r.clock() - self.started
+        self.timings.turns = self.use.steps
+        outcome.brief = self.brief
+        outcome.evidence = list(self.evidence.values())
+        outcome.timings = self.timings.model_copy(
+            update={
+                k: round(v, 4) for k, v in self.timings.model_dump().items() if isinstance(v, float)
+            }
+        )
+        outcome.memory_ids = self.memory_ids
+        outcome.model = self.model_name
+        return outcome
+
+    async def abstain(self, reason: str) -> EpisodeOutcome:
+        await self.tell("done", "abstained")
+        return self.finish(EpisodeOutcome(status="abstained", abstain_reason=reason))
+
+    async def lessons_for(self, phase: MemoryPhase, query: str) -> list[Lesson]:
+        found = await self.r.memory.retrieve(phase, query, k=self.b.memories_per_phase)
+        self.memory_ids.extend(m.id for m in found if m.id not in self.memory_ids)
+        return found
+
+    # ---- the episode -------------------------------------------------------------------
+
+    async def execute(self) -> EpisodeOutcome:
+        await self.tell("analysing")
+        claim_lessons = await self.lessons_for(MemoryPhase.CLAIM_ANALYSIS, self.post.all_text())
+        reply = await self.ask(
+            analysis_messages(self.post, claim_lessons), VerificationBrief, self.loop_deadline
+        )
+        self.brief = reply.value
+        await self.record(
+            "claim_analysis",
+            {"lessons": [m.id for m in claim_lessons]},
+            self.brief.model_dump_json(),
+            reply,
+        )
+        query = self.post.all_text() + "\n" + "\n".join(self.brief.checkworthy_claims)
+        self.lessons = await self.lessons_for(
+            MemoryPhase.EVIDENCE_ACQUISITION, query
+        ) + await self.lessons_for(MemoryPhase.NOTE_WRITING, query)
+
+        stop_reason = await self.loop()
+        if isinstance(stop_reason, EpisodeOutcome):
+            return stop_reason
+        return await self.final(stop_reason)
+
+    async def loop(self) -> EpisodeOutcome | str:
+        while True:
+            if self.use.steps >= self.b.max_steps:
+                return f"the step budget ({self.b.max_steps}) was spent"
+            if self.seconds_left(self.loop_deadline) <= 0:
+                return f"the {self.b.deadline_s:.0f} s deadline came near"
+            await self.tell(*self.phase_now())
+            try:
+                reply = await self.ask(self.messages(AGENT_SYSTEM), AgentTurn, self.loop_deadline)
+            except ModelTimeout as e:
+                self.use.steps += 1
+                await self.record("error", {}, f"model call timed out: {e}")
+                continue
+            except ModelOutputInvalid as e:
+                self.use.steps += 1
+                self.feedback = f"Your last answer was rejected: {e}"
+                await self.record("error", {}, self.feedback)
+                continue
+            self.use.steps += 1
+            action = reply.value.action
+            if isinstance(action, Search):
+                await self.do_search(action, reply)
+            elif isinstance(action, Visit):
+                await self.do_visit(action, reply)
+            elif isinstance(action, Abstain):
+                await self.record("abstain", action.model_dump(), action.reason, reply)
+                return await self.abstain(action.reason)
+            else:
+                outcome = await self.do_write(action, reply)
+                if outcome is not None:
+                    return outcome
+
+    async def final(self, why: str) -> EpisodeOutcome:
+        """Budget or time is spent: write from what was read, or abstain with the reason."""
+        if not self.evidence:
+            return await self.abstain(f"{why} before any source could be read")
+        while True:
+            if self.seconds_left() < MIN_SECONDS_FOR_A_CALL:
+                return await self.abstain(f"{why}, and no time was left to write the note")
+            await self.tell("writing", "final")
+            try:
+                reply = await self.ask(self.messages(FINAL_SYSTEM), FinalTurn, self.deadline)
+            except (ModelTimeout, ModelOutputInvalid) as e:
+                await self.record("error", {}, f"final write failed: {e}")
+                return await self.abstain(f"{why}, and the final write failed: {e}")
+            action = reply.value.action
+            if isinstance(action, Abstain):
+                await self.record("abstain", action.model_dump(), action.reason, reply)
+                return await self.abstain(action.reason)
+            outcome = await self.do_write(action, reply)
+            if outcome is not None:
+                return outcome
+
+    def phase_now(self) -> tuple[str, str]:
+        if self.use.searches == 0:
+            return "searching", ""
+        if not self.evidence:
+            return "reading", ""
+        return "writing", ""
+
+    def messages(self, system: str) -> list[ChatMessage]:
+        assert self.brief is not None
+        state = {
+            "budget": {
+                "steps_left": self.use.steps_left(self.b),
+                "searches_left": self.use.searches_left(self.b),
+                "visits_left": self.use.visits_left(self.b),
+                "rewrites_left": max(0, self.b.max_rewrites - self.use.rewrites),
+                "seconds_left": round(max(0.0, self.seconds_left()), 1),
+            },
+            "searches_done": self.queries,
+            "post_links": self.post_links,
+            "search_results": [
+                {
+                    "url": r.url,
+                    "title": r.title,
+                    "snippet": r.snippet[:300],
+                    "status": self.status_of(r.url),
+                }
+                for r in self.results.values()
+            ],
+            "evidence": [
+                e.model_dump(mode="json", exclude_none=True) for e in self.evidence.values()
+            ],
+        }
+        return agent_messages(system, self.post, self.brief, self.lessons, state, self.feedback)
+
+    def status_of(self, url: str) -> str:
+        if url in self.evidence:
+            return "read"
+        if url in self.unreadable:
+            return "unreadable: " + self.unreadable[url]
+        return "not visited"
+
+    # ---- actions -----------------------------------------------------------------------
+
+    async def do_search(self, action: Search, reply: ModelReply[AgentTurn]) -> None:
+        query = " ".join(action.query.split())
+        if self.use.searches >= self.b.max_searches:
+            self.feedback = (
+                f"Search refused: the search budget ({self.b.max_searches}) is "
+                "spent. Visit, write or abstain."
+            )
+        elif query.lower() in (q.lower() for q in self.queries):
+            self.feedback = f"Search refused: '{query}' was already searched; results are above."
+        else:
+            self.use.searches += 1
+            self.queries.append(query)
+            started = self.r.clock()
+            try:
+                timeout = max(
+                    0.1, min(self.b.search_timeout_s, self.seconds_left(self.loop_deadline))
+                )
+                async with asyncio.timeout(timeout):
+                    results = await self.r.search.search(query, limit=self.b.results_per_search)
+            except SearchFailed as e:
+                self.feedback = f"Search failed: {e}"
+            except TimeoutError:
+                self.feedback = "Search failed: the search backend did not answer in time."
+            else:
+                fresh = [r for r in results if r.url not in self.results]
+                for r in fresh:
+                    self.results[r.url] = r
+                if results:
+                    self.feedback = (
+                        f"Search '{query}' returned {len(results)} results "
+                        f"({len(fresh)} new): " + "; ".join(r.url for r in fresh)
+                    )
+                else:
+                    self.feedback = f"Search '{query}' returned no results."
+
+            self.timings.search_s += self.r.clock() - started
+        await self.record("search", action.model_dump(), self.feedback, reply)
+        await self.tell("searching", query)
+
+    async def do_visit(self, action: Visit, reply: ModelReply[AgentTurn]) -> None:
+        notes: list[str] = []
+        chosen: list[VisitTarget] = []
+        for target in action.targets:
+            url = target.url.strip()
+            if url in self.evidence:
+                notes.append(f"{url}: already read")
+            elif url not in self.results and url not in self.post_links:
+                notes.append(
+                    f"{url}: refused, only URLs from search results or the post can be visited"
+                )
+            elif any(t.url.strip() == url for t in chosen):
+                continue
+            elif len(chosen) >= self.b.max_urls_per_visit:
+                notes.append(f"{url}: skipped, at most {self.b.max_urls_per_visit} pages a step")
+            elif self.use.visits + len(chosen) >= self.b.max_visits:
+                notes.append(f"{url}: skipped, the visit budget ({self.b.max_visits}) is spent")
+            else:
+                chosen.append(target)
+        started = self.r.clock()
+        self.use.visits += len(chosen)
+        outcomes = await asyncio.gather(*(self.read(t) for t in chosen))
+        self.timings.visit_s += self.r.clock() - started
+        notes.extend(outcomes)
+        self.feedback = "Visit: " + "; ".join(notes)
+        await self.record("visit", action.model_dump(), self.feedback, reply)
+        await self.tell("reading", f"{len(self.evidence)} sources read")
+
+    async def read(self, target: VisitTarget) -> str:
+        url = target.url.strip()
+        timeout = max(0.1, min(self.b.page_timeout_s, self.seconds_left(self.loop_deadline)))
+        try:
+            async with asyncio.timeout(timeout):
+                page = await self.r.reader.read(url)
+        except PageUnreadable as e:
+            self.unreadable[url] = str(e)
+            return f"{url}: could not be read ({e})"
+        except TimeoutError:
+            self.unreadable[url] = f"no answer within {timeout:.0f} s"
+            return f"{url}: could not be read (no answer within {timeout:.0f} s)"
+        if not page.text.strip():
+            self.unreadable[url] = "the page has no readable text"
+            return f"{url}: could not be read (no readable text)"
+        assert self.brief is not None
+        focus = target.goal + " " + " ".join(self.brief.checkworthy_claims)
+        excerpt = await asyncio.to_thread(
+            select_excerpt, page.text, focus, self.b.evidence_chars_per_page
+        )
+        self.unreadable.pop(url, None)
+        self.evidence[url] = Evidence(
+            url=url, title=page.title, goal=target.goal, excerpt=excerpt, published=page.published
+        )
+        return f"{url}: read ({len(page.text)} characters)"
+
+    async def do_write(
+        self, action: Write, reply: ModelReply[AgentTurn] | ModelReply[FinalTurn]
+    ) -> EpisodeOutcome | None:
+        """Accept the note, or send it back with the reasons (None), or abstain at the limit."""
+        problems = self.check_write(action)
+        if not problems:
+            note = assemble_note(action.text, action.cited_urls())
+            await self.record(
+                "write",
+                action.model_dump(),
+                f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters",
+                reply,
+            )
+            await self.tell("done", "noted")
+            return self.finish(
+                EpisodeOutcome(
+                    status="noted", note=note.text, urls=note.urls, char_count=note.length
+                )
+            )
+        self.use.rewrites += 1
+        self.use.failed_checks.extend(problems)
+        self.feedback = "Write rejected: " + " ".join(problems)
+        await self.record("write", action.model_dump(), self.feedback, reply)
+        if self.use.rewrites > self.b.max_rewrites:
+            return await self.abstain(
+                f"no note passed the checks after {self.b.max_rewrites} rewrites; "
+                f"last problems: {' '.join(problems)}"
+            )
+        return None
+
+    def check_write(self, action: Write) -> list[str]:
+        problems: list[str] = []
+        if self.use.searches < self.b.min_searches_before_write:
+            problems.append(
+                f"Search at least {self.b.min_searches_before_write} time(s) before writing."
+            )
+        if len(self.evidence) < self.b.min_visits_before_write:
+            problems.append(
+                f"Read at least {self.b.min_visits_before_write} page(s) before writing."
+            )
+        urls = action.cited_urls()
+        unread = [u for u in urls if u not in self.evidence]
+        if unread:
+            problems.append(
+                "These sources were not read successfully and cannot be cited: "
+                + ", ".join(unread)
+                + "."
+            )
+        note = assemble_note(action.text, [u for u in urls if u in self.evidence])
+        if not note.urls and not unread:
+            problems.append("Cite at least one page you have read.")
+        if not note.text.split("\n\n")[0].strip():
+            problems.append("The note has no prose.")
+        if note.length > NOTE_CHAR_LIMIT:
+            problems.append(
+                f"The note is {note.length} characters (each URL counts as one); "
+                f"the limit is {NOTE_CHAR_LIMIT}: shorten the prose by at least "
+                f"{note.length - NOTE_CHAR_LIMIT}."
+            )
+        return problems

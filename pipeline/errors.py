@@ -1,0 +1,35 @@
+"""Errors the pipeline raises or expects from its ports. Each message is meant for a person."""
+
+from __future__ import annotations
+
+
+class EvoNoteError(Exception):
+    """Base class: the message says what went wrong and what to do."""
+
+
+class InvalidPostInput(EvoNoteError):
+    """The post reference or text cannot be processed as given."""
+
+
+class PostUnavailable(EvoNoteError):
+    """The post exists as a reference but could not be fetched (deleted, protected, ...)."""
+
+
+class ModelUnavailable(EvoNoteError):
+    """The model server could not be reached or refused the request."""
+
+
+class ModelOutputInvalid(EvoNoteError):
+    """The model's answer did not match the schema, even after one repair attempt."""
+
+
+class ModelTimeout(EvoNoteError):
+    """A model call ran past its time limit."""
+
+
+class SearchFailed(EvoNoteError):
+    """A search backend failed; the agent sees this as an observation."""
+
+
+class PageUnreadable(EvoNoteError):
+    """A page could not be read; the agent sees this as an observation, never cites it."""

@@ -1,0 +1,61 @@
+"""Pick the passages of a page that bear on a visit's goal, within a character budget."""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
+_STOP = frozenset(
+    (
+        "the and for are was were that this with from have has had not but can may will what "
+        "when which who how why its their they them than then there these those into over also "
+        "more most such only other some any all out about"
+    ).split()
+)
+
+
+def _terms(text: str) -> set[str]:
+    return {w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in _STOP}
+
+
+def _passages(text: str) -> list[str]:
+    blocks = [b.strip() for b in re.split(r"\n\s*\n|\n(?=[-*#])", text) if b.strip()]
+    out: list[str] = []
+    for block in blocks:
+        if len(block) <= 600:
+            out.append(block)
+            continue
+        sentences = re.split(r"(?<=[.!?])\s+", block)
+        chunk = ""
+        for sentence in sentences:
+            if chunk and len(chunk) + len(sentence) > 500:
+                out.append(chunk)
+                chunk = ""
+            chunk = f"{chunk} {sentence}".strip()
+        if chunk:
+            out.append(chunk)
+    return out
+
+
+def select_excerpt(text: str, focus: str, max_chars: int) -> str:
+    """The passages with most words in common with `focus`, in page order, joined by ' … '."""
+    if len(text) <= max_chars:
+        return text.strip()
+    passages = _passages(text)
+    wanted = _terms(focus)
+    ranked = sorted(
+        range(len(passages)),
+        key=lambda i: (-len(wanted & _terms(passages[i])), i),
+    )
+    chosen: list[int] = []
+    used = 0
+    for i in ranked:
+        piece = passages[i]
+        if used + len(piece) > max_chars:
+            if not chosen:
+                chosen.append(i)
+                passages[i] = piece[:max_chars]
+            continue
+        chosen.append(i)
+        used += len(piece) + 3
+    return " … ".join(passages[i] for i in sorted(chosen))[:max_chars]

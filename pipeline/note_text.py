@@ -1,0 +1,64 @@
+"""The platform's length rule and the assembly of the final note text.
+
+Community Notes count each URL as one character and allow at most 280 characters. The writer
+model gives prose and sources; code assembles and measures the text, so the limit is guaranteed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+NOTE_CHAR_LIMIT = 280
+
+# A URL runs to the next whitespace; trailing sentence punctuation is not part of it.
+_URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
+_TRAILING = ".,;:!?'\"’”»…"
+
+
+def _trim_url(raw: str) -> str:
+    url = raw
+    while url:
+        last = url[-1]
+        if last in _TRAILING:
+            url = url[:-1]
+        elif last == ")" and url.count("(") < url.count(")"):
+            url = url[:-1]  # "(see https://x.org/a)" — the paren closes the prose, not the URL
+        elif last == "]" and url.count("[") < url.count("]"):
+            url = url[:-1]
+        else:
+            break
+    return url
+
+
+def find_urls(text: str) -> list[str]:
+    """The URLs in `text`, in order, with trailing punctuation removed."""
+    return [_trim_url(m.group(0)) for m in _URL.finditer(text)]
+
+
+def note_length(text: str) -> int:
+    """Characters as Community Notes counts them: every URL counts as one."""
+    return len(text) - sum(len(url) - 1 for url in find_urls(text))
+
+
+def strip_urls(text: str) -> str:
+    """Prose with any URLs removed (sources are appended by code, not typed by the model)."""
+    out = text
+    for url in find_urls(text):
+        out = out.replace(url, "")
+    out = re.sub(r"\(\s*\)|\[\s*\]", "", out)
+    return re.sub(r"[ \t]{2,}", " ", out).strip()
+
+
+@dataclass(frozen=True)
+class AssembledNote:
+    text: str
+    urls: list[str]
+    length: int
+
+
+def assemble_note(prose: str, urls: list[str]) -> AssembledNote:
+    """Prose, a blank line, then each source URL on its own line."""
+    clean = strip_urls(prose)
+    text = clean + "\n\n" + "\n".join(urls) if urls else clean
+    return AssembledNote(text=text, urls=list(urls), length=note_length(text))

@@ -1,0 +1,94 @@
+"""The outside world as the pipeline needs it. Adapters implement these; tests fake them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import Generic, Protocol, TypeVar
+
+from pydantic import BaseModel
+
+from pipeline.evidence import Page, SearchResult
+from pipeline.post import Post
+
+T = TypeVar("T", bound=BaseModel)
+
+
+class ChatMessage(BaseModel):
+    role: str
+    content: str
+
+
+class ModelReply(BaseModel, Generic[T]):
+    """A validated structured answer and what it cost."""
+
+    value: T
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+    repaired: bool = False
+
+
+class ChatModel(Protocol):
+    """One chat completion whose answer must validate against `output`'s JSON schema.
+
+    Raises ModelUnavailable, ModelTimeout or ModelOutputInvalid (after one repair attempt).
+    """
+
+    async def structured(
+        self,
+        messages: Sequence[ChatMessage],
+        output: type[T],
+        *,
+        timeout_s: float,
+    ) -> ModelReply[T]: ...
+
+
+class SearchEngine(Protocol):
+    """Query → ranked results. Raises SearchFailed with a readable reason."""
+
+    async def search(
+        self, query: str, *, limit: int, published_before: datetime | None = None
+    ) -> list[SearchResult]: ...
+
+
+class PageReader(Protocol):
+    """URL → main text. Raises PageUnreadable with a readable reason."""
+
+    async def read(self, url: str) -> Page: ...
+
+
+class PostSource(Protocol):
+    """A post reference (URL) → Post. Raises PostUnavailable or InvalidPostInput."""
+
+    def handles(self, url: str) -> bool: ...
+
+    async def fetch(self, url: str) -> Post: ...
+
+
+class MemoryPhase(StrEnum):
+    CLAIM_ANALYSIS = "claim_analysis"
+    EVIDENCE_ACQUISITION = "evidence_acquisition"
+    NOTE_WRITING = "note_writing"
+
+
+class Lesson(BaseModel):
+    """A retrieved experience-memory item: guidance, never evidence."""
+
+    id: int
+    phase: MemoryPhase
+    trigger: str
+    strategy: str
+
+
+class MemoryRetriever(Protocol):
+    async def retrieve(self, phase: MemoryPhase, query: str, *, k: int) -> list[Lesson]: ...
+
+
+class NoMemory:
+    """The retriever used when memory is off: it knows nothing."""
+
+    async def retrieve(self, phase: MemoryPhase, query: str, *, k: int) -> list[Lesson]:
+        return []

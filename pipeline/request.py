@@ -1,0 +1,21 @@
+"""A request for a note, whatever platform it came from."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class ReplyTarget(BaseModel):
+    """Where the answer goes (a Slack thread, a Discord message, a terminal)."""
+
+    platform: str = "cli"
+    channel: str | None = None
+    thread: str | None = None
+    message: str | None = None
+
+
+class NoteRequest(BaseModel):
+    post_ref: str = Field(description="a post URL, the post's text, or @file.json")
+    requester: str = "cli"
+    source: str = Field(default="cli", description="cli, slack, discord or x_watch")
+    reply_to: ReplyTarget = Field(default_factory=ReplyTarget)

@@ -1,0 +1,71 @@
+"""What an episode leaves behind: its steps, timings and outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from pipeline.brief import VerificationBrief
+from pipeline.evidence import Evidence
+
+# Observations are stored and shown; a page's whole text is not.
+MAX_OBSERVATION_CHARS = 4000
+
+
+class StepRecord(BaseModel):
+    index: int
+    phase: str = Field(description="claim_analysis, search, visit, write, abstain, final, error")
+    action: dict[str, Any] = Field(default_factory=dict)
+    observation: str = ""
+    model: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    latency_s: float = 0.0
+
+
+class Timings(BaseModel):
+    search_s: float = 0.0
+    visit_s: float = 0.0
+    inference_s: float = 0.0
+    total_s: float = 0.0
+    turns: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+class EpisodeOutcome(BaseModel):
+    status: Literal["noted", "abstained"]
+    note: str | None = None
+    urls: list[str] = Field(default_factory=list)
+    char_count: int | None = None
+    abstain_reason: str | None = None
+    brief: VerificationBrief | None = None
+    evidence: list[Evidence] = Field(default_factory=list)
+    timings: Timings = Field(default_factory=Timings)
+    memory_ids: list[int] = Field(default_factory=list)
+    model: str | None = None
+
+
+class Progress(BaseModel):
+    """A change worth showing to the person waiting (the card is edited with it)."""
+
+    phase: Literal["analysing", "searching", "reading", "writing", "done"]
+    searches: int = 0
+    max_searches: int = 0
+    sources_read: int = 0
+    detail: str = ""
+
+
+class StepJournal(Protocol):
+    """Where steps go as they happen, so a crash loses at most the step in flight."""
+
+    async def record(self, step: StepRecord) -> None: ...
+
+
+ProgressListener = Callable[[Progress], Awaitable[None]]
+
+
+def bounded(text: str, limit: int = MAX_OBSERVATION_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

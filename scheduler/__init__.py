@@ -1,0 +1,1 @@
+"""Periodic jobs (evolve, watchlist scans, status sync, digest) and the single-scheduler guard."""

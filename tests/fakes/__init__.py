@@ -1,0 +1,1 @@
+"""Deterministic test doubles of the ports, and a scripted OpenAI-compatible HTTP server."""
