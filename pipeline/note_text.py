@@ -13,6 +13,7 @@ NOTE_CHAR_LIMIT = 280
 
 # A URL runs to the next whitespace; trailing sentence punctuation is not part of it.
 _URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
+_EMPTY_BRACKETS = re.compile(r"\(\s*(?:see|source|sources|via)?:?\s*\)|\[\s*\]", re.IGNORECASE)
 _TRAILING = ".,;:!?'\"’”»…"
 
 
@@ -46,7 +47,8 @@ def strip_urls(text: str) -> str:
     out = text
     for url in find_urls(text):
         out = out.replace(url, "")
-    out = re.sub(r"\(\s*\)|\[\s*\]", "", out)
+    out = _EMPTY_BRACKETS.sub("", out)
+    out = re.sub(r"[ \t]+([.,;:!?])", r"\1", out)
     return re.sub(r"[ \t]{2,}", " ", out).strip()
 
 

@@ -24,10 +24,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> AsyncEngine:
+def _ensure_sqlite_folder(url: str) -> None:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+
+
+def make_engine(url: str) -> AsyncEngine:
+    parsed = make_url(url)
+    _ensure_sqlite_folder(url)
     engine = create_async_engine(url)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
@@ -43,4 +48,5 @@ def alembic_config(url: str) -> Config:
 
 async def upgrade(url: str) -> None:
     """Bring the database to the newest schema (Alembic runs its own loop: use a thread)."""
+    await asyncio.to_thread(_ensure_sqlite_folder, url)
     await asyncio.to_thread(command.upgrade, alembic_config(url), "head")

@@ -88,6 +88,6 @@ class ResearchPolicy:
         if not read:
             return {"thought": "nothing readable", "action": {
                 "kind": "abstain", "reason": "no source could be read"}}
-        support = [{"claim": self.prose, "url": u} for u in read[: self.cite]]
+        support = [{"claim": self.prose[:200], "url": u} for u in read[: self.cite]]
         return {"thought": "write", "action": {"kind": "write", "text": self.prose,
                                                "support": support}}

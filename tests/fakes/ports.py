@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.errors import ModelOutputInvalid, PageUnreadable, SearchFailed
+from pipeline.errors import ModelOutputInvalid, ModelTimeout, PageUnreadable, SearchFailed
 from pipeline.evidence import Page, SearchResult
 from pipeline.ports import ChatMessage, ModelReply
 from tests.fakes.policy import Policy
@@ -43,9 +43,12 @@ class FakeChatModel:
         self, messages: Sequence[ChatMessage], output: type[T], *, timeout_s: float
     ) -> ModelReply[T]:
         self.calls.append(output.__name__)
-        answer = self.policy(output.__name__, [m.model_dump() for m in messages])
         if self.clock is not None:
-            self.clock.advance(self.seconds_per_call)
+            # Like the real adapter: a call that would outlast its limit is cut off at it.
+            self.clock.advance(min(self.seconds_per_call, timeout_s))
+            if self.seconds_per_call > timeout_s:
+                raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s")
+        answer = self.policy(output.__name__, [m.model_dump() for m in messages])
         try:
             value = output.model_validate_json(json.dumps(answer)) if not isinstance(
                 answer, BaseModel) else output.model_validate(answer.model_dump())

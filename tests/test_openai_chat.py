@@ -1,0 +1,102 @@
+"""The OpenAI-compatible adapter against a real HTTP server that follows a script."""
+
+from __future__ import annotations
+
+import json
+import socket
+
+import openai
+import pytest
+
+from adapters.openai_chat import OpenAIChatModel
+from pipeline.brief import VerificationBrief
+from pipeline.errors import ModelOutputInvalid, ModelTimeout, ModelUnavailable
+from pipeline.ports import ChatMessage
+from tests.conftest import NetworkGuard
+from tests.fakes.model_server import Raw, ScriptedModelServer
+from tests.fakes.policy import DEFAULT_BRIEF
+
+MESSAGES = [ChatMessage(role="system", content="analyse"), ChatMessage(role="user", content="p")]
+
+
+def chat(base_url: str, model: str | None = None) -> OpenAIChatModel:
+    client = openai.AsyncOpenAI(base_url=base_url, api_key="EMPTY", max_retries=0, timeout=5)
+    return OpenAIChatModel(client, model=model)
+
+
+async def test_structured_output_uses_json_schema_and_validates(
+    model_server: ScriptedModelServer,
+) -> None:
+    reply = await chat(model_server.base_url).structured(MESSAGES, VerificationBrief,
+                                                         timeout_s=5)
+    assert reply.value.claim_pattern.value == DEFAULT_BRIEF["claim_pattern"]
+    assert reply.model == "scripted-model"  # discovered from /v1/models
+    assert reply.prompt_tokens > 0 and reply.completion_tokens > 0
+    assert not reply.repaired
+    sent = model_server.requests[0]
+    assert sent["model"] == "scripted-model"
+    assert sent["response_format"]["type"] == "json_schema"
+    assert sent["response_format"]["json_schema"]["name"] == "VerificationBrief"
+    assert sent["response_format"]["json_schema"]["schema"] == (
+        VerificationBrief.model_json_schema())
+
+
+async def test_malformed_output_gets_one_repair_quoting_the_error(
+    model_server: ScriptedModelServer,
+) -> None:
+    model_server.queue.append(Raw(content='{"claim_pattern": "astrology"}'))
+    reply = await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
+                                                              timeout_s=5)
+    assert reply.repaired
+    repair = model_server.requests[1]["messages"]
+    assert repair[-2] == {"role": "assistant", "content": '{"claim_pattern": "astrology"}'}
+    assert "claim_pattern" in repair[-1]["content"] and "not valid" in repair[-1]["content"]
+
+
+async def test_output_still_malformed_after_repair_is_a_clear_error(
+    model_server: ScriptedModelServer,
+) -> None:
+    model_server.queue += [Raw(content="Sure! Here is the brief."), Raw(content="{}")]
+    with pytest.raises(ModelOutputInvalid, match="VerificationBrief even after a repair"):
+        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
+                                                          timeout_s=5)
+
+
+async def test_json_in_a_markdown_fence_is_accepted(model_server: ScriptedModelServer) -> None:
+    model_server.queue.append(Raw(content="```json\n" + json.dumps(DEFAULT_BRIEF) + "\n```"))
+    reply = await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
+                                                              timeout_s=5)
+    assert not reply.repaired
+
+
+async def test_server_down_names_the_url(network_guard: NetworkGuard) -> None:
+    with socket.socket() as s:  # a port with nobody listening
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    network_guard.allow(port)
+    with pytest.raises(ModelUnavailable, match=f"cannot reach the model server at .*:{port}"):
+        await chat(f"http://127.0.0.1:{port}/v1").structured(MESSAGES, VerificationBrief,
+                                                             timeout_s=5)
+
+
+async def test_slow_server_hits_the_total_deadline(model_server: ScriptedModelServer) -> None:
+    model_server.delay_s = 2.0
+    with pytest.raises(ModelTimeout, match="within 0 s|within 1 s"):
+        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
+                                                          timeout_s=0.5)
+
+
+async def test_server_error_is_reported_with_its_status(
+    model_server: ScriptedModelServer,
+) -> None:
+    model_server.queue.append(Raw(status=500, body={"error": {"message": "CUDA out of memory"}}))
+    with pytest.raises(ModelUnavailable, match="HTTP 500"):
+        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
+                                                          timeout_s=5)
+
+
+async def test_unknown_model_is_named(model_server: ScriptedModelServer) -> None:
+    model_server.queue.append(Raw(status=404, body={"error": {"message": "model not found"}}))
+    with pytest.raises(ModelUnavailable, match="does not serve model 'medgemma'"):
+        await chat(model_server.base_url, "medgemma").structured(MESSAGES, VerificationBrief,
+                                                                 timeout_s=5)
