@@ -8,6 +8,7 @@ The client's own timeout is per read, so each call also runs under a total `asyn
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
 from collections.abc import Sequence
@@ -29,6 +30,15 @@ def _json_text(content: str) -> str:
     """Some servers wrap JSON in a Markdown fence even when asked for a schema."""
     match = _FENCE.match(content)
     return match.group(1) if match else content.strip()
+
+
+@functools.cache
+def _response_format(output: type[BaseModel]) -> dict[str, Any]:
+    """The json_schema response format for a model class (built once per class)."""
+    return {
+        "type": "json_schema",
+        "json_schema": {"name": output.__name__, "schema": output.model_json_schema()},
+    }
 
 
 def _short_error(error: ValidationError) -> str:
@@ -87,10 +97,9 @@ class OpenAIChatModel:
         deadline = started + timeout_s
         model = await self.model_name(timeout_s)
         conversation: list[dict[str, str]] = [m.model_dump() for m in messages]
-        response_format = {
-            "type": "json_schema",
-            "json_schema": {"name": output.__name__, "schema": output.model_json_schema()},
-        }
+        # response_format travels in extra_body: the client would otherwise walk the whole
+        # schema on every call (its TypedDict transform), ~1 ms of CPU per call for nothing.
+        body = {**self.extra_body, "response_format": _response_format(output)}
         prompt_tokens = completion_tokens = 0
         for attempt in range(2):
             remaining = deadline - time.monotonic()
@@ -98,13 +107,12 @@ class OpenAIChatModel:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s")
             try:
                 async with asyncio.timeout(remaining):
-                    response = await self.client.chat.completions.create(  # type: ignore[call-overload]
+                    response = await self.client.chat.completions.create(
                         model=model,
-                        messages=conversation,
-                        response_format=response_format,
+                        messages=conversation,  # type: ignore[arg-type]
                         temperature=self.temperature,
                         max_tokens=self.max_tokens,
-                        extra_body=self.extra_body or None,
+                        extra_body=body,
                     )
             except TimeoutError as e:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s") from e

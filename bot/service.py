@@ -65,13 +65,11 @@ class NoteService:
 
     async def run(self, episode_id: int, progress: ProgressListener | None = None) -> EpisodeRow:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`."""
-        if not await self.store.claim(episode_id, self.worker_id, self.lease_s):
-            row = await self.store.get(episode_id)
-            raise RuntimeError(
-                f"episode {episode_id} is not queued (status: {row.status if row else 'missing'})"
-            )
-        row = await self.store.get(episode_id)
-        assert row is not None
+        row = await self.store.claim(episode_id, self.worker_id, self.lease_s)
+        if row is None:
+            current = await self.store.get(episode_id)
+            status = current.status if current else "missing"
+            raise RuntimeError(f"episode {episode_id} is not queued (status: {status})")
         post = Post.model_validate(row.post)
         journal = _StoreJournal(self.store, episode_id)
         try:

@@ -39,8 +39,10 @@ class NetworkGuard:
         host, port = address[0], address[1]
         if host in _LOOPBACK and port in self.ports:
             return
-        message = (f"real network call to {host}:{port} — tests must use the fakes in "
-                   "tests/fakes (set EVONOTE_TEST_REAL_MODEL=1 for the opt-in real-model test)")
+        message = (
+            f"real network call to {host}:{port} — tests must use the fakes in "
+            "tests/fakes (set EVONOTE_TEST_REAL_MODEL=1 for the opt-in real-model test)"
+        )
         self.violations.append(message)
         raise RealNetworkCall(message)
 
@@ -106,14 +108,23 @@ def model_server(
 
 
 CORPUS_DOCS = [
-    {"url": "https://www.cdc.gov/vaccines/mmr-safety", "title": "MMR vaccine safety",
-     "text": "Many studies have found no link between the MMR vaccine and autism. Two doses of "
-             "MMR vaccine are about 97% effective at preventing measles."},
-    {"url": "https://medlineplus.gov/measles.html", "title": "Measles",
-     "text": "Measles is a highly contagious disease caused by a virus. The measles vaccine "
-             "(MMR) is safe and protects against measles, mumps and rubella."},
-    {"url": "https://www.nhlbi.nih.gov/health/high-blood-pressure", "title": "High Blood Pressure",
-     "text": "High blood pressure raises the risk of heart disease and stroke."},
+    {
+        "url": "https://www.cdc.gov/vaccines/mmr-safety",
+        "title": "MMR vaccine safety",
+        "text": "Many studies have found no link between the MMR vaccine and autism. Two doses of "
+        "MMR vaccine are about 97% effective at preventing measles.",
+    },
+    {
+        "url": "https://medlineplus.gov/measles.html",
+        "title": "Measles",
+        "text": "Measles is a highly contagious disease caused by a virus. The measles vaccine "
+        "(MMR) is safe and protects against measles, mumps and rubella.",
+    },
+    {
+        "url": "https://www.nhlbi.nih.gov/health/high-blood-pressure",
+        "title": "High Blood Pressure",
+        "text": "High blood pressure raises the risk of heart disease and stroke.",
+    },
 ]
 
 

@@ -43,13 +43,20 @@ def test_check_json_has_the_documented_fields(
     code, out, _ = run(capsys, "check", POST, "--json")
     assert code == 0
     result = json.loads(out)
-    assert {"episode_id", "status", "note", "urls", "char_count", "abstain_reason", "timings",
-            "steps"} <= set(result)
+    assert {
+        "episode_id",
+        "status",
+        "note",
+        "urls",
+        "char_count",
+        "abstain_reason",
+        "timings",
+        "steps",
+    } <= set(result)
     assert result["status"] == "noted"
     assert result["char_count"] == note_length(result["note"]) <= NOTE_CHAR_LIMIT
     assert result["urls"] and set(result["urls"]) <= CORPUS_URLS
-    assert [s["phase"] for s in result["steps"]] == ["claim_analysis", "search", "visit",
-                                                     "write"]
+    assert [s["phase"] for s in result["steps"]] == ["claim_analysis", "search", "visit", "write"]
     assert result["timings"]["turns"] == 3
     assert result["timings"]["inference_s"] > 0
 
@@ -69,7 +76,9 @@ def test_episodes_are_listed_and_shown_with_their_trajectory(
 
 
 def test_model_server_down_is_one_actionable_line_and_exit_2(
-    corpus_file: Path, network_guard: NetworkGuard, monkeypatch: pytest.MonkeyPatch,
+    corpus_file: Path,
+    network_guard: NetworkGuard,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with socket.socket() as s:
@@ -98,7 +107,9 @@ def test_model_server_down_is_one_actionable_line_and_exit_2(
     ],
 )
 def test_bad_input_exits_3_with_the_reason_and_is_recorded(
-    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str], argument: str,
+    app_env: ScriptedModelServer,
+    capsys: pytest.CaptureFixture[str],
+    argument: str,
     message: str,
 ) -> None:
     code, _, err = run(capsys, "check", argument)
@@ -121,7 +132,7 @@ def test_json_file_missing_text_exits_3(
 def test_malformed_model_output_fails_the_episode_with_exit_4(
     app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    app_env.queue += [Raw(content="I cannot help with that."), Raw(content="{\"x\": 1}")]
+    app_env.queue += [Raw(content="I cannot help with that."), Raw(content='{"x": 1}')]
     code, out, err = run(capsys, "check", POST, "--json")
     assert code == 4
     assert "even after a repair attempt" in err
@@ -129,8 +140,11 @@ def test_malformed_model_output_fails_the_episode_with_exit_4(
 
 
 def test_a_post_in_another_language_is_checked_in_that_language(
-    model_server: ScriptedModelServer, policy: ResearchPolicy, corpus_file: Path,
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    model_server: ScriptedModelServer,
+    policy: ResearchPolicy,
+    corpus_file: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     policy.brief = {**DEFAULT_BRIEF, "language": "es"}
     monkeypatch.setenv("EVONOTE_LLM__BASE_URL", model_server.base_url)
@@ -142,7 +156,8 @@ def test_a_post_in_another_language_is_checked_in_that_language(
 
 
 def test_missing_corpus_setting_is_explained(
-    model_server: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch,
+    model_server: ScriptedModelServer,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("EVONOTE_LLM__BASE_URL", model_server.base_url)
@@ -164,7 +179,9 @@ def test_config_prints_effective_settings_with_secrets_masked(
 
 
 def test_medquad_end_to_end(
-    model_server: ScriptedModelServer, medquad: Path, monkeypatch: pytest.MonkeyPatch,
+    model_server: ScriptedModelServer,
+    medquad: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     monkeypatch.setenv("EVONOTE_LLM__BASE_URL", model_server.base_url)

@@ -28,14 +28,23 @@ class Journal:
         self.steps.append(step)
 
 
-def runner(policy: Any, web: FakeWeb, budget: EvidenceBudget | None = None,
-           clock: FakeClock | None = None, seconds_per_call: float = 0.0,
-           memory: Any = None) -> EpisodeRunner:
+def runner(
+    policy: Any,
+    web: FakeWeb,
+    budget: EvidenceBudget | None = None,
+    clock: FakeClock | None = None,
+    seconds_per_call: float = 0.0,
+    memory: Any = None,
+) -> EpisodeRunner:
     clock = clock or FakeClock()
     return EpisodeRunner(
         model=FakeChatModel(policy, clock=clock, seconds_per_call=seconds_per_call),
-        search=web, reader=web, memory=memory or NoMemory(),
-        budget=budget or EvidenceBudget(), clock=clock)
+        search=web,
+        reader=web,
+        memory=memory or NoMemory(),
+        budget=budget or EvidenceBudget(),
+        clock=clock,
+    )
 
 
 async def test_happy_path_writes_a_note_citing_only_pages_it_read() -> None:
@@ -56,8 +65,13 @@ async def test_visits_of_one_step_run_concurrently() -> None:
     web = FakeWeb(health_pages(), read_delay_s=0.3)
     policy = ResearchPolicy(pages_per_visit=3)
     started = asyncio.get_running_loop().time()
-    outcome = await EpisodeRunner(model=FakeChatModel(policy), search=web, reader=web,
-                                  memory=NoMemory(), budget=EvidenceBudget()).run(POST)
+    outcome = await EpisodeRunner(
+        model=FakeChatModel(policy),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(),
+    ).run(POST)
     elapsed = asyncio.get_running_loop().time() - started
     assert outcome.status == "noted"
     assert len(web.reads) == 3
@@ -75,11 +89,24 @@ async def test_urls_not_from_search_or_post_are_never_visited() -> None:
         if not state["searches_done"]:
             return {"thought": "", "action": {"kind": "search", "query": "measles"}}
         if not state["evidence"]:
-            return {"thought": "", "action": {"kind": "visit", "targets": [
-                {"url": planted, "goal": "x"},
-                {"url": "https://www.cdc.gov/vaccines/mmr-safety", "goal": "x"}]}}
-        return {"thought": "", "action": {"kind": "write", "text": "Studies find no link.",
-                                          "support": [{"claim": "x", "url": planted}]}}
+            return {
+                "thought": "",
+                "action": {
+                    "kind": "visit",
+                    "targets": [
+                        {"url": planted, "goal": "x"},
+                        {"url": "https://www.cdc.gov/vaccines/mmr-safety", "goal": "x"},
+                    ],
+                },
+            }
+        return {
+            "thought": "",
+            "action": {
+                "kind": "write",
+                "text": "Studies find no link.",
+                "support": [{"claim": "x", "url": planted}],
+            },
+        }
 
     journal = Journal()
     outcome = await runner(policy, web, EvidenceBudget(max_rewrites=1)).run(POST, journal=journal)
@@ -101,10 +128,21 @@ async def test_links_in_the_post_may_be_visited_and_cited() -> None:
         if not state["searches_done"]:
             return {"thought": "", "action": {"kind": "search", "query": "measles"}}
         if not state["evidence"]:
-            return {"thought": "", "action": {"kind": "visit", "targets": [
-                {"url": state["post_links"][0], "goal": "what WHO says"}]}}
-        return {"thought": "", "action": {"kind": "write", "text": "WHO calls measles serious.",
-                                          "support": [{"claim": "x", "url": url}]}}
+            return {
+                "thought": "",
+                "action": {
+                    "kind": "visit",
+                    "targets": [{"url": state["post_links"][0], "goal": "what WHO says"}],
+                },
+            }
+        return {
+            "thought": "",
+            "action": {
+                "kind": "write",
+                "text": "WHO calls measles serious.",
+                "support": [{"claim": "x", "url": url}],
+            },
+        }
 
     outcome = await runner(policy, web).run(post)
     assert outcome.status == "noted"
@@ -124,18 +162,29 @@ async def test_unreadable_pages_cannot_be_cited() -> None:
         if not state["searches_done"]:
             return {"thought": "", "action": {"kind": "search", "query": "measles"}}
         if not state["evidence"]:
-            return {"thought": "", "action": {"kind": "visit", "targets": [
-                {"url": bad, "goal": "x"}, {"url": next(iter(pages)), "goal": "x"}]}}
+            return {
+                "thought": "",
+                "action": {
+                    "kind": "visit",
+                    "targets": [{"url": bad, "goal": "x"}, {"url": next(iter(pages)), "goal": "x"}],
+                },
+            }
         cite = [bad] if not attempts else [e["url"] for e in state["evidence"]]
         attempts.append(cite)
-        return {"thought": "", "action": {"kind": "write", "text": "No link was found.",
-                                          "support": [{"claim": "x", "url": u} for u in cite]}}
+        return {
+            "thought": "",
+            "action": {
+                "kind": "write",
+                "text": "No link was found.",
+                "support": [{"claim": "x", "url": u} for u in cite],
+            },
+        }
 
     journal = Journal()
     outcome = await runner(policy, web).run(POST, journal=journal)
     assert outcome.status == "noted"
     assert bad not in outcome.urls
-    rejected = [s for s in journal.steps if s.phase == "write"][0]
+    rejected = next(s for s in journal.steps if s.phase == "write")
     assert "not read successfully" in rejected.observation and bad in rejected.observation
 
 
@@ -143,8 +192,14 @@ async def test_writing_before_any_search_or_read_is_rejected() -> None:
     def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
         if schema == "VerificationBrief":
             return DEFAULT_BRIEF
-        return {"thought": "", "action": {"kind": "write", "text": "Vaccines are safe.",
-                                          "support": [{"claim": "x", "url": "https://a.org"}]}}
+        return {
+            "thought": "",
+            "action": {
+                "kind": "write",
+                "text": "Vaccines are safe.",
+                "support": [{"claim": "x", "url": "https://a.org"}],
+            },
+        }
 
     web = FakeWeb(health_pages())
     outcome = await runner(policy, web, EvidenceBudget(max_rewrites=2)).run(POST)
@@ -176,16 +231,23 @@ async def test_rewrites_are_bounded_then_it_abstains_with_the_reason() -> None:
     policy = ResearchPolicy(prose="y" * 1000)
     web = FakeWeb(health_pages())
     model = FakeChatModel(policy)
-    outcome = await EpisodeRunner(model=model, search=web, reader=web, memory=NoMemory(),
-                                  budget=EvidenceBudget(max_rewrites=3)).run(POST)
+    outcome = await EpisodeRunner(
+        model=model,
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(max_rewrites=3),
+    ).run(POST)
     assert outcome.status == "abstained"
     assert "after 3 rewrites" in (outcome.abstain_reason or "")
     assert model.calls.count("AgentTurn") == 2 + 4  # search, visit, then 4 rejected writes
 
 
 async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
-    pages = {f"https://site{i}.org/p": health_pages()["https://medlineplus.gov/measles.html"]
-             for i in range(30)}
+    pages = {
+        f"https://site{i}.org/p": health_pages()["https://medlineplus.gov/measles.html"]
+        for i in range(30)
+    }
     web = FakeWeb(pages)
     counter = iter(range(1000))
 
@@ -198,9 +260,17 @@ async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
         if n % 2 == 0:
             return {"thought": "", "action": {"kind": "search", "query": f"q{n}"}}
         state = state_of(messages)
-        return {"thought": "", "action": {"kind": "visit", "targets": [
-            {"url": r["url"], "goal": "g"} for r in state["search_results"]
-            if r["status"] == "not visited"][:6]}}
+        return {
+            "thought": "",
+            "action": {
+                "kind": "visit",
+                "targets": [
+                    {"url": r["url"], "goal": "g"}
+                    for r in state["search_results"]
+                    if r["status"] == "not visited"
+                ][:6],
+            },
+        }
 
     budget = EvidenceBudget(max_steps=15, max_searches=3, max_visits=7, max_urls_per_visit=4)
     outcome = await runner(policy, web, budget).run(POST)
@@ -215,8 +285,9 @@ async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:
     model_calls: list[str] = []
     web = FakeWeb(health_pages())
     model = FakeChatModel(policy, calls=model_calls)
-    outcome = await EpisodeRunner(model=model, search=web, reader=web, memory=NoMemory(),
-                                  budget=budget).run(POST)
+    outcome = await EpisodeRunner(
+        model=model, search=web, reader=web, memory=NoMemory(), budget=budget
+    ).run(POST)
     assert outcome.status == "noted"
     assert model_calls[-1] == "FinalTurn"
 
@@ -230,8 +301,9 @@ async def test_deadline_without_evidence_abstains_with_the_reason() -> None:
         return {"thought": "", "action": {"kind": "search", "query": f"q{clock.now}"}}
 
     budget = EvidenceBudget(deadline_s=120, writing_reserve_s=20)
-    outcome = await runner(slow_policy, FakeWeb({}), budget, clock=clock,
-                           seconds_per_call=30).run(POST)
+    outcome = await runner(slow_policy, FakeWeb({}), budget, clock=clock, seconds_per_call=30).run(
+        POST
+    )
     assert outcome.status == "abstained"
     assert "deadline" in (outcome.abstain_reason or "")
     assert "before any source could be read" in (outcome.abstain_reason or "")
@@ -252,13 +324,19 @@ async def test_deadline_with_evidence_writes_from_what_it_has() -> None:
         if not state["searches_done"]:
             return {"thought": "", "action": {"kind": "search", "query": "measles"}}
         if not state["evidence"]:
-            return {"thought": "", "action": {"kind": "visit", "targets": [
-                {"url": state["search_results"][0]["url"], "goal": "g"}]}}
+            return {
+                "thought": "",
+                "action": {
+                    "kind": "visit",
+                    "targets": [{"url": state["search_results"][0]["url"], "goal": "g"}],
+                },
+            }
         return {"thought": "", "action": {"kind": "search", "query": f"more {calls['n']}"}}
 
     budget = EvidenceBudget(deadline_s=100, writing_reserve_s=20, max_searches=50, max_steps=50)
-    outcome = await runner(policy, FakeWeb(health_pages()), budget, clock=clock,
-                           seconds_per_call=15).run(POST)
+    outcome = await runner(
+        policy, FakeWeb(health_pages()), budget, clock=clock, seconds_per_call=15
+    ).run(POST)
     assert outcome.status == "noted"
     assert outcome.timings.total_s <= 100
 
@@ -279,8 +357,9 @@ async def test_model_server_down_propagates_as_model_unavailable() -> None:
 
     web = FakeWeb(health_pages())
     with pytest.raises(ModelUnavailable, match="cannot reach"):
-        await EpisodeRunner(model=Down(), search=web, reader=web, memory=NoMemory(),
-                            budget=EvidenceBudget()).run(POST)
+        await EpisodeRunner(
+            model=Down(), search=web, reader=web, memory=NoMemory(), budget=EvidenceBudget()
+        ).run(POST)
 
 
 async def test_post_text_reaches_the_model_only_inside_untrusted_tags() -> None:
@@ -307,8 +386,14 @@ async def test_lessons_are_retrieved_per_phase_and_their_ids_kept() -> None:
         async def retrieve(self, phase: MemoryPhase, query: str, *, k: int) -> list[Lesson]:
             self.phases.append(phase)
             n = len(self.phases)
-            return [Lesson(id=n, phase=phase, trigger="vaccine posts",
-                           strategy="prefer health agency pages")]
+            return [
+                Lesson(
+                    id=n,
+                    phase=phase,
+                    trigger="vaccine posts",
+                    strategy="prefer health agency pages",
+                )
+            ]
 
     memory = Memory()
     prompts: list[str] = []
@@ -319,8 +404,11 @@ async def test_lessons_are_retrieved_per_phase_and_their_ids_kept() -> None:
         return inner(schema, messages)
 
     outcome = await runner(policy, FakeWeb(health_pages()), memory=memory).run(POST)
-    assert memory.phases == [MemoryPhase.CLAIM_ANALYSIS, MemoryPhase.EVIDENCE_ACQUISITION,
-                             MemoryPhase.NOTE_WRITING]
+    assert memory.phases == [
+        MemoryPhase.CLAIM_ANALYSIS,
+        MemoryPhase.EVIDENCE_ACQUISITION,
+        MemoryPhase.NOTE_WRITING,
+    ]
     assert outcome.memory_ids == [1, 2, 3]
     assert "[1] when vaccine posts" in prompts[0]
     assert "[2] when vaccine posts" in prompts[1] and "[3]" in prompts[1]

@@ -26,23 +26,34 @@ texts = st.text(min_size=1, max_size=420)
 search = st.builds(lambda q: {"kind": "search", "query": q}, st.text(min_size=1, max_size=40))
 visit = st.builds(
     lambda us: {"kind": "visit", "targets": [{"url": u, "goal": "g"} for u in us]},
-    st.lists(urls, min_size=1, max_size=6))
+    st.lists(urls, min_size=1, max_size=6),
+)
 write = st.builds(
-    lambda t, us: {"kind": "write", "text": t,
-                   "support": [{"claim": "c", "url": u} for u in us]},
-    texts, st.lists(urls, min_size=1, max_size=4))
+    lambda t, us: {"kind": "write", "text": t, "support": [{"claim": "c", "url": u} for u in us]},
+    texts,
+    st.lists(urls, min_size=1, max_size=4),
+)
 abstain = st.builds(lambda r: {"kind": "abstain", "reason": r}, st.text(min_size=1, max_size=50))
 agent_action = st.one_of(search, visit, write, abstain)
 final_action = st.one_of(write, abstain)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), seconds_per_call=st.sampled_from([0.0, 3.0, 25.0]),
-       max_steps=st.integers(1, 15), max_searches=st.integers(0, 5),
-       max_visits=st.integers(0, 12), max_rewrites=st.integers(0, 5))
+@given(
+    data=st.data(),
+    seconds_per_call=st.sampled_from([0.0, 3.0, 25.0]),
+    max_steps=st.integers(1, 15),
+    max_searches=st.integers(0, 5),
+    max_visits=st.integers(0, 12),
+    max_rewrites=st.integers(0, 5),
+)
 def test_any_model_behaviour_ends_within_budget_and_rules(
-    data: st.DataObject, seconds_per_call: float, max_steps: int, max_searches: int,
-    max_visits: int, max_rewrites: int,
+    data: st.DataObject,
+    seconds_per_call: float,
+    max_steps: int,
+    max_searches: int,
+    max_visits: int,
+    max_rewrites: int,
 ) -> None:
     web = FakeWeb(dict(PAGES), failing={BROKEN: "timed out"})
     clock = FakeClock()
@@ -54,11 +65,17 @@ def test_any_model_behaviour_ends_within_budget_and_rules(
         return {"thought": "", "action": action}
 
     model = FakeChatModel(policy, clock=clock, seconds_per_call=seconds_per_call)
-    budget = EvidenceBudget(max_steps=max_steps, max_searches=max_searches,
-                            max_visits=max_visits, max_rewrites=max_rewrites,
-                            deadline_s=120, writing_reserve_s=20)
-    runner = EpisodeRunner(model=model, search=web, reader=web, memory=NoMemory(),
-                           budget=budget, clock=clock)
+    budget = EvidenceBudget(
+        max_steps=max_steps,
+        max_searches=max_searches,
+        max_visits=max_visits,
+        max_rewrites=max_rewrites,
+        deadline_s=120,
+        writing_reserve_s=20,
+    )
+    runner = EpisodeRunner(
+        model=model, search=web, reader=web, memory=NoMemory(), budget=budget, clock=clock
+    )
     post = Post(text="Measles is harmless, skip the vaccine", links=[POST_LINK])
 
     outcome = asyncio.run(runner.run(post))

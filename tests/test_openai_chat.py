@@ -27,8 +27,7 @@ def chat(base_url: str, model: str | None = None) -> OpenAIChatModel:
 async def test_structured_output_uses_json_schema_and_validates(
     model_server: ScriptedModelServer,
 ) -> None:
-    reply = await chat(model_server.base_url).structured(MESSAGES, VerificationBrief,
-                                                         timeout_s=5)
+    reply = await chat(model_server.base_url).structured(MESSAGES, VerificationBrief, timeout_s=5)
     assert reply.value.claim_pattern.value == DEFAULT_BRIEF["claim_pattern"]
     assert reply.model == "scripted-model"  # discovered from /v1/models
     assert reply.prompt_tokens > 0 and reply.completion_tokens > 0
@@ -38,15 +37,17 @@ async def test_structured_output_uses_json_schema_and_validates(
     assert sent["response_format"]["type"] == "json_schema"
     assert sent["response_format"]["json_schema"]["name"] == "VerificationBrief"
     assert sent["response_format"]["json_schema"]["schema"] == (
-        VerificationBrief.model_json_schema())
+        VerificationBrief.model_json_schema()
+    )
 
 
 async def test_malformed_output_gets_one_repair_quoting_the_error(
     model_server: ScriptedModelServer,
 ) -> None:
     model_server.queue.append(Raw(content='{"claim_pattern": "astrology"}'))
-    reply = await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
-                                                              timeout_s=5)
+    reply = await chat(model_server.base_url, "m").structured(
+        MESSAGES, VerificationBrief, timeout_s=5
+    )
     assert reply.repaired
     repair = model_server.requests[1]["messages"]
     assert repair[-2] == {"role": "assistant", "content": '{"claim_pattern": "astrology"}'}
@@ -58,14 +59,14 @@ async def test_output_still_malformed_after_repair_is_a_clear_error(
 ) -> None:
     model_server.queue += [Raw(content="Sure! Here is the brief."), Raw(content="{}")]
     with pytest.raises(ModelOutputInvalid, match="VerificationBrief even after a repair"):
-        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
-                                                          timeout_s=5)
+        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief, timeout_s=5)
 
 
 async def test_json_in_a_markdown_fence_is_accepted(model_server: ScriptedModelServer) -> None:
     model_server.queue.append(Raw(content="```json\n" + json.dumps(DEFAULT_BRIEF) + "\n```"))
-    reply = await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
-                                                              timeout_s=5)
+    reply = await chat(model_server.base_url, "m").structured(
+        MESSAGES, VerificationBrief, timeout_s=5
+    )
     assert not reply.repaired
 
 
@@ -75,15 +76,17 @@ async def test_server_down_names_the_url(network_guard: NetworkGuard) -> None:
         port = s.getsockname()[1]
     network_guard.allow(port)
     with pytest.raises(ModelUnavailable, match=f"cannot reach the model server at .*:{port}"):
-        await chat(f"http://127.0.0.1:{port}/v1").structured(MESSAGES, VerificationBrief,
-                                                             timeout_s=5)
+        await chat(f"http://127.0.0.1:{port}/v1").structured(
+            MESSAGES, VerificationBrief, timeout_s=5
+        )
 
 
 async def test_slow_server_hits_the_total_deadline(model_server: ScriptedModelServer) -> None:
     model_server.delay_s = 2.0
     with pytest.raises(ModelTimeout, match="within 0 s|within 1 s"):
-        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
-                                                          timeout_s=0.5)
+        await chat(model_server.base_url, "m").structured(
+            MESSAGES, VerificationBrief, timeout_s=0.5
+        )
 
 
 async def test_server_error_is_reported_with_its_status(
@@ -91,12 +94,12 @@ async def test_server_error_is_reported_with_its_status(
 ) -> None:
     model_server.queue.append(Raw(status=500, body={"error": {"message": "CUDA out of memory"}}))
     with pytest.raises(ModelUnavailable, match="HTTP 500"):
-        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief,
-                                                          timeout_s=5)
+        await chat(model_server.base_url, "m").structured(MESSAGES, VerificationBrief, timeout_s=5)
 
 
 async def test_unknown_model_is_named(model_server: ScriptedModelServer) -> None:
     model_server.queue.append(Raw(status=404, body={"error": {"message": "model not found"}}))
     with pytest.raises(ModelUnavailable, match="does not serve model 'medgemma'"):
-        await chat(model_server.base_url, "medgemma").structured(MESSAGES, VerificationBrief,
-                                                                 timeout_s=5)
+        await chat(model_server.base_url, "medgemma").structured(
+            MESSAGES, VerificationBrief, timeout_s=5
+        )

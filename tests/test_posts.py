@@ -52,13 +52,18 @@ async def test_a_configured_source_fetches_its_urls() -> None:
 
 async def test_json_file_with_context(tmp_path: Path) -> None:
     path = tmp_path / "post.json"
-    path.write_text(json.dumps({
-        "text": "El sarampión no es peligroso https://example.org/a",
-        "language": "es",
-        "created_at": "2021-02-01T10:00:00Z",
-        "media": [{"kind": "photo", "alt_text": "a chart of cases"}],
-        "quoted": {"text": "Measles cases fell"},
-    }), encoding="utf-8")
+    path.write_text(
+        json.dumps(
+            {
+                "text": "El sarampión no es peligroso https://example.org/a",
+                "language": "es",
+                "created_at": "2021-02-01T10:00:00Z",
+                "media": [{"kind": "photo", "alt_text": "a chart of cases"}],
+                "quoted": {"text": "Measles cases fell"},
+            }
+        ),
+        encoding="utf-8",
+    )
     post = await PostResolver().resolve(f"@{path}")
     assert post.language == "es"
     assert post.links == ["https://example.org/a"]

@@ -46,14 +46,25 @@ async def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(store: EpisodeStore) 
 async def test_an_episode_moves_queued_running_noted(store: EpisodeStore) -> None:
     row = await store.create(NoteRequest(post_ref="text"), Post(text="claim"), "off")
     assert row.status == "queued" and row.id is not None
-    assert await store.claim(row.id, "w1", lease_s=60)
-    assert not await store.claim(row.id, "w2", lease_s=60), "claimed twice"
+    claimed = await store.claim(row.id, "w1", lease_s=60)
+    assert claimed is not None and claimed.status == "running" and claimed.lease_owner == "w1"
+    assert await store.claim(row.id, "w2", lease_s=60) is None, "claimed twice"
     await store.record_step(row.id, StepRecord(index=0, phase="search", observation="ok"))
-    outcome = EpisodeOutcome(status="noted", note="n https://a.org", urls=["https://a.org"],
-                             char_count=3, timings=Timings(total_s=1.5, turns=2))
+    outcome = EpisodeOutcome(
+        status="noted",
+        note="n https://a.org",
+        urls=["https://a.org"],
+        char_count=3,
+        timings=Timings(total_s=1.5, turns=2),
+    )
     done = await store.finish(row.id, outcome)
     assert (done.status, done.note_text, done.cited_urls, done.total_s, done.attempts) == (
-        "noted", "n https://a.org", ["https://a.org"], 1.5, 1)
+        "noted",
+        "n https://a.org",
+        ["https://a.org"],
+        1.5,
+        1,
+    )
     assert done.finished_at is not None and done.finished_at.tzinfo is not None
     assert [s.phase for s in await store.steps(row.id)] == ["search"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import update
+from sqlalchemy import insert, update
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -37,12 +37,11 @@ class EpisodeStore:
         )
         async with self.sessions() as session:
             session.add(row)
-            await session.commit()
-            await session.refresh(row)
+            await session.commit()  # expire_on_commit=False: the id is set, no re-read needed
         return row
 
-    async def claim(self, episode_id: int, owner: str, lease_s: float) -> bool:
-        """queued → running under a lease; False if someone else holds it."""
+    async def claim(self, episode_id: int, owner: str, lease_s: float) -> EpisodeRow | None:
+        """queued → running under a lease; None if it is not queued (someone else has it)."""
         now = utcnow()
         async with self.sessions() as session:
             result = await session.exec(
@@ -55,26 +54,20 @@ class EpisodeStore:
                     lease_expires_at=now + timedelta(seconds=lease_s),
                     started_at=now,
                 )
+                .returning(EpisodeRow)
             )
+            row: EpisodeRow | None = result.scalar_one_or_none()
             await session.commit()
-            return bool(result.rowcount)
+            return row
 
     async def record_step(self, episode_id: int, step: StepRecord) -> None:
-        async with self.sessions() as session:
-            session.add(
-                StepRow(
-                    episode_id=episode_id,
-                    index=step.index,
-                    phase=step.phase,
-                    action=step.action,
-                    observation=step.observation,
-                    model=step.model,
-                    prompt_tokens=step.prompt_tokens,
-                    completion_tokens=step.completion_tokens,
-                    latency_s=step.latency_s,
+        # A plain INSERT: steps are written on the hot path and never read back here.
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                insert(StepRow).values(
+                    episode_id=episode_id, created_at=utcnow(), **step.model_dump()
                 )
             )
-            await session.commit()
 
     async def finish(self, episode_id: int, outcome: EpisodeOutcome) -> EpisodeRow:
         t = outcome.timings
@@ -113,15 +106,17 @@ class EpisodeStore:
 
     async def _update(self, episode_id: int, **values: object) -> EpisodeRow:
         async with self.sessions() as session:
-            row = await session.get(EpisodeRow, episode_id)
-            if row is None:
-                raise KeyError(f"episode {episode_id} does not exist")
-            for key, value in values.items():
-                setattr(row, key, value)
-            session.add(row)
+            result = await session.exec(
+                update(EpisodeRow)
+                .where(col(EpisodeRow.id) == episode_id)
+                .values(**values)
+                .returning(EpisodeRow)
+            )
+            row: EpisodeRow | None = result.scalar_one_or_none()
             await session.commit()
-            await session.refresh(row)
-            return row
+        if row is None:
+            raise KeyError(f"episode {episode_id} does not exist")
+        return row
 
     async def fail_abandoned(self) -> int:
         """Running episodes whose lease ran out had a worker die under them."""

@@ -14,6 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tests.fakes.policy import Policy
+import contextlib
 
 
 @dataclass
@@ -48,15 +49,18 @@ class ScriptedModelServer:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
 
             def do_GET(self) -> None:
                 if self.path.endswith("/models"):
-                    self._send(200, {"object": "list", "data": [
-                        {"id": server.model, "object": "model", "owned_by": "tests"}]})
+                    self._send(
+                        200,
+                        {
+                            "object": "list",
+                            "data": [{"id": server.model, "object": "model", "owned_by": "tests"}],
+                        },
+                    )
                 else:
                     self._send(404, {"error": {"message": "not found"}})
 
@@ -78,19 +82,31 @@ class ScriptedModelServer:
                 else:
                     schema = request["response_format"]["json_schema"]["name"]
                     content = json.dumps(server.policy(schema, request["messages"]))
-                self._send(200, {
-                    "id": "chatcmpl-test", "object": "chat.completion",
-                    "created": int(time.time()), "model": server.model,
-                    "choices": [{"index": 0, "finish_reason": "stop",
-                                 "message": {"role": "assistant", "content": content}}],
-                    "usage": {"prompt_tokens": len(json.dumps(request["messages"])) // 4,
-                              "completion_tokens": len(content) // 4,
-                              "total_tokens": 0},
-                })
+                self._send(
+                    200,
+                    {
+                        "id": "chatcmpl-test",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": server.model,
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": content},
+                            }
+                        ],
+                        "usage": {
+                            "prompt_tokens": len(json.dumps(request["messages"])) // 4,
+                            "completion_tokens": len(content) // 4,
+                            "total_tokens": 0,
+                        },
+                    },
+                )
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def port(self) -> int:

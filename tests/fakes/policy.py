@@ -79,15 +79,21 @@ class ResearchPolicy:
                 {"url": r["url"], "goal": "what the page says about the claim"}
                 for r in unread[: self.pages_per_visit]
             ]
-            return {"thought": "read the best results", "action": {"kind": "visit",
-                                                                   "targets": targets}}
+            return {
+                "thought": "read the best results",
+                "action": {"kind": "visit", "targets": targets},
+            }
         return self.write_or_abstain(state)
 
     def write_or_abstain(self, state: dict[str, Any]) -> dict[str, Any]:
         read = [e["url"] for e in state["evidence"]]
         if not read:
-            return {"thought": "nothing readable", "action": {
-                "kind": "abstain", "reason": "no source could be read"}}
+            return {
+                "thought": "nothing readable",
+                "action": {"kind": "abstain", "reason": "no source could be read"},
+            }
         support = [{"claim": self.prose[:200], "url": u} for u in read[: self.cite]]
-        return {"thought": "write", "action": {"kind": "write", "text": self.prose,
-                                               "support": support}}
+        return {
+            "thought": "write",
+            "action": {"kind": "write", "text": self.prose, "support": support},
+        }

@@ -50,12 +50,20 @@ class FakeChatModel:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s")
         answer = self.policy(output.__name__, [m.model_dump() for m in messages])
         try:
-            value = output.model_validate_json(json.dumps(answer)) if not isinstance(
-                answer, BaseModel) else output.model_validate(answer.model_dump())
+            value = (
+                output.model_validate_json(json.dumps(answer))
+                if not isinstance(answer, BaseModel)
+                else output.model_validate(answer.model_dump())
+            )
         except ValidationError as e:
             raise ModelOutputInvalid(str(e)) from e
-        return ModelReply(value=value, model="fake", prompt_tokens=10, completion_tokens=5,
-                          latency_s=self.seconds_per_call)
+        return ModelReply(
+            value=value,
+            model="fake",
+            prompt_tokens=10,
+            completion_tokens=5,
+            latency_s=self.seconds_per_call,
+        )
 
 
 @dataclass
@@ -79,8 +87,10 @@ class FakeWeb:
         if self.search_error:
             raise SearchFailed(self.search_error)
         urls = [*self.pages, *self.failing, *self.extra_results][:limit]
-        return [SearchResult(title=self.pages[u].title if u in self.pages else u, url=u,
-                             snippet="…") for u in urls]
+        return [
+            SearchResult(title=self.pages[u].title if u in self.pages else u, url=u, snippet="…")
+            for u in urls
+        ]
 
     async def read(self, url: str) -> Page:
         self.reads.append(url)
@@ -101,11 +111,15 @@ def health_pages() -> dict[str, Page]:
         "https://www.cdc.gov/vaccines/mmr-safety": (
             "MMR vaccine safety",
             "Many studies have found no link between the MMR vaccine and autism. "
-            "Two doses of MMR vaccine are about 97% effective at preventing measles."),
+            "Two doses of MMR vaccine are about 97% effective at preventing measles.",
+        ),
         "https://www.who.int/news-room/measles": (
             "Measles fact sheet",
-            "Measles is a highly contagious disease. Vaccination is safe and effective."),
+            "Measles is a highly contagious disease. Vaccination is safe and effective.",
+        ),
         "https://medlineplus.gov/measles.html": (
-            "Measles", "Measles is caused by a virus. The MMR vaccine protects against it."),
+            "Measles",
+            "Measles is caused by a virus. The MMR vaccine protects against it.",
+        ),
     }
     return {u: Page(url=u, title=t, text=x) for u, (t, x) in texts.items()}
