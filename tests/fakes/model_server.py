@@ -6,6 +6,7 @@ timeouts and error mapping are exercised without a model.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -14,7 +15,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from tests.fakes.policy import Policy
-import contextlib
 
 
 @dataclass
