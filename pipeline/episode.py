@@ -115,6 +115,7 @@ class _Run:
         self.unreadable: dict[str, str] = {}
         self.feedback = ""
         self.model_name: str | None = None
+        self.last_progress: Progress | None = None
 
     # ---- bookkeeping -------------------------------------------------------------------
 
@@ -141,16 +142,18 @@ class _Run:
             await self.journal.record(step)
 
     async def tell(self, phase: Any, detail: str = "") -> None:
-        if self.progress is not None:
-            await self.progress(
-                Progress(
-                    phase=phase,
-                    searches=self.use.searches,
-                    max_searches=self.b.max_searches,
-                    sources_read=len(self.evidence),
-                    detail=detail,
-                )
-            )
+        if self.progress is None:
+            return
+        event = Progress(
+            phase=phase,
+            searches=self.use.searches,
+            max_searches=self.b.max_searches,
+            sources_read=len(self.evidence),
+            detail=detail,
+        )
+        if event != self.last_progress:  # a card edit costs a rate-limited API call
+            self.last_progress = event
+            await self.progress(event)
 
     async def ask(
         self, messages: list[ChatMessage], output: type[T], until: float

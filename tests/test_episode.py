@@ -14,7 +14,7 @@ from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import Lesson, MemoryPhase, NoMemory
 from pipeline.post import Post
 from pipeline.trajectory import Progress, StepRecord
-from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, state_of
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, ScriptedSteps, state_of
 from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, health_pages
 
 POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
@@ -82,31 +82,10 @@ async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     web = FakeWeb(health_pages())
     planted = "https://evil.example/instructions"
 
-    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
-        if schema == "VerificationBrief":
-            return DEFAULT_BRIEF
-        state = state_of(messages)
-        if not state["searches_done"]:
-            return {"thought": "", "action": {"kind": "search", "query": "measles"}}
-        if not state["evidence"]:
-            return {
-                "thought": "",
-                "action": {
-                    "kind": "visit",
-                    "targets": [
-                        {"url": planted, "goal": "x"},
-                        {"url": "https://www.cdc.gov/vaccines/mmr-safety", "goal": "x"},
-                    ],
-                },
-            }
-        return {
-            "thought": "",
-            "action": {
-                "kind": "write",
-                "text": "Studies find no link.",
-                "support": [{"claim": "x", "url": planted}],
-            },
-        }
+    policy = ScriptedSteps(
+        visit_urls=lambda _: [planted, "https://www.cdc.gov/vaccines/mmr-safety"],
+        write_urls=lambda _: [planted],
+    )
 
     journal = Journal()
     outcome = await runner(policy, web, EvidenceBudget(max_rewrites=1)).run(POST, journal=journal)
@@ -121,28 +100,9 @@ async def test_links_in_the_post_may_be_visited_and_cited() -> None:
     web = FakeWeb({url: health_pages()[url]})
     post = Post(text=f"WHO says measles is harmless {url}", links=[url])
 
-    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
-        if schema == "VerificationBrief":
-            return DEFAULT_BRIEF
-        state = state_of(messages)
-        if not state["searches_done"]:
-            return {"thought": "", "action": {"kind": "search", "query": "measles"}}
-        if not state["evidence"]:
-            return {
-                "thought": "",
-                "action": {
-                    "kind": "visit",
-                    "targets": [{"url": state["post_links"][0], "goal": "what WHO says"}],
-                },
-            }
-        return {
-            "thought": "",
-            "action": {
-                "kind": "write",
-                "text": "WHO calls measles serious.",
-                "support": [{"claim": "x", "url": url}],
-            },
-        }
+    policy = ScriptedSteps(
+        visit_urls=lambda state: state["post_links"][:1], write_urls=lambda _: [url]
+    )
 
     outcome = await runner(policy, web).run(post)
     assert outcome.status == "noted"
@@ -155,30 +115,11 @@ async def test_unreadable_pages_cannot_be_cited() -> None:
     web = FakeWeb(pages, failing={bad: "HTTP 403"})
     attempts: list[list[str]] = []
 
-    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
-        if schema == "VerificationBrief":
-            return DEFAULT_BRIEF
-        state = state_of(messages)
-        if not state["searches_done"]:
-            return {"thought": "", "action": {"kind": "search", "query": "measles"}}
-        if not state["evidence"]:
-            return {
-                "thought": "",
-                "action": {
-                    "kind": "visit",
-                    "targets": [{"url": bad, "goal": "x"}, {"url": next(iter(pages)), "goal": "x"}],
-                },
-            }
-        cite = [bad] if not attempts else [e["url"] for e in state["evidence"]]
-        attempts.append(cite)
-        return {
-            "thought": "",
-            "action": {
-                "kind": "write",
-                "text": "No link was found.",
-                "support": [{"claim": "x", "url": u} for u in cite],
-            },
-        }
+    def cite(state: dict[str, Any]) -> list[str]:
+        attempts.append([bad] if not attempts else [e["url"] for e in state["evidence"]])
+        return attempts[-1]
+
+    policy = ScriptedSteps(visit_urls=lambda _: [bad, next(iter(pages))], write_urls=cite)
 
     journal = Journal()
     outcome = await runner(policy, web).run(POST, journal=journal)

@@ -46,6 +46,52 @@ def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
     return state
 
 
+def search(query: str) -> dict[str, Any]:
+    return {"thought": "", "action": {"kind": "search", "query": query}}
+
+
+def visit(*urls: str, goal: str = "what the page says about the claim") -> dict[str, Any]:
+    targets = [{"url": u, "goal": goal} for u in urls]
+    return {"thought": "", "action": {"kind": "visit", "targets": targets}}
+
+
+def write(text: str, urls: list[str]) -> dict[str, Any]:
+    support = [{"claim": text[:200], "url": u} for u in urls]
+    return {"thought": "", "action": {"kind": "write", "text": text, "support": support}}
+
+
+def abstain(reason: str) -> dict[str, Any]:
+    return {"thought": "", "action": {"kind": "abstain", "reason": reason}}
+
+
+State = dict[str, Any]
+
+
+class ScriptedSteps:
+    """Brief, one search, one visit, then writes — the URLs chosen by the test."""
+
+    def __init__(
+        self,
+        *,
+        visit_urls: Callable[[State], list[str]],
+        write_urls: Callable[[State], list[str]],
+        text: str = "Studies find no link between the MMR vaccine and autism.",
+    ) -> None:
+        self.visit_urls = visit_urls
+        self.write_urls = write_urls
+        self.text = text
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        if schema == "VerificationBrief":
+            return DEFAULT_BRIEF
+        state = state_of(messages)
+        if schema == "AgentTurn" and not state["searches_done"]:
+            return search("measles")
+        if schema == "AgentTurn" and not state["evidence"]:
+            return visit(*self.visit_urls(state))
+        return write(self.text, self.write_urls(state))
+
+
 class ResearchPolicy:
     """Search the top gap, read the best results, write citing what was read."""
 
@@ -71,29 +117,14 @@ class ResearchPolicy:
         if schema == "FinalTurn":
             return self.write_or_abstain(state)
         if not state["searches_done"]:
-            query = self.brief["gaps"][0]["suggested_query"]
-            return {"thought": "search the top gap", "action": {"kind": "search", "query": query}}
-        unread = [r for r in state["search_results"] if r["status"] == "not visited"]
+            return search(self.brief["gaps"][0]["suggested_query"])
+        unread = [r["url"] for r in state["search_results"] if r["status"] == "not visited"]
         if not state["evidence"] and unread:
-            targets = [
-                {"url": r["url"], "goal": "what the page says about the claim"}
-                for r in unread[: self.pages_per_visit]
-            ]
-            return {
-                "thought": "read the best results",
-                "action": {"kind": "visit", "targets": targets},
-            }
+            return visit(*unread[: self.pages_per_visit])
         return self.write_or_abstain(state)
 
-    def write_or_abstain(self, state: dict[str, Any]) -> dict[str, Any]:
+    def write_or_abstain(self, state: State) -> dict[str, Any]:
         read = [e["url"] for e in state["evidence"]]
         if not read:
-            return {
-                "thought": "nothing readable",
-                "action": {"kind": "abstain", "reason": "no source could be read"},
-            }
-        support = [{"claim": self.prose[:200], "url": u} for u in read[: self.cite]]
-        return {
-            "thought": "write",
-            "action": {"kind": "write", "text": self.prose, "support": support},
-        }
+            return abstain("no source could be read")
+        return write(self.prose, read[: self.cite])
