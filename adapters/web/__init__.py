@@ -1,0 +1,1 @@
+"""Reading public web pages safely: address checks, guarded fetch, extraction, caching."""

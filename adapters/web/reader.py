@@ -1,0 +1,151 @@
+"""`PageReader` for the open web, guarded against server-side request forgery.
+
+Every hop: http(s) only, no credentials in the URL, the host resolved and every address checked
+public, then the connection made to that checked address (Host header and TLS SNI carry the
+name), so a DNS answer that changes after the check cannot redirect the fetch. Redirects are
+followed by hand (at most `max_redirects`), the body is capped, nothing is remembered between
+requests (no cookies), and the whole read runs under one deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.request
+from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+import httpx
+
+from adapters.web.address_guard import Resolver, public_address
+from adapters.web.extract import PDF_TYPES, SUPPORTED_TYPES, extract
+from adapters.web.page_cache import PageCache
+from pipeline.errors import PageUnreadable
+from pipeline.evidence import Page
+
+DEFAULT_USER_AGENT = "EvoNoteBot/0.1 (fact-checking drafts for Community Notes)"
+
+
+class _RefuseAllCookies(DefaultCookiePolicy):
+    def set_ok(self, cookie: Cookie, request: urllib.request.Request) -> bool:
+        return False
+
+    def return_ok(self, cookie: Cookie, request: urllib.request.Request) -> bool:
+        return False
+
+
+def no_cookies() -> CookieJar:
+    """A cookie jar that accepts nothing, so no response can set state for the next.
+
+    Pass it to `httpx.AsyncClient(cookies=...)` as a jar: httpx keeps a jar it is given but
+    copies an `httpx.Cookies`, losing its policy.
+    """
+    return CookieJar(policy=_RefuseAllCookies())
+
+
+class GuardedPageReader:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        resolver: Resolver,
+        *,
+        cache: PageCache | None = None,
+        max_bytes: int = 2_000_000,
+        max_redirects: int = 5,
+        timeout_s: float = 20.0,
+        user_agent: str = DEFAULT_USER_AGENT,
+    ) -> None:
+        self.client = client
+        self.resolver = resolver
+        self.cache = cache
+        self.max_bytes = max_bytes
+        self.max_redirects = max_redirects
+        self.timeout_s = timeout_s
+        self.user_agent = user_agent
+
+    async def read(self, url: str) -> Page:
+        if self.cache is not None and (cached := await self.cache.get(url)) is not None:
+            return cached
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                page = await self._fetch(url)
+        except TimeoutError as e:
+            raise PageUnreadable(f"no complete answer within {self.timeout_s:.0f} s") from e
+        if self.cache is not None:
+            await self.cache.put(url, page)
+        return page
+
+    async def _fetch(self, url: str) -> Page:
+        current = url
+        seen: set[str] = set()
+        for _ in range(self.max_redirects + 1):
+            if current in seen:
+                raise PageUnreadable("redirect loop")
+            seen.add(current)
+            target, headers, extensions = await self._pinned(current)
+            try:
+                async with self.client.stream(
+                    "GET", target, headers=headers, extensions=extensions
+                ) as response:
+                    if response.is_redirect:
+                        location = response.headers.get("location")
+                        if not location:
+                            raise PageUnreadable(f"HTTP {response.status_code} without Location")
+                        current = urljoin(current, location)
+                        continue
+                    return await self._page(current, response)
+            except httpx.TimeoutException as e:
+                raise PageUnreadable("the site timed out") from e
+            except httpx.ConnectError as e:
+                if "ssl" in str(e).lower() or "certificate" in str(e).lower():
+                    raise PageUnreadable(f"TLS error: {e}") from e
+                raise PageUnreadable("could not connect to the site") from e
+            except httpx.HTTPError as e:
+                raise PageUnreadable(f"the connection failed ({type(e).__name__})") from e
+        raise PageUnreadable(f"more than {self.max_redirects} redirects")
+
+    async def _pinned(self, url: str) -> tuple[str, dict[str, str], dict[str, str]]:
+        """The URL rewritten to the checked address, with the headers that keep the name."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https"):
+            raise PageUnreadable(f"refused: only http and https links are read, not {url[:60]}")
+        if parts.username or parts.password:
+            raise PageUnreadable("refused: links with credentials are not read")
+        host = parts.hostname
+        if not host:
+            raise PageUnreadable("refused: the link has no host")
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        address = await public_address(host, port, self.resolver)
+        literal = f"[{address}]" if ":" in address else address
+        netloc = literal if parts.port is None else f"{literal}:{parts.port}"
+        target = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+        host_header = host if parts.port is None else f"{host}:{parts.port}"
+        headers = {
+            "Host": host_header,
+            "User-Agent": self.user_agent,
+            "Accept": "text/html,application/xhtml+xml,application/pdf,text/plain;q=0.9,*/*;q=0.1",
+        }
+        extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
+        return target, headers, extensions
+
+    async def _page(self, url: str, response: httpx.Response) -> Page:
+        if response.status_code == 429:
+            raise PageUnreadable("HTTP 429: the site is rate-limiting")
+        if response.status_code >= 400:
+            raise PageUnreadable(f"HTTP {response.status_code}")
+        content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
+        if content_type not in SUPPORTED_TYPES:
+            raise PageUnreadable(f"unsupported content type {content_type or 'unknown'}")
+        declared = int(response.headers.get("content-length") or 0)
+        if content_type in PDF_TYPES and declared > self.max_bytes:
+            raise PageUnreadable(f"the PDF is larger than {self.max_bytes:,} bytes")
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            body.extend(chunk)
+            if len(body) > self.max_bytes:
+                if content_type in PDF_TYPES:  # a cut PDF cannot be parsed
+                    raise PageUnreadable(f"the PDF is larger than {self.max_bytes:,} bytes")
+                del body[self.max_bytes :]  # HTML and text: the first part is still useful
+                break
+        return await asyncio.to_thread(
+            extract, bytes(body), url, content_type, response.charset_encoding
+        )

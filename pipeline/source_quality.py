@@ -1,0 +1,49 @@
+"""How much a source can be trusted, by its registrable domain (eTLD+1).
+
+The public-suffix list is the one bundled with `tldextract` (no network at run time); the tier
+table is data in `source_tiers.json`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from pathlib import Path
+
+import tldextract
+
+TIER_NAMES = {4: "official", 3: "scholarly", 2: "news/reference", 1: "other"}
+
+_TABLE = json.loads((Path(__file__).with_name("source_tiers.json")).read_text(encoding="utf-8"))
+_DOMAINS: dict[str, int] = _TABLE["domain_tiers"]
+_SUFFIXES: dict[str, int] = _TABLE["suffix_tiers"]
+_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+@functools.lru_cache(maxsize=4096)
+def registrable_domain(url: str) -> str:
+    """`https://www.cdc.gov/x` → `cdc.gov`; an IP address or bare host comes back as is."""
+    parts = _EXTRACT(url)
+    return parts.top_domain_under_public_suffix or parts.domain or url
+
+
+@functools.lru_cache(maxsize=4096)
+def source_tier(url: str) -> int:
+    parts = _EXTRACT(url)
+    domain = parts.top_domain_under_public_suffix
+    if not domain:
+        return 1
+    host = ".".join(p for p in (parts.subdomain, domain) if p)
+    # The most specific listed name wins: abcnews.go.com before go.com.
+    labels = host.split(".")
+    for i in range(len(labels) - 1):
+        tier = _DOMAINS.get(".".join(labels[i:]))
+        if tier is not None:
+            return tier
+    return _SUFFIXES.get(parts.suffix, 1)
+
+
+def quality_score(url: str) -> float:
+    """q(d) = 100 · log τ(d) / log 4: 0 for tier 1, 100 for official bodies."""
+    return 100 * math.log(source_tier(url)) / math.log(4)

@@ -1,0 +1,275 @@
+"""The guarded page reader: refusals, redirects, caps, extraction, no cookies, cache."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+import respx
+
+from adapters.web.address_guard import why_not_public
+from adapters.web.page_cache import PageCache
+from adapters.web.reader import GuardedPageReader, no_cookies
+from pipeline.errors import PageUnreadable
+from tests.fakes.documents import ARTICLE_TEXT, article_html, text_pdf
+
+PUBLIC = "93.184.216.34"
+
+
+class StubResolver:
+    """Answers from a table; a list of answers is consumed one per lookup."""
+
+    def __init__(self, table: dict[str, list[list[str]]]) -> None:
+        self.table = table
+        self.lookups: list[str] = []
+
+    async def resolve(self, host: str, port: int) -> list[str]:
+        self.lookups.append(host)
+        answers = self.table[host]
+        return answers.pop(0) if len(answers) > 1 else answers[0]
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(cookies=no_cookies()) as c:
+        yield c
+
+
+def reader(
+    client: httpx.AsyncClient, table: dict[str, list[list[str]]] | None = None, **kwargs: object
+) -> GuardedPageReader:
+    resolver = StubResolver(table or {"example.org": [[PUBLIC]]})
+    return GuardedPageReader(client, resolver, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/admin",
+        "http://[::1]/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://10.0.0.1/",
+        "http://100.64.1.1/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://0.0.0.0/",
+        "http://224.0.0.1/",
+    ],
+)
+@respx.mock(assert_all_mocked=True)
+async def test_private_and_special_addresses_are_refused(
+    client: httpx.AsyncClient, url: str
+) -> None:
+    with pytest.raises(PageUnreadable, match="refused"):
+        await reader(client).read(url)
+    assert respx.calls.call_count == 0
+
+
+def test_public_addresses_pass_the_check() -> None:
+    assert why_not_public(PUBLIC) is None
+    assert why_not_public("2606:4700:4700::1111") is None
+    assert why_not_public("192.168.1.1") == "a private address"
+
+
+@respx.mock
+async def test_a_name_resolving_to_a_private_address_is_refused(
+    client: httpx.AsyncClient,
+) -> None:
+    with pytest.raises(PageUnreadable, match="intranet.example resolves to 10.1.2.3"):
+        await reader(client, {"intranet.example": [["10.1.2.3"]]}).read("https://intranet.example/")
+    assert respx.calls.call_count == 0
+
+
+@respx.mock
+async def test_connects_to_the_checked_address_even_if_dns_changes(
+    client: httpx.AsyncClient,
+) -> None:
+    route = respx.get(f"http://{PUBLIC}/a").respond(200, html=article_html())
+    rebinding = {"example.org": [[PUBLIC], ["127.0.0.1"]]}
+    page = await reader(client, rebinding).read("http://example.org/a")
+    assert "no link between the MMR vaccine and autism" in page.text
+    request = route.calls.last.request
+    assert request.url.host == PUBLIC
+    assert request.headers["host"] == "example.org"
+
+
+@respx.mock
+async def test_https_keeps_the_name_for_tls(client: httpx.AsyncClient) -> None:
+    route = respx.get(f"https://{PUBLIC}/a").respond(200, html=article_html())
+    await reader(client).read("https://example.org/a")
+    assert route.calls.last.request.extensions["sni_hostname"] == "example.org"
+
+
+@respx.mock
+async def test_a_redirect_to_a_private_address_is_refused(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/go").respond(302, headers={"Location": "http://10.0.0.1/x"})
+    with pytest.raises(PageUnreadable, match="refused: 10.0.0.1"):
+        await reader(client).read("http://example.org/go")
+
+
+@respx.mock
+async def test_redirects_are_followed_and_rechecked(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/old").respond(301, headers={"Location": "/new"})
+    respx.get(f"http://{PUBLIC}/new").respond(200, html=article_html())
+    page = await reader(client).read("http://example.org/old")
+    assert page.url == "http://example.org/new"
+
+
+@respx.mock
+async def test_redirect_loops_and_chains_end(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/a").respond(302, headers={"Location": "/b"})
+    respx.get(f"http://{PUBLIC}/b").respond(302, headers={"Location": "/a"})
+    with pytest.raises(PageUnreadable, match="redirect loop"):
+        await reader(client).read("http://example.org/a")
+    for i in range(8):
+        respx.get(f"http://{PUBLIC}/r{i}").respond(302, headers={"Location": f"/r{i + 1}"})
+    with pytest.raises(PageUnreadable, match="more than 5 redirects"):
+        await reader(client).read("http://example.org/r0")
+
+
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [(403, "HTTP 403"), (404, "HTTP 404"), (429, "rate-limiting"), (503, "HTTP 503")],
+)
+@respx.mock
+async def test_http_errors_become_readable_reasons(
+    client: httpx.AsyncClient, status: int, message: str
+) -> None:
+    respx.get(f"http://{PUBLIC}/x").respond(status, text="error")
+    with pytest.raises(PageUnreadable, match=message):
+        await reader(client).read("http://example.org/x")
+
+
+@respx.mock
+async def test_unreachable_and_tls_failures_are_reasons(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/down").mock(side_effect=httpx.ConnectError("refused"))
+    with pytest.raises(PageUnreadable, match="could not connect"):
+        await reader(client).read("http://example.org/down")
+    respx.get(f"https://{PUBLIC}/tls").mock(
+        side_effect=httpx.ConnectError("[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify")
+    )
+    with pytest.raises(PageUnreadable, match="TLS error"):
+        await reader(client).read("https://example.org/tls")
+
+
+@respx.mock
+async def test_non_documents_are_refused(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/img").respond(
+        200, content=b"\x89PNG", headers={"Content-Type": "image/png"}
+    )
+    with pytest.raises(PageUnreadable, match="unsupported content type image/png"):
+        await reader(client).read("http://example.org/img")
+
+
+@respx.mock
+async def test_bot_checks_and_empty_pages_are_not_evidence(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/captcha").respond(
+        200, html="<html><body><h1>Are you a robot?</h1><p>Complete the CAPTCHA.</p></body>"
+    )
+    with pytest.raises(PageUnreadable, match="bot check"):
+        await reader(client).read("http://example.org/captcha")
+    respx.get(f"http://{PUBLIC}/empty").respond(200, html="<html><body></body></html>")
+    with pytest.raises(PageUnreadable, match="no readable text"):
+        await reader(client).read("http://example.org/empty")
+
+
+@respx.mock
+async def test_oversized_html_is_cut_and_still_read(client: httpx.AsyncClient) -> None:
+    big = article_html(body=ARTICLE_TEXT + " Filler sentence here." * 20000)
+    respx.get(f"http://{PUBLIC}/big").respond(200, html=big)
+    page = await reader(client, max_bytes=50_000).read("http://example.org/big")
+    assert "no link between the MMR vaccine and autism" in page.text
+    assert len(page.text) < 50_000
+
+
+@respx.mock
+async def test_oversized_pdf_is_refused(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/big.pdf").respond(
+        200,
+        content=text_pdf(["x"] * 10) + b"%" * 60_000,
+        headers={"Content-Type": "application/pdf"},
+    )
+    with pytest.raises(PageUnreadable, match="larger than 50,000 bytes"):
+        await reader(client, max_bytes=50_000).read("http://example.org/big.pdf")
+
+
+@respx.mock
+async def test_slow_pages_time_out(client: httpx.AsyncClient) -> None:
+    async def slow(request: httpx.Request) -> httpx.Response:
+        await asyncio.sleep(2)
+        return httpx.Response(200, html=article_html())
+
+    respx.get(f"http://{PUBLIC}/slow").mock(side_effect=slow)
+    with pytest.raises(PageUnreadable, match="no complete answer within 0 s"):
+        await reader(client, timeout_s=0.2).read("http://example.org/slow")
+
+
+@respx.mock
+async def test_pdf_markdown_and_html_are_extracted(client: httpx.AsyncClient) -> None:
+    respx.get(f"http://{PUBLIC}/doc.pdf").respond(
+        200,
+        content=text_pdf(
+            [
+                "Two doses of MMR vaccine are 97% effective.",
+                "No link between MMR vaccine and autism was found in studies.",
+                "Source: national immunisation programme guidance.",
+            ]
+        ),
+        headers={"Content-Type": "application/pdf"},
+    )
+    respx.get(f"http://{PUBLIC}/doc.md").respond(
+        200,
+        text="# Measles facts\n\n" + ARTICLE_TEXT,
+        headers={"Content-Type": "text/markdown; charset=utf-8"},
+    )
+    respx.get(f"http://{PUBLIC}/doc.html").respond(200, html=article_html())
+    r = reader(client)
+    pdf = await r.read("http://example.org/doc.pdf")
+    assert "97% effective" in pdf.text
+    md = await r.read("http://example.org/doc.md")
+    assert md.title == "Measles facts"
+    html = await r.read("http://example.org/doc.html")
+    assert html.title == "MMR Vaccine Safety"
+    assert "Privacy policy" not in html.text
+    assert html.published is not None
+
+
+@respx.mock
+async def test_no_cookies_are_kept_or_sent(client: httpx.AsyncClient) -> None:
+    route = respx.get(f"http://{PUBLIC}/c").respond(
+        200, html=article_html(), headers={"Set-Cookie": "session=abc; Path=/"}
+    )
+    r = reader(client)
+    await r.read("http://example.org/c")
+    await r.read("http://example.org/c")
+    assert "cookie" not in route.calls.last.request.headers
+
+
+@respx.mock
+async def test_cached_pages_are_not_fetched_again(
+    client: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    route = respx.get(f"http://{PUBLIC}/cached").respond(200, html=article_html())
+    cache = PageCache(tmp_path / "pages", ttl_s=3600)
+    first = await reader(client, cache=cache).read("http://example.org/cached")
+    second = await reader(client, cache=cache).read("http://example.org/cached")
+    assert first == second
+    assert route.call_count == 1
+    expired = PageCache(tmp_path / "pages", ttl_s=-1)
+    await reader(client, cache=expired).read("http://example.org/cached")
+    assert route.call_count == 2
+
+
+@respx.mock
+async def test_links_with_credentials_or_other_schemes_are_refused(
+    client: httpx.AsyncClient,
+) -> None:
+    for url, message in [
+        ("ftp://example.org/x", "only http and https"),
+        ("http://user:pw@example.org/", "credentials"),
+        ("file:///etc/passwd", "only http and https"),
+    ]:
+        with pytest.raises(PageUnreadable, match=message):
+            await reader(client).read(url)
