@@ -1,0 +1,75 @@
+"""What every backend does to its results: canonical URLs, no duplicates, the date cap."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from pipeline.evidence import SearchResult
+
+_TRACKING = ("utm_", "fbclid", "gclid", "mc_cid", "mc_eid", "ref_src")
+
+
+def canonical_url(url: str) -> str:
+    """Lower-case scheme and host, no fragment, no tracking parameters, no default port."""
+    parts = urlsplit(url.strip())
+    host = (parts.hostname or "").lower()
+    if parts.port and not (
+        (parts.scheme == "http" and parts.port == 80)
+        or (parts.scheme == "https" and parts.port == 443)
+    ):
+        host = f"{host}:{parts.port}"
+    query = urlencode(
+        [
+            (k, v)
+            for k, v in parse_qsl(parts.query, keep_blank_values=True)
+            if not k.lower().startswith(_TRACKING)
+        ]
+    )
+    path = parts.path if parts.path not in ("", "/") else "/"
+    return urlunsplit((parts.scheme.lower(), host, path, query, ""))
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def finish_results(
+    results: list[SearchResult], limit: int, published_before: datetime | None
+) -> list[SearchResult]:
+    """Canonicalise, drop duplicates and results published after the cap, keep `limit`."""
+    seen: set[str] = set()
+    out: list[SearchResult] = []
+    for result in results:
+        if not result.url.lower().startswith(("http://", "https://")):
+            continue
+        url = canonical_url(result.url)
+        if url in seen:
+            continue
+        if (
+            published_before is not None
+            and result.published is not None
+            and _aware(result.published) > _aware(published_before)
+        ):
+            continue
+        seen.add(url)
+        out.append(result.model_copy(update={"url": url}))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def parse_date(value: object) -> datetime | None:
+    if not value or not isinstance(value, str):
+        return None
+    text = value.strip().replace("Z", "+00:00")
+    for parse in (
+        datetime.fromisoformat,
+        lambda v: datetime.strptime(v, "%b %d, %Y"),
+        lambda v: datetime.strptime(v, "%d %b %Y"),
+    ):
+        try:
+            return parse(text)
+        except ValueError:
+            continue
+    return None
