@@ -1,32 +1,50 @@
 """A local document collection as both `SearchEngine` (BM25) and `PageReader`.
 
-Input: JSONL with `url, title, text` per line (optional `date`, ISO 8601), the layout of the
-MedQuAD export in ../shared/data. Documents sharing a URL are merged into one page.
+Sources: JSONL with `url, title, text` per line (optional `date`, ISO 8601; the layout of the
+MedQuAD export in ../shared/data), or a folder of HTML, Markdown, text and PDF files. An index
+is saved on disk (documents + BM25 matrices) and loads in a fraction of a second; a JSONL file
+given directly is indexed once and cached by its path, size and modification time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
+import re
+import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import bm25s
+from pydantic import BaseModel
 
+from adapters.web.extract import extract_html, extract_pdf, extract_text
 from pipeline.errors import PageUnreadable, SearchFailed
 from pipeline.evidence import Page, SearchResult
 
 SNIPPET_CHARS = 280
+INDEX_VERSION = 1
+_FRONT_MATTER_URL = re.compile(
+    r"\A---\s*\n(?:.*\n)*?url:\s*(\S+)\s*\n(?:.*\n)*?---\s*\n", re.IGNORECASE
+)
+_CANONICAL = re.compile(r"<link[^>]+rel=[\"']canonical[\"'][^>]*href=[\"']([^\"']+)", re.IGNORECASE)
+
+
+class CorpusDocument(BaseModel):
+    url: str
+    title: str = ""
+    text: str
+    published: datetime | None = None
 
 
 @dataclass
-class _Document:
-    url: str
-    title: str
-    text: str
-    published: datetime | None
+class IngestReport:
+    documents: list[CorpusDocument]
+    skipped: list[str]
 
 
 def _parse_date(value: Any) -> datetime | None:
@@ -38,51 +56,152 @@ def _parse_date(value: Any) -> datetime | None:
         return None
 
 
-def load_documents(path: Path) -> list[_Document]:
-    """Read and merge the corpus; a line that is not a document is named in the error."""
-    by_url: dict[str, _Document] = {}
+def read_jsonl(path: Path) -> list[CorpusDocument]:
+    """Documents from JSONL; a line that is not a document is named in the error."""
+    documents: list[CorpusDocument] = []
     with path.open(encoding="utf-8") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
             try:
                 raw = json.loads(line)
-                url, text = str(raw["url"]).strip(), str(raw["text"])
+                documents.append(
+                    CorpusDocument(
+                        url=str(raw["url"]).strip(),
+                        title=str(raw.get("title") or ""),
+                        text=str(raw["text"]),
+                        published=_parse_date(raw.get("date")),
+                    )
+                )
             except (json.JSONDecodeError, KeyError, TypeError) as e:
                 raise ValueError(
                     f"{path}:{number} is not a corpus document with url and text ({e})"
                 ) from e
-            if url in by_url:
-                by_url[url].text += "\n\n" + text
+    return documents
+
+
+def read_folder(folder: Path, base_url: str | None) -> IngestReport:
+    """HTML, Markdown, text and PDF files. Each needs a public URL to be citable: the page's
+    canonical link, a `url:` line in Markdown front matter, or `base_url` + its path."""
+    documents: list[CorpusDocument] = []
+    skipped: list[str] = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        suffix = path.suffix.lower()
+        relative = path.relative_to(folder).as_posix()
+        fallback = base_url.rstrip("/") + "/" + quote(relative) if base_url else None
+        try:
+            if suffix in (".html", ".htm"):
+                html = path.read_text(encoding="utf-8", errors="replace")
+                match = _CANONICAL.search(html)
+                url = match.group(1) if match else fallback
+                page = extract_html(html, url or relative) if url else None
+            elif suffix in (".md", ".markdown", ".txt"):
+                raw = path.read_bytes()
+                match = _FRONT_MATTER_URL.match(raw.decode("utf-8", errors="replace"))
+                url = match.group(1) if match else fallback
+                page = extract_text(raw, url, "utf-8") if url else None
+            elif suffix == ".pdf":
+                url = fallback
+                page = extract_pdf(path.read_bytes(), url) if url else None
+            else:
                 continue
-            by_url[url] = _Document(
-                url, str(raw.get("title") or ""), text, _parse_date(raw.get("date"))
+        except (OSError, PageUnreadable) as e:
+            skipped.append(f"{relative}: {e}")
+            continue
+        if page is None or url is None:
+            skipped.append(
+                f"{relative}: no source URL (add a canonical link or a 'url:' "
+                "front-matter line, or pass --base-url)"
             )
-    if not by_url:
-        raise ValueError(f"{path} holds no documents")
+        elif not page.text.strip():
+            skipped.append(f"{relative}: no text")
+        else:
+            documents.append(
+                CorpusDocument(
+                    url=url, title=page.title or path.stem, text=page.text, published=page.published
+                )
+            )
+    return IngestReport(documents, skipped)
+
+
+def merge_by_url(documents: list[CorpusDocument]) -> list[CorpusDocument]:
+    """Documents sharing a URL are one page (MedQuAD splits some pages in parts)."""
+    by_url: dict[str, CorpusDocument] = {}
+    for document in documents:
+        if document.url in by_url:
+            kept = by_url[document.url]
+            kept.text += "\n\n" + document.text
+        else:
+            by_url[document.url] = document.model_copy()
     return list(by_url.values())
 
 
 class LocalCorpus:
-    """BM25 over titles and texts, built once in a worker thread."""
+    """BM25 over titles and texts. Build and load are CPU work: run them in a thread."""
 
-    def __init__(self, documents: list[_Document]) -> None:
+    def __init__(self, documents: list[CorpusDocument], retriever: bm25s.BM25) -> None:
         self.documents = documents
         self.by_url = {d.url: d for d in documents}
-        self.retriever = bm25s.BM25()
+        self.retriever = retriever
+
+    @classmethod
+    def build(cls, documents: list[CorpusDocument]) -> LocalCorpus:
+        documents = merge_by_url(documents)
+        if not documents:
+            raise ValueError("the corpus holds no documents")
+        retriever = bm25s.BM25()
         tokens = bm25s.tokenize(
             [f"{d.title}\n{d.title}\n{d.text}" for d in documents],
             stopwords="en",
             show_progress=False,
         )
-        self.retriever.index(tokens, show_progress=False)
+        retriever.index(tokens, show_progress=False)
+        return cls(documents, retriever)
+
+    def save(self, folder: Path) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        self.retriever.save(str(folder / "bm25"), show_progress=False)
+        with (folder / "documents.jsonl").open("w", encoding="utf-8") as out:
+            for document in self.documents:
+                out.write(document.model_dump_json() + "\n")
+        manifest = {
+            "version": INDEX_VERSION,
+            "documents": len(self.documents),
+            "built_at": time.time(),
+        }
+        (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
 
     @classmethod
-    async def open(cls, path: Path) -> LocalCorpus:
-        if not await asyncio.to_thread(path.is_file):
+    def load(cls, folder: Path) -> LocalCorpus:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        if manifest.get("version") != INDEX_VERSION:
+            raise ValueError(f"{folder} was built by another version; run evonote corpus index")
+        with (folder / "documents.jsonl").open(encoding="utf-8") as lines:
+            documents = [CorpusDocument.model_validate_json(line) for line in lines]
+        retriever = bm25s.BM25.load(str(folder / "bm25"), show_progress=False)
+        return cls(documents, retriever)
+
+    @classmethod
+    def open_sync(cls, path: Path, cache_root: Path) -> LocalCorpus:
+        """An index folder, or a JSONL file indexed once into `cache_root`."""
+        if path.is_dir():
+            if not (path / "manifest.json").is_file():
+                raise ValueError(f"{path} is not a corpus index (run evonote corpus index)")
+            return cls.load(path)
+        if not path.is_file():
             raise FileNotFoundError(f"corpus file {path} does not exist")
-        documents = await asyncio.to_thread(load_documents, path)
-        return await asyncio.to_thread(cls, documents)
+        stat = path.stat()
+        key = hashlib.sha256(f"{path.resolve()}|{stat.st_size}|{stat.st_mtime_ns}".encode())
+        cached = cache_root / key.hexdigest()[:16]
+        if (cached / "manifest.json").is_file():
+            return cls.load(cached)
+        corpus = cls.build(read_jsonl(path))
+        corpus.save(cached)
+        return corpus
+
+    @classmethod
+    async def open(cls, path: Path, cache_root: Path) -> LocalCorpus:
+        return await asyncio.to_thread(cls.open_sync, path, cache_root)
 
     def _search(self, query: str, limit: int, published_before: datetime | None) -> list[int]:
         tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
@@ -95,7 +214,8 @@ class LocalCorpus:
             hits = [
                 i
                 for i in hits
-                if (p := self.documents[i].published) is None or p <= published_before
+                if (p := self.documents[i].published) is None
+                or p.replace(tzinfo=None) <= published_before.replace(tzinfo=None)
             ]
         return hits[:limit]
 

@@ -73,7 +73,7 @@ async def open_corpus(settings: Settings) -> LocalCorpus:
             "{url, title, text} documents (e.g. ../shared/data/medquad/medquad_docs.jsonl)"
         )
     try:
-        return await LocalCorpus.open(path.expanduser())
+        return await LocalCorpus.open(path.expanduser(), settings.data_dir / "corpus-cache")
     except (OSError, ValueError) as e:
         raise ConfigurationError(f"EVONOTE_SEARCH__CORPUS: {e}") from e
 

@@ -11,8 +11,11 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
+from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
 from bot.app import ConfigurationError, build, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
@@ -52,6 +55,19 @@ def _parser() -> argparse.ArgumentParser:
     show = esub.add_parser("show", help="one episode with every step")
     show.add_argument("id", type=int)
     show.add_argument("--json", action="store_true", help="print one JSON object")
+
+    corpus = sub.add_parser("corpus", help="the local evidence corpus")
+    csub = corpus.add_subparsers(dest="corpus_command", required=True)
+    index = csub.add_parser(
+        "index",
+        help="build an on-disk index from JSONL files or folders "
+        "of HTML, Markdown, text and PDF files",
+    )
+    index.add_argument("paths", nargs="+", type=Path)
+    index.add_argument("--out", type=Path, help="index folder (default: DATA_DIR/corpus)")
+    index.add_argument(
+        "--base-url", help="public URL prefix for files in folders that name no URL of their own"
+    )
 
     db = sub.add_parser("db", help="database maintenance")
     db.add_argument("action", choices=["upgrade"], help="apply migrations")
@@ -122,6 +138,30 @@ async def _episodes(settings: Settings, args: argparse.Namespace) -> int:
         return EXIT_OK
 
 
+def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    documents: list[CorpusDocument] = []
+    for path in args.paths:
+        if path.is_dir():
+            report = read_folder(path, args.base_url)
+            documents += report.documents
+            for reason in report.skipped:
+                print(f"skipped {reason}", file=sys.stderr)
+        elif path.is_file():
+            documents += read_jsonl(path)
+        else:
+            print(f"evonote: {path} does not exist", file=sys.stderr)
+            return EXIT_INPUT
+    out = args.out or settings.data_dir / "corpus"
+    corpus = LocalCorpus.build(documents)
+    corpus.save(out)
+    print(
+        f"indexed {len(corpus.documents):,} documents into {out} in "
+        f"{time.perf_counter() - started:.1f} s; use EVONOTE_SEARCH__CORPUS={out}"
+    )
+    return EXIT_OK
+
+
 async def _db(settings: Settings) -> int:
     async with open_store(settings):
         print(f"database at the newest schema: {settings.database_url}")
@@ -137,6 +177,8 @@ async def _main(args: argparse.Namespace) -> int:
         return await _check(settings, args)
     if args.command == "episodes":
         return await _episodes(settings, args)
+    if args.command == "corpus":
+        return await asyncio.to_thread(_index_corpus, settings, args)
     return await _db(settings)
 
 

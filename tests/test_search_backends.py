@@ -27,23 +27,42 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
 
 def test_canonical_urls_drop_tracking_and_fragments() -> None:
     assert canonical_url("HTTPS://WWW.CDC.gov:443/a?utm_source=x&id=3#top") == (
-        "https://www.cdc.gov/a?id=3")
+        "https://www.cdc.gov/a?id=3"
+    )
     assert canonical_url("http://who.int") == "http://who.int/"
 
 
 @respx.mock
 async def test_searxng(client: httpx.AsyncClient) -> None:
-    route = respx.get("http://searx.local:8080/search").respond(200, json={
-        "query": "mmr autism", "number_of_results": 3, "unresponsive_engines": [],
-        "results": [
-            {"url": "https://www.cdc.gov/vaccinesafety/concerns/autism.html",
-             "title": "Autism and Vaccines | CDC", "content": "Studies have shown...",
-             "engine": "google", "publishedDate": "2020-08-25T00:00:00"},
-            {"url": "https://www.cdc.gov/vaccinesafety/concerns/autism.html#main",
-             "title": "duplicate", "content": "", "engine": "bing"},
-            {"url": "https://news.example/2022/story", "title": "Later story", "content": "",
-             "publishedDate": "2022-01-05T00:00:00Z"},
-        ]})
+    route = respx.get("http://searx.local:8080/search").respond(
+        200,
+        json={
+            "query": "mmr autism",
+            "number_of_results": 3,
+            "unresponsive_engines": [],
+            "results": [
+                {
+                    "url": "https://www.cdc.gov/vaccinesafety/concerns/autism.html",
+                    "title": "Autism and Vaccines | CDC",
+                    "content": "Studies have shown...",
+                    "engine": "google",
+                    "publishedDate": "2020-08-25T00:00:00",
+                },
+                {
+                    "url": "https://www.cdc.gov/vaccinesafety/concerns/autism.html#main",
+                    "title": "duplicate",
+                    "content": "",
+                    "engine": "bing",
+                },
+                {
+                    "url": "https://news.example/2022/story",
+                    "title": "Later story",
+                    "content": "",
+                    "publishedDate": "2022-01-05T00:00:00Z",
+                },
+            ],
+        },
+    )
     engine = SearxngSearch(client, "http://searx.local:8080/")
     results = await engine.search("mmr autism", limit=10, published_before=CAP)
     assert [r.url for r in results] == ["https://www.cdc.gov/vaccinesafety/concerns/autism.html"]
@@ -53,12 +72,22 @@ async def test_searxng(client: httpx.AsyncClient) -> None:
 
 @respx.mock
 async def test_serper_sends_the_date_cap(client: httpx.AsyncClient) -> None:
-    route = respx.post("https://google.serper.dev/search").respond(200, json={
-        "searchParameters": {"q": "mmr autism", "type": "search"},
-        "organic": [{"title": "Vaccines and autism", "link": "https://www.who.int/x",
-                     "snippet": "No evidence...", "date": "Feb 3, 2021", "position": 1}]})
-    results = await SerperSearch(client, "k").search("mmr autism", limit=5,
-                                                     published_before=CAP)
+    route = respx.post("https://google.serper.dev/search").respond(
+        200,
+        json={
+            "searchParameters": {"q": "mmr autism", "type": "search"},
+            "organic": [
+                {
+                    "title": "Vaccines and autism",
+                    "link": "https://www.who.int/x",
+                    "snippet": "No evidence...",
+                    "date": "Feb 3, 2021",
+                    "position": 1,
+                }
+            ],
+        },
+    )
+    results = await SerperSearch(client, "k").search("mmr autism", limit=5, published_before=CAP)
     sent = json.loads(route.calls.last.request.content)
     assert sent == {"q": "mmr autism", "num": 5, "tbs": "cdr:1,cd_max:03/01/2021"}
     assert route.calls.last.request.headers["X-API-KEY"] == "k"
@@ -68,10 +97,23 @@ async def test_serper_sends_the_date_cap(client: httpx.AsyncClient) -> None:
 
 @respx.mock
 async def test_brave(client: httpx.AsyncClient) -> None:
-    route = respx.get("https://api.search.brave.com/res/v1/web/search").respond(200, json={
-        "type": "search", "web": {"type": "search", "results": [
-            {"title": "MMR vaccine", "url": "https://medlineplus.gov/mmr.html",
-             "description": "The MMR vaccine...", "page_age": "2020-06-01T00:00:00"}]}})
+    route = respx.get("https://api.search.brave.com/res/v1/web/search").respond(
+        200,
+        json={
+            "type": "search",
+            "web": {
+                "type": "search",
+                "results": [
+                    {
+                        "title": "MMR vaccine",
+                        "url": "https://medlineplus.gov/mmr.html",
+                        "description": "The MMR vaccine...",
+                        "page_age": "2020-06-01T00:00:00",
+                    }
+                ],
+            },
+        },
+    )
     results = await BraveSearch(client, "bk").search("mmr", limit=3, published_before=CAP)
     request = route.calls.last.request
     assert request.headers["X-Subscription-Token"] == "bk"
@@ -81,10 +123,21 @@ async def test_brave(client: httpx.AsyncClient) -> None:
 
 @respx.mock
 async def test_tavily(client: httpx.AsyncClient) -> None:
-    route = respx.post("https://api.tavily.com/search").respond(200, json={
-        "query": "mmr", "response_time": 1.1, "results": [
-            {"title": "MMR", "url": "https://www.nhs.uk/vaccinations/mmr-vaccine/",
-             "content": "The MMR vaccine is...", "score": 0.91}]})
+    route = respx.post("https://api.tavily.com/search").respond(
+        200,
+        json={
+            "query": "mmr",
+            "response_time": 1.1,
+            "results": [
+                {
+                    "title": "MMR",
+                    "url": "https://www.nhs.uk/vaccinations/mmr-vaccine/",
+                    "content": "The MMR vaccine is...",
+                    "score": 0.91,
+                }
+            ],
+        },
+    )
     results = await TavilySearch(client, "tk").search("mmr", limit=3)
     assert route.calls.last.request.headers["Authorization"] == "Bearer tk"
     assert results[0].url == "https://www.nhs.uk/vaccinations/mmr-vaccine/"
@@ -92,9 +145,13 @@ async def test_tavily(client: httpx.AsyncClient) -> None:
 
 @respx.mock
 async def test_retries_with_backoff_then_succeeds(client: httpx.AsyncClient) -> None:
-    route = respx.post("https://google.serper.dev/search").mock(side_effect=[
-        httpx.Response(503), httpx.Response(429),
-        httpx.Response(200, json={"organic": [{"title": "t", "link": "https://a.org/"}]})])
+    route = respx.post("https://google.serper.dev/search").mock(
+        side_effect=[
+            httpx.Response(503),
+            httpx.Response(429),
+            httpx.Response(200, json={"organic": [{"title": "t", "link": "https://a.org/"}]}),
+        ]
+    )
     results = await SerperSearch(client, "k", backoff_s=0.01).search("q", limit=3)
     assert route.call_count == 3
     assert len(results) == 1
@@ -122,8 +179,14 @@ async def test_failures_are_structured_errors(
 async def test_ddgs_runs_off_the_loop_and_maps_fields() -> None:
     class FakeDDGS:
         def text(self, query: str, **kwargs: Any) -> list[dict[str, str]]:
-            return [{"title": "Measles", "href": "https://www.who.int/measles?utm_medium=x",
-                     "body": "Measles is..."}, {"title": "dup", "href": "https://www.who.int/measles"}]
+            return [
+                {
+                    "title": "Measles",
+                    "href": "https://www.who.int/measles?utm_medium=x",
+                    "body": "Measles is...",
+                },
+                {"title": "dup", "href": "https://www.who.int/measles"},
+            ]
 
     results = await DdgsSearch(FakeDDGS).search("measles", limit=5)
     assert [r.url for r in results] == ["https://www.who.int/measles"]

@@ -1,0 +1,120 @@
+"""The local corpus: ingestion, the on-disk index, search, the date cap."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from adapters.local_corpus import LocalCorpus, read_folder
+from bot.cli import main
+from pipeline.errors import PageUnreadable
+from tests.fakes.documents import article_html, text_pdf
+
+
+def write_folder(root: Path) -> Path:
+    folder = root / "pages"
+    (folder / "sub").mkdir(parents=True)
+    html = article_html().replace(
+        "<head>", '<head><link rel="canonical" href="https://health.example/mmr-safety">'
+    )
+    (folder / "mmr.html").write_text(html, encoding="utf-8")
+    (folder / "measles.md").write_text(
+        "---\ntitle: x\nurl: https://health.example/measles\n---\n# Measles\n\n"
+        "Measles is a highly contagious viral disease that vaccination prevents.\n",
+        encoding="utf-8",
+    )
+    (folder / "sub" / "guide.pdf").write_bytes(
+        text_pdf(["Hand washing with soap removes germs and prevents diarrhoea and infections."])
+    )
+    (folder / "orphan.html").write_text(article_html(title="No URL"), encoding="utf-8")
+    (folder / "picture.png").write_bytes(b"\x89PNG")
+    return folder
+
+
+def test_folder_ingestion_finds_urls_and_names_what_it_skips(tmp_path: Path) -> None:
+    report = read_folder(write_folder(tmp_path), base_url=None)
+    urls = {d.url for d in report.documents}
+    assert urls == {"https://health.example/mmr-safety", "https://health.example/measles"}
+    assert any("guide.pdf: no source URL" in s for s in report.skipped)
+    assert any("orphan.html: no source URL" in s for s in report.skipped)
+    with_base = read_folder(tmp_path / "pages", base_url="https://docs.example/files/")
+    assert "https://docs.example/files/sub/guide.pdf" in {d.url for d in with_base.documents}
+
+
+async def test_saved_index_answers_like_the_fresh_one(tmp_path: Path) -> None:
+    documents = read_folder(write_folder(tmp_path), "https://docs.example").documents
+    fresh = LocalCorpus.build(documents)
+    fresh.save(tmp_path / "index")
+    loaded = await LocalCorpus.open(tmp_path / "index", tmp_path / "cache")
+    for query in ("measles vaccination", "hand washing germs", "MMR autism studies"):
+        a = await fresh.search(query, limit=3)
+        b = await loaded.search(query, limit=3)
+        assert [r.url for r in a] == [r.url for r in b]
+        assert a, query
+    page = await loaded.read("https://health.example/mmr-safety")
+    assert "no link between the MMR vaccine and autism" in page.text
+    with pytest.raises(PageUnreadable, match="not in the local corpus"):
+        await loaded.read("https://elsewhere.example/")
+
+
+async def test_jsonl_is_indexed_once_and_cached(tmp_path: Path) -> None:
+    path = tmp_path / "docs.jsonl"
+    rows = [
+        {
+            "url": "https://a.example/old",
+            "title": "Old measles advice",
+            "text": "Measles advice from long ago.",
+            "date": "2019-01-01",
+        },
+        {
+            "url": "https://a.example/new",
+            "title": "New measles advice",
+            "text": "Measles advice published later.",
+            "date": "2022-06-01",
+        },
+        {"url": "https://a.example/new", "title": "", "text": "Second part of the page."},
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    corpus = await LocalCorpus.open(path, tmp_path / "cache")
+    assert len(corpus.documents) == 2
+    assert "Second part" in (await corpus.read("https://a.example/new")).text
+    assert len(list((tmp_path / "cache").iterdir())) == 1
+    capped = await corpus.search("measles advice", limit=5, published_before=datetime(2021, 1, 1))
+    assert [r.url for r in capped] == ["https://a.example/old"]
+
+
+def test_bad_jsonl_line_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"url": "https://a.example", "text": "ok"}\n{"title": "no url"}\n')
+    with pytest.raises(ValueError, match=r"bad.jsonl:2 is not a corpus document"):
+        LocalCorpus.open_sync(path, tmp_path / "cache")
+
+
+def test_corpus_index_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = write_folder(tmp_path)
+    code = main(
+        [
+            "corpus",
+            "index",
+            str(folder),
+            "--out",
+            str(tmp_path / "idx"),
+            "--base-url",
+            "https://docs.example",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert "indexed 4 documents" in out
+    assert "picture.png" not in err
+    assert (tmp_path / "idx" / "manifest.json").is_file()
+
+
+async def test_medquad_search_finds_measles_pages(medquad: Path, tmp_path: Path) -> None:
+    corpus = await LocalCorpus.open(medquad, tmp_path / "cache")
+    results = await corpus.search("measles vaccine", limit=5)
+    assert any("measles" in r.url.lower() or "measles" in r.title.lower() for r in results)
+
