@@ -23,6 +23,10 @@ class EvidenceBudget:
     page_timeout_s: float = 20.0
     search_timeout_s: float = 15.0
     evidence_chars_per_page: int = 1500
+    page_chars_for_notes: int = 6000
+    condense_pages: bool = True
+    check_support: bool = True
+    cap_search_at_post_time: bool = False
     memories_per_phase: int = 4
 
 

@@ -7,6 +7,7 @@ the deadline are enforced here, whatever the model says.
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -22,9 +23,9 @@ from pipeline.errors import (
     PageUnreadable,
     SearchFailed,
 )
-from pipeline.evidence import Evidence, SearchResult
+from pipeline.evidence import Evidence, PageNotes, SearchResult, SupportVerdicts
 from pipeline.excerpt import select_excerpt
-from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note
+from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.ports import (
     ChatMessage,
     ChatModel,
@@ -36,7 +37,15 @@ from pipeline.ports import (
     SearchEngine,
 )
 from pipeline.post import Post
-from pipeline.prompts import AGENT_SYSTEM, FINAL_SYSTEM, agent_messages, analysis_messages
+from pipeline.prompts import (
+    AGENT_SYSTEM,
+    FINAL_SYSTEM,
+    agent_messages,
+    analysis_messages,
+    page_notes_messages,
+    support_messages,
+)
+from pipeline.source_quality import source_tier
 from pipeline.trajectory import (
     EpisodeOutcome,
     Progress,
@@ -116,6 +125,9 @@ class _Run:
         self.feedback = ""
         self.model_name: str | None = None
         self.last_progress: Progress | None = None
+        self.support_checked: bool | None = None
+        # Benchmarks on old posts must not find what was published after them.
+        self.date_cap = post.created_at if self.b.cap_search_at_post_time else None
 
     # ---- bookkeeping -------------------------------------------------------------------
 
@@ -156,13 +168,15 @@ class _Run:
             await self.progress(event)
 
     async def ask(
-        self, messages: list[ChatMessage], output: type[T], until: float
+        self, messages: list[ChatMessage], output: type[T], until: float, inference: bool = True
     ) -> ModelReply[T]:
+        """A model call bounded by `until`; page notes count as visit time, not inference."""
         timeout = min(self.b.model_call_timeout_s, self.seconds_left(until))
         if timeout <= 0:
             raise ModelTimeout("no time left for a model call")
         reply = await self.r.model.structured(messages, output, timeout_s=timeout)
-        self.timings.inference_s += reply.latency_s
+        if inference:
+            self.timings.inference_s += reply.latency_s
         self.timings.prompt_tokens += reply.prompt_tokens
         self.timings.completion_tokens += reply.completion_tokens
         self.model_name = reply.model
@@ -180,6 +194,7 @@ class _Run:
         )
         outcome.memory_ids = self.memory_ids
         outcome.model = self.model_name
+        outcome.support_checked = self.support_checked
         return outcome
 
     async def abstain(self, reason: str) -> EpisodeOutcome:
@@ -291,17 +306,28 @@ class _Run:
             "search_results": [
                 {
                     "url": r.url,
+                    "tier": source_tier(r.url),
                     "title": r.title,
                     "snippet": r.snippet[:300],
                     "status": self.status_of(r.url),
                 }
                 for r in self.results.values()
             ],
-            "evidence": [
-                e.model_dump(mode="json", exclude_none=True) for e in self.evidence.values()
-            ],
+            "evidence": [self.shown(e) for e in self.evidence.values()],
         }
         return agent_messages(system, self.post, self.brief, self.lessons, state, self.feedback)
+
+    @staticmethod
+    def shown(evidence: Evidence) -> dict[str, Any]:
+        """A read page as the agent sees it: the notes when there are any, else the excerpt."""
+        view = evidence.model_dump(
+            mode="json", exclude_none=True, include={"url", "title", "tier", "goal", "published"}
+        )
+        if evidence.summary:
+            view.update(summary=evidence.summary, quotes=evidence.quotes)
+        else:
+            view["excerpt"] = evidence.excerpt
+        return view
 
     def status_of(self, url: str) -> str:
         if url in self.evidence:
@@ -330,7 +356,9 @@ class _Run:
                     0.1, min(self.b.search_timeout_s, self.seconds_left(self.loop_deadline))
                 )
                 async with asyncio.timeout(timeout):
-                    results = await self.r.search.search(query, limit=self.b.results_per_search)
+                    results = await self.r.search.search(
+                        query, limit=self.b.results_per_search, published_before=self.date_cap
+                    )
             except SearchFailed as e:
                 self.feedback = f"Search failed: {e}"
             except TimeoutError:
@@ -399,26 +427,66 @@ class _Run:
         excerpt = await asyncio.to_thread(
             select_excerpt, page.text, focus, self.b.evidence_chars_per_page
         )
-        self.unreadable.pop(url, None)
-        self.evidence[url] = Evidence(
-            url=url, title=page.title, goal=target.goal, excerpt=excerpt, published=page.published
+        evidence = Evidence(
+            url=url,
+            title=page.title,
+            goal=target.goal,
+            tier=source_tier(url),
+            excerpt=excerpt,
+            published=page.published,
         )
-        return f"{url}: read ({len(page.text)} characters)"
+        noted = ""
+        if self.b.condense_pages:
+            noted = await self.condense(evidence, page.text, focus)
+        self.unreadable.pop(url, None)
+        self.evidence[url] = evidence
+        return f"{url}: read ({len(page.text)} characters{noted})"
+
+    async def condense(self, evidence: Evidence, text: str, focus: str) -> str:
+        """The model's notes on the page, with quotes kept only if they are verbatim."""
+        assert self.brief is not None
+        passage = await asyncio.to_thread(select_excerpt, text, focus, self.b.page_chars_for_notes)
+        messages = page_notes_messages(
+            evidence.goal, self.brief.checkworthy_claims, evidence.title, passage
+        )
+        try:
+            reply = await self.ask(messages, PageNotes, self.loop_deadline, inference=False)
+        except (ModelTimeout, ModelOutputInvalid) as e:
+            return f"; no notes: {e}"
+        flat = " ".join(text.split())
+        verbatim = [q for q in reply.value.quotes if q.strip() and " ".join(q.split()) in flat]
+        evidence.summary = reply.value.summary
+        evidence.quotes = verbatim
+        dropped = len(reply.value.quotes) - len(verbatim)
+        relevance = "relevant" if reply.value.relevant else "not relevant"
+        return f"; {relevance}, {len(verbatim)} quotes" + (
+            f", {dropped} not verbatim and dropped" if dropped else ""
+        )
 
     async def do_write(
         self, action: Write, reply: ModelReply[AgentTurn] | ModelReply[FinalTurn]
     ) -> EpisodeOutcome | None:
         """Accept the note, or send it back with the reasons (None), or abstain at the limit."""
         problems = self.check_write(action)
+        support_checked: bool | None = None
+        if not problems and self.b.check_support:
+            await self.tell("writing", "checking each sentence against its sources")
+            support_checked, problems = await self.check_support(action)
         if not problems:
             note = assemble_note(action.text, action.cited_urls())
+            checked = {
+                True: "; every sentence supported",
+                False: "; support not verified",
+                None: "",
+            }[support_checked]
             await self.record(
                 "write",
                 action.model_dump(),
-                f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters",
+                f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters{checked}",
                 reply,
             )
             await self.tell("done", "noted")
+            self.support_checked = support_checked
             return self.finish(
                 EpisodeOutcome(
                     status="noted", note=note.text, urls=note.urls, char_count=note.length
@@ -434,6 +502,35 @@ class _Run:
                 f"last problems: {' '.join(problems)}"
             )
         return None
+
+    async def check_support(self, action: Write) -> tuple[bool, list[str]]:
+        """(ran, problems): each sentence against the sources cited for it."""
+        sentences = split_sentences(action.text)
+        support: dict[int, list[str]] = {}
+        for i, sentence in enumerate(sentences, start=1):
+            words = _content_words(sentence)
+            support[i] = [
+                s.url.strip() for s in action.support if len(words & _content_words(s.claim)) >= 2
+            ]
+        sources = [self.evidence[u] for u in action.cited_urls() if u in self.evidence]
+        messages = support_messages(self.post, sentences, support, sources)
+        try:
+            reply = await self.ask(messages, SupportVerdicts, self.deadline)
+        except (ModelTimeout, ModelOutputInvalid) as e:
+            await self.record("error", {}, f"support check could not run: {e}")
+            return False, []
+        verdicts = {v.index: v for v in reply.value.verdicts}
+        problems = []
+        for i, sentence in enumerate(sentences, start=1):
+            verdict = verdicts.get(i)
+            if verdict is None:
+                problems.append(f"Sentence {i} ('{sentence[:80]}') was not checked.")
+            elif not verdict.supported:
+                problems.append(
+                    f"Sentence {i} ('{sentence[:80]}') is not supported by its "
+                    f"sources: {verdict.problem or 'no reason given'}."
+                )
+        return True, problems
 
     def check_write(self, action: Write) -> list[str]:
         problems: list[str] = []
@@ -465,3 +562,10 @@ class _Run:
                 f"{note.length - NOTE_CHAR_LIMIT}."
             )
         return problems
+
+
+_WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text)}

@@ -29,5 +29,34 @@ class Evidence(BaseModel):
     url: str
     title: str = ""
     goal: str = ""
+    tier: int = Field(default=1, description="source quality tier, 4 = official body")
     excerpt: str = Field(description="the passages of the page most relevant to the goal")
+    summary: str = Field(default="", description="what the page says about the claim")
+    quotes: list[str] = Field(default_factory=list, description="verbatim sentences")
     published: datetime | None = None
+
+
+class PageNotes(BaseModel):
+    """The model's reading of one page against the visit's goal."""
+
+    relevant: bool = Field(description="does the page bear on the claims at all")
+    summary: str = Field(
+        max_length=700, description="what the page says that bears on the claims, in 1-3 sentences"
+    )
+    quotes: list[str] = Field(
+        default_factory=list,
+        max_length=3,
+        description="up to 3 sentences copied exactly from the page",
+    )
+
+
+class SentenceVerdict(BaseModel):
+    index: int = Field(description="the sentence's number as given")
+    supported: bool = Field(description="do the cited sources say this, without distortion")
+    problem: str = Field(
+        default="", max_length=300, description="what is unsupported or distorted, if anything"
+    )
+
+
+class SupportVerdicts(BaseModel):
+    verdicts: list[SentenceVerdict]

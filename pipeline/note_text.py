@@ -52,6 +52,12 @@ def strip_urls(text: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", out).strip()
 
 
+def split_sentences(prose: str) -> list[str]:
+    """Sentences of the prose; each is checked against its sources on its own."""
+    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(¿¡])", strip_urls(prose))
+    return [p.strip() for p in parts if p.strip()]
+
+
 @dataclass(frozen=True)
 class AssembledNote:
     text: str

@@ -12,6 +12,7 @@ from typing import Any
 
 from pipeline.actions import AgentTurn, FinalTurn
 from pipeline.brief import ClaimPattern, GapType, VerificationBrief
+from pipeline.evidence import Evidence, PageNotes, SupportVerdicts
 from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.ports import ChatMessage, Lesson
 from pipeline.post import Post
@@ -44,7 +45,8 @@ AGENT_SYSTEM = f"""You research and write a Community Note for a health post. {_
 Each turn choose exactly one action:
 - search: a web query aimed at the highest-priority open gap.
 - visit: read 1-4 pages at once, each with a goal; only URLs listed in search_results or \
-post_links can be visited.
+post_links can be visited. Prefer higher tiers (4 official health bodies, 3 journals and \
+universities, 2 news and reference works, 1 other).
 - write: the note's prose (no URLs in it) plus, for each statement, the URL of a page you \
 have read that supports it (support).
 - abstain: when the post needs no note, or the evidence cannot support one; say why.
@@ -66,6 +68,23 @@ statement the URL of a read page that supports it; at most {NOTE_CHAR_LIMIT} cha
 each URL counting as one), or abstain and say exactly what evidence was missing. \
 Answer with JSON only."""
 FINAL_OUTPUT = FinalTurn
+
+PAGE_NOTES_SYSTEM = f"""You read one web page for a fact-checker. {_UNTRUSTED_RULE}
+
+Given the claims being checked and the goal of this visit, say whether the page bears on the \
+claims, summarise in 1-3 plain sentences what it says about them (only what the page says; no \
+outside knowledge), and copy up to 3 sentences from the page exactly, character for character, \
+that a note could rely on. Answer with JSON only."""
+PAGE_NOTES_OUTPUT = PageNotes
+
+SUPPORT_SYSTEM = f"""You check a draft Community Note against its sources. {_UNTRUSTED_RULE}
+
+For each numbered sentence of the draft, decide whether the sources cited for it (their \
+summaries, quotes and excerpts below) say the same thing without distortion: no stronger \
+wording, no missing qualifier, no number or date changed, no claim the sources do not make. \
+Sentences that only restate what the post says may be supported by the post itself. \
+Answer with JSON only: one verdict per sentence, with the problem when it is unsupported."""
+SUPPORT_OUTPUT = SupportVerdicts
 
 REPAIR_INSTRUCTION = (
     "Your previous answer was not valid for the required JSON schema: {error}\n"
@@ -138,3 +157,53 @@ def agent_messages(
         + (feedback or "(start)")
     )
     return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
+
+
+def page_notes_messages(
+    goal: str, claims: list[str], page_title: str, page_text: str
+) -> list[ChatMessage]:
+    user = (
+        "## Claims being checked\n"
+        + "\n".join(f"- {c}" for c in claims)
+        + f"\n\n## Goal of this visit\n{goal}\n\n## Page\n"
+        + quote_untrusted("page", f"Title: {page_title}\n\n{page_text}")
+    )
+    return [
+        ChatMessage(role="system", content=PAGE_NOTES_SYSTEM),
+        ChatMessage(role="user", content=user),
+    ]
+
+
+def support_messages(
+    post: Post, sentences: list[str], support: dict[int, list[str]], sources: list[Evidence]
+) -> list[ChatMessage]:
+    numbered = "\n".join(
+        f"[{i}] {sentence} (cites: {', '.join(support.get(i, [])) or 'all sources'})"
+        for i, sentence in enumerate(sentences, start=1)
+    )
+    evidence = json.dumps(
+        [
+            {
+                "url": e.url,
+                "title": e.title,
+                "summary": e.summary,
+                "quotes": e.quotes,
+                "excerpt": e.excerpt,
+            }
+            for e in sources
+        ],
+        ensure_ascii=False,
+        indent=1,
+    )
+    user = (
+        "## Post\n"
+        + quote_untrusted("post", render_post(post))
+        + "\n\n## Draft sentences\n"
+        + quote_untrusted("draft", numbered)
+        + "\n\n## Sources\n"
+        + quote_untrusted("sources", evidence)
+    )
+    return [
+        ChatMessage(role="system", content=SUPPORT_SYSTEM),
+        ChatMessage(role="user", content=user),
+    ]

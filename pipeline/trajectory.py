@@ -46,6 +46,11 @@ class EpisodeOutcome(BaseModel):
     timings: Timings = Field(default_factory=Timings)
     memory_ids: list[int] = Field(default_factory=list)
     model: str | None = None
+    support_checked: bool | None = Field(
+        default=None,
+        description="True: every sentence was checked against its sources; False: the "
+        "check could not run; None: no note, or the check is off",
+    )
 
 
 class Progress(BaseModel):

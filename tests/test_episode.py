@@ -230,7 +230,7 @@ async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:
         model=model, search=web, reader=web, memory=NoMemory(), budget=budget
     ).run(POST)
     assert outcome.status == "noted"
-    assert model_calls[-1] == "FinalTurn"
+    assert model_calls[-2:] == ["FinalTurn", "SupportVerdicts"]
 
 
 async def test_deadline_without_evidence_abstains_with_the_reason() -> None:

@@ -117,4 +117,3 @@ async def test_medquad_search_finds_measles_pages(medquad: Path, tmp_path: Path)
     corpus = await LocalCorpus.open(medquad, tmp_path / "cache")
     results = await corpus.search("measles vaccine", limit=5)
     assert any("measles" in r.url.lower() or "measles" in r.title.lower() for r in results)
-

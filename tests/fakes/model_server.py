@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.fakes.policy import Policy
+from tests.fakes.policy import Policy, answer
 
 
 @dataclass
@@ -81,7 +81,7 @@ class ScriptedModelServer:
                     content = scripted.content or ""
                 else:
                     schema = request["response_format"]["json_schema"]["name"]
-                    content = json.dumps(server.policy(schema, request["messages"]))
+                    content = json.dumps(answer(server.policy, schema, request["messages"]))
                 self._send(
                     200,
                     {

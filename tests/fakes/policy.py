@@ -14,6 +14,40 @@ from typing import Any
 Policy = Callable[[str, list[dict[str, Any]]], Any]
 
 _STATE = re.compile(r"<untrusted_state>\n(.*)\n</untrusted_state>", re.DOTALL)
+_PAGE = re.compile(r"<untrusted_page>\nTitle: [^\n]*\n\n(.*)\n</untrusted_page>", re.DOTALL)
+_DRAFT = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+
+
+def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """Quote the page's first sentence, as a careful reader would quote its key line."""
+    match = _PAGE.search(messages[-1]["content"])
+    text = match.group(1) if match else ""
+    first = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0][:250]
+    return {
+        "relevant": bool(first),
+        "summary": f"The page says: {first}",
+        "quotes": [first] if first else [],
+    }
+
+
+def all_supported(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    numbers = [int(n) for n in _DRAFT.findall(messages[-1]["content"])]
+    return {"verdicts": [{"index": n, "supported": True, "problem": ""} for n in numbers]}
+
+
+READING: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
+    "PageNotes": page_notes,
+    "SupportVerdicts": all_supported,
+}
+
+
+def answer(policy: Policy, schema: str, messages: list[dict[str, Any]]) -> Any:
+    """Page notes and support checks follow the careful defaults above unless the policy
+    names the schema in its `answers` attribute."""
+    if schema in READING and schema not in getattr(policy, "answers", ()):
+        return READING[schema](messages)
+    return policy(schema, messages)
+
 
 DEFAULT_BRIEF: dict[str, Any] = {
     "claim_pattern": "vaccine_risk",

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from pipeline.errors import ModelOutputInvalid, ModelTimeout, PageUnreadable, SearchFailed
 from pipeline.evidence import Page, SearchResult
 from pipeline.ports import ChatMessage, ModelReply
-from tests.fakes.policy import Policy
+from tests.fakes.policy import Policy, answer
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -48,13 +48,9 @@ class FakeChatModel:
             self.clock.advance(min(self.seconds_per_call, timeout_s))
             if self.seconds_per_call > timeout_s:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s")
-        answer = self.policy(output.__name__, [m.model_dump() for m in messages])
+        reply = answer(self.policy, output.__name__, [m.model_dump() for m in messages])
         try:
-            value = (
-                output.model_validate_json(json.dumps(answer))
-                if not isinstance(answer, BaseModel)
-                else output.model_validate(answer.model_dump())
-            )
+            value = output.model_validate_json(json.dumps(reply))
         except ValidationError as e:
             raise ModelOutputInvalid(str(e)) from e
         return ModelReply(

@@ -1,0 +1,153 @@
+"""Evidence notes per visit, source tiers in the prompt, and the support check after writing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from pipeline.budget import EvidenceBudget
+from pipeline.episode import EpisodeRunner
+from pipeline.ports import NoMemory
+from pipeline.post import Post
+from pipeline.trajectory import StepRecord
+from tests.fakes.policy import ResearchPolicy, page_notes, state_of
+from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+
+POST = Post(text="The measles vaccine causes autism.")
+
+
+class Journal:
+    def __init__(self) -> None:
+        self.steps: list[StepRecord] = []
+
+    async def record(self, step: StepRecord) -> None:
+        self.steps.append(step)
+
+
+def run(policy: Any, web: FakeWeb | None = None, **budget: Any) -> Any:
+    web = web or FakeWeb(health_pages())
+    journal = Journal()
+    runner = EpisodeRunner(
+        model=FakeChatModel(policy),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(**budget),
+    )
+    return runner, journal, web
+
+
+class Observing(ResearchPolicy):
+    """The research policy, remembering every prompt it was shown."""
+
+    def __init__(self, answers: dict[str, Any] | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.scripted = answers or {}
+        self.answers = set(self.scripted)
+        self.prompts: dict[str, list[str]] = {}
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+        self.prompts.setdefault(schema, []).append(messages[-1]["content"])
+        if schema in self.scripted:
+            return self.scripted[schema](messages)
+        return super().__call__(schema, messages)
+
+
+async def test_read_pages_carry_notes_quotes_and_tiers() -> None:
+    policy = Observing()
+    runner, journal, _ = run(policy)
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status == "noted"
+    cdc = next(e for e in outcome.evidence if "cdc.gov" in e.url)
+    assert cdc.tier == 4
+    assert cdc.quotes == ["Many studies have found no link between the MMR vaccine and autism."]
+    assert cdc.summary.startswith("The page says:")
+    agent_prompt = policy.prompts["AgentTurn"][-1]
+    shown = state_of([{"content": agent_prompt}])["evidence"]
+    assert shown[0]["quotes"] and "excerpt" not in shown[0]
+    assert all("tier" in r for r in state_of([{"content": agent_prompt}])["search_results"])
+    visit = next(s for s in journal.steps if s.phase == "visit")
+    assert "relevant, 1 quotes" in visit.observation
+
+
+async def test_quotes_that_are_not_on_the_page_are_dropped() -> None:
+    def invented(messages: list[dict[str, Any]]) -> dict[str, Any]:
+        notes = page_notes(messages)
+        notes["quotes"].append("Vaccines were proven to cause autism in 2020.")
+        return notes
+
+    runner, journal, _ = run(Observing({"PageNotes": invented}))
+    outcome = await runner.run(POST, journal=journal)
+    assert all("proven to cause autism" not in q for e in outcome.evidence for q in e.quotes)
+    visit = next(s for s in journal.steps if s.phase == "visit")
+    assert "1 not verbatim and dropped" in visit.observation
+
+
+async def test_when_notes_fail_the_page_is_still_read_with_its_excerpt() -> None:
+    runner, journal, _ = run(Observing({"PageNotes": lambda m: {"nonsense": True}}))
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status == "noted"
+    assert all(e.excerpt and not e.summary for e in outcome.evidence)
+
+
+async def test_an_unsupported_sentence_is_sent_back_with_the_reason() -> None:
+    verdicts = iter(
+        [
+            {
+                "verdicts": [
+                    {"index": 1, "supported": False, "problem": "the sources give 97%, not 100%"}
+                ]
+            },
+            {"verdicts": [{"index": 1, "supported": True, "problem": ""}]},
+        ]
+    )
+    policy = Observing(
+        {"SupportVerdicts": lambda m: next(verdicts)},
+        prose="MMR is 100% effective against measles.",
+    )
+    runner, journal, _ = run(policy)
+    outcome = await runner.run(POST, journal=journal)
+    writes = [s for s in journal.steps if s.phase == "write"]
+    assert "not supported by its sources: the sources give 97%, not 100%" in (writes[0].observation)
+    assert outcome.status == "noted"
+    assert outcome.support_checked is True
+    assert "[1] MMR is 100% effective" in policy.prompts["SupportVerdicts"][0]
+
+
+async def test_a_sentence_left_unchecked_counts_as_unsupported() -> None:
+    policy = Observing(
+        {"SupportVerdicts": lambda m: {"verdicts": []}}, prose="No link was found. Two doses work."
+    )
+    runner, journal, _ = run(policy, max_rewrites=1)
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status == "abstained"
+    assert "Sentence 1 ('No link was found.') was not checked" in outcome.abstain_reason
+
+
+async def test_when_the_check_cannot_run_the_note_is_marked_unverified() -> None:
+    runner, journal, _ = run(Observing({"SupportVerdicts": lambda m: {"bad": 1}}))
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status == "noted"
+    assert outcome.support_checked is False
+    assert (
+        "support not verified" in [s for s in journal.steps if s.phase == "write"][-1].observation
+    )
+
+
+async def test_search_is_capped_at_the_post_time_when_asked() -> None:
+    seen: list[datetime | None] = []
+
+    class Web(FakeWeb):
+        async def search(
+            self, query: str, *, limit: int, published_before: datetime | None = None
+        ) -> Any:
+            seen.append(published_before)
+            return await super().search(query, limit=limit)
+
+    when = datetime(2021, 2, 1, tzinfo=UTC)
+    web = Web(health_pages())
+    runner, _, _ = run(ResearchPolicy(), web, cap_search_at_post_time=True)
+    await runner.run(Post(text="claim", created_at=when))
+    runner, _, _ = run(ResearchPolicy(), web)
+    await runner.run(Post(text="claim", created_at=when))
+    assert seen == [when, None]
