@@ -8,6 +8,7 @@ from typing import Any
 from adapters.sqlstore.tables import EpisodeRow, StepRow
 from pipeline.brief import VerificationBrief
 from pipeline.note_text import NOTE_CHAR_LIMIT
+from pipeline.source_quality import TIER_NAMES, source_tier
 
 AI_LABEL = "AI-drafted — needs human review"
 
@@ -31,11 +32,17 @@ def episode_text(row: EpisodeRow) -> str:
             "",
             f"  {row.char_count}/{NOTE_CHAR_LIMIT} characters · {AI_LABEL}",
         ]
-        titles = {e.get("url"): e.get("title") for e in row.evidence}
+        if row.support_checked is False:
+            lines.append("  ⚠ the sentence-by-sentence support check could not run")
+        read = {e.get("url"): e for e in row.evidence}
         lines.append("Sources:")
-        lines += [
-            f"  {i}. {titles.get(u) or '(untitled)'} — {u}" for i, u in enumerate(row.cited_urls, 1)
-        ]
+        for i, url in enumerate(row.cited_urls, 1):
+            source = read.get(url, {})
+            tier = int(source.get("tier") or source_tier(url))
+            lines.append(
+                f"  {i}. [{TIER_NAMES[tier]}] {source.get('title') or '(untitled)'} — {url}"
+            )
+            lines += [f"     “{q}”" for q in source.get("quotes", [])[:2]]
     elif row.status == "abstained":
         lines += ["", f"  Abstained: {row.abstain_reason}"]
     elif row.status == "failed":
@@ -90,6 +97,8 @@ def episode_json(row: EpisodeRow, steps: list[StepRow]) -> dict[str, Any]:
         "abstain_reason": row.abstain_reason,
         "failure_reason": row.failure_reason,
         "brief": row.brief,
+        "support_checked": row.support_checked,
+        "evidence": row.evidence,
         "timings": {
             "search_s": row.search_s,
             "visit_s": row.visit_s,

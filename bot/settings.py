@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import BaseModel, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from adapters.web.reader import DEFAULT_USER_AGENT
 from pipeline.budget import EvidenceBudget
 
 
@@ -66,6 +67,13 @@ class BudgetSettings(BaseModel):
     )
     page_timeout_s: float = Field(default=20.0, gt=0, description="limit for reading one page")
     search_timeout_s: float = Field(default=15.0, gt=0, description="limit for one search")
+    condense_pages: bool = Field(
+        default=True, description="the model writes notes and verbatim quotes for every page read"
+    )
+    check_support: bool = Field(
+        default=True,
+        description="check every sentence of a draft against its sources before accepting it",
+    )
     evidence_chars_per_page: int = Field(
         default=1500, ge=200, description="characters of each read page shown to the model"
     )
@@ -78,15 +86,43 @@ class DatabaseSettings(BaseModel):
     )
 
 
+SearchBackend = Literal["local", "searxng", "serper", "brave", "tavily", "ddgs"]
+
+
 class SearchSettings(BaseModel):
-    backend: Literal["local"] = Field(
-        default="local", description="search backend: local (a JSONL corpus, BM25)"
+    backend: SearchBackend = Field(
+        default="local",
+        description="local (the corpus, BM25), searxng, serper, brave, tavily, or ddgs "
+        "(keyless; needs internet access)",
     )
     corpus: Path | None = Field(
         default=None,
-        description="JSONL of {url, title, text} documents for the local backend, e.g. "
-        "../shared/data/medquad/medquad_docs.jsonl",
+        description="the local corpus: a JSONL file of {url, title, text} documents (e.g. "
+        "../shared/data/medquad/medquad_docs.jsonl) or a folder built by evonote corpus index",
     )
+    searxng_url: str | None = Field(default=None, description="SearXNG base URL (JSON on)")
+    serper_api_key: SecretStr | None = Field(default=None, description="Serper API key")
+    brave_api_key: SecretStr | None = Field(default=None, description="Brave Search API key")
+    tavily_api_key: SecretStr | None = Field(default=None, description="Tavily API key")
+    retries: int = Field(default=2, ge=0, le=5, description="retries on 429/5xx, with backoff")
+    timeout_s: float = Field(default=15.0, gt=0, description="limit for one search request")
+    cap_at_post_time: bool = Field(
+        default=False, description="ask for nothing published after the post (benchmarks)"
+    )
+
+
+class ReaderSettings(BaseModel):
+    source: Literal["auto", "web", "corpus"] = Field(
+        default="auto",
+        description="where pages are read: auto = the corpus for the local backend, else the "
+        "web; web = the guarded fetcher; corpus = only pages in the local corpus",
+    )
+    max_bytes: int = Field(default=2_000_000, ge=10_000, description="largest body read")
+    max_redirects: int = Field(default=5, ge=0, le=10, description="redirects followed")
+    cache_ttl_s: float = Field(
+        default=86_400, ge=0, description="how long read pages are kept on disk (0 = no cache)"
+    )
+    user_agent: str = Field(default=DEFAULT_USER_AGENT, description="User-Agent sent")
 
 
 class Settings(BaseSettings):
@@ -102,6 +138,7 @@ class Settings(BaseSettings):
     budget: BudgetSettings = Field(default_factory=BudgetSettings, description="episode limits")
     db: DatabaseSettings = Field(default_factory=DatabaseSettings, description="storage")
     search: SearchSettings = Field(default_factory=SearchSettings, description="evidence search")
+    reader: ReaderSettings = Field(default_factory=ReaderSettings, description="page reading")
 
     @property
     def database_url(self) -> str:
@@ -109,5 +146,7 @@ class Settings(BaseSettings):
 
     def evidence_budget(self) -> EvidenceBudget:
         return EvidenceBudget(
-            model_call_timeout_s=self.llm.call_timeout_s, **self.budget.model_dump()
+            model_call_timeout_s=self.llm.call_timeout_s,
+            cap_search_at_post_time=self.search.cap_at_post_time,
+            **self.budget.model_dump(),
         )

@@ -31,7 +31,8 @@ def test_check_prints_a_note_with_sources_and_timings(
     assert code == 0, err
     assert "Episode 1 — noted (model scripted-model)" in out
     assert f"/{NOTE_CHAR_LIMIT} characters · AI-drafted — needs human review" in out
-    assert "https://www.cdc.gov/vaccines/mmr-safety" in out
+    assert "[official] MMR vaccine safety — https://www.cdc.gov/vaccines/mmr-safety" in out
+    assert "“Many studies have found no link between the MMR vaccine and autism.”" in out
     assert "Brief: vaccine_risk · correction · language en" in out
     assert "Timings: search" in out and "turns" in out
     assert "· searching" in err and "· done" in err

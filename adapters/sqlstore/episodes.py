@@ -85,6 +85,7 @@ class EpisodeStore:
             evidence=[e.model_dump(mode="json") for e in outcome.evidence],
             retrieved_memory_ids=outcome.memory_ids,
             model=outcome.model,
+            support_checked=outcome.support_checked,
             search_s=t.search_s,
             visit_s=t.visit_s,
             inference_s=t.inference_s,

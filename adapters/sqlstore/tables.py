@@ -54,6 +54,7 @@ class EpisodeRow(SQLModel, table=True):
     retrieved_memory_ids: list[int] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
+    support_checked: bool | None = None
     judged: bool = Field(default=False, index=True)
     utility_mode: str | None = Field(default=None, max_length=32)
     judge_feedback: str | None = Field(default=None, sa_column=Column(Text))
