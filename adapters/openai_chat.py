@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 import re
 import time
 from collections.abc import Sequence
@@ -97,9 +98,13 @@ class OpenAIChatModel:
         deadline = started + timeout_s
         model = await self.model_name(timeout_s)
         conversation: list[dict[str, str]] = [m.model_dump() for m in messages]
-        # response_format travels in extra_body: the client would otherwise walk the whole
-        # schema on every call (its TypedDict transform), ~1 ms of CPU per call for nothing.
-        body = {**self.extra_body, "response_format": _response_format(output)}
+        request = {
+            **self.extra_body,
+            "model": model,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "response_format": _response_format(output),
+        }
         prompt_tokens = completion_tokens = 0
         for attempt in range(2):
             remaining = deadline - time.monotonic()
@@ -107,12 +112,13 @@ class OpenAIChatModel:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s")
             try:
                 async with asyncio.timeout(remaining):
-                    response = await self.client.chat.completions.create(
-                        model=model,
-                        messages=conversation,  # type: ignore[arg-type]
-                        temperature=self.temperature,
-                        max_tokens=self.max_tokens,
-                        extra_body=body,
+                    # The client's documented custom-request path: its auth, retries and error
+                    # types, without the typed transform of the request and the parse of the
+                    # response into models, which cost ~2 ms of CPU per call.
+                    raw = await self.client.post(
+                        "/chat/completions",
+                        cast_to=bytes,
+                        body={**request, "messages": conversation},
                     )
             except TimeoutError as e:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s") from e
@@ -120,9 +126,10 @@ class OpenAIChatModel:
                 raise ModelTimeout(f"the model server at {self.base_url} timed out") from e
             except openai.APIError as e:
                 raise self._unavailable(e) from e
-            if response.usage is not None:
-                prompt_tokens += response.usage.prompt_tokens
-                completion_tokens += response.usage.completion_tokens
+            response = self._decode(raw)
+            usage = response.get("usage") or {}
+            prompt_tokens += int(usage.get("prompt_tokens") or 0)
+            completion_tokens += int(usage.get("completion_tokens") or 0)
             content = self._content(response)
             try:
                 value = output.model_validate_json(_json_text(content))
@@ -139,7 +146,7 @@ class OpenAIChatModel:
                 continue
             return ModelReply(
                 value=value,
-                model=response.model or model,
+                model=str(response.get("model") or model),
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,
                 latency_s=time.monotonic() - started,
@@ -147,13 +154,23 @@ class OpenAIChatModel:
             )
         raise AssertionError("unreachable")
 
+    def _decode(self, raw: bytes) -> dict[str, Any]:
+        try:
+            response = json.loads(raw)
+        except ValueError as e:
+            raise ModelUnavailable(
+                f"the model server at {self.base_url} answered with something other than JSON"
+            ) from e
+        if not isinstance(response, dict):
+            raise ModelUnavailable(f"the model server at {self.base_url} answered oddly")
+        return response
+
     @staticmethod
-    def _content(response: Any) -> str:
-        if not response.choices:
-            return ""
-        message = response.choices[0].message
+    def _content(response: dict[str, Any]) -> str:
+        choices = response.get("choices") or [{}]
+        message = choices[0].get("message") or {}
         # Reasoning models served without thinking disabled may answer in reasoning_content.
-        return str(message.content or getattr(message, "reasoning_content", None) or "")
+        return str(message.get("content") or message.get("reasoning_content") or "")
 
     def _unavailable(self, error: Exception) -> ModelUnavailable:
         if isinstance(error, openai.APIConnectionError):
