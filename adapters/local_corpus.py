@@ -105,7 +105,7 @@ def read_folder(folder: Path, base_url: str | None) -> IngestReport:
                 page = extract_pdf(path.read_bytes(), url) if url else None
             else:
                 continue
-        except (OSError, PageUnreadable) as e:
+        except Exception as e:  # one unreadable file must not stop the whole index
             skipped.append(f"{relative}: {e}")
             continue
         if page is None or url is None:

@@ -146,6 +146,11 @@ class GuardedPageReader:
                     raise PageUnreadable(f"the PDF is larger than {self.max_bytes:,} bytes")
                 del body[self.max_bytes :]  # HTML and text: the first part is still useful
                 break
-        return await asyncio.to_thread(
-            extract, bytes(body), url, content_type, response.charset_encoding
-        )
+        try:
+            return await asyncio.to_thread(
+                extract, bytes(body), url, content_type, response.charset_encoding
+            )
+        except PageUnreadable:
+            raise
+        except Exception as e:  # parsers fail in their own ways on hostile or broken input
+            raise PageUnreadable(f"the page could not be parsed ({type(e).__name__})") from e
