@@ -74,6 +74,11 @@ class BudgetSettings(BaseModel):
         default=True,
         description="check every sentence of a draft against its sources before accepting it",
     )
+    as_of_post_time: bool = Field(
+        default=False,
+        description="evidence and lessons as of the post's time: search capped at it, only "
+        "lessons from earlier posts (benchmarks on old posts)",
+    )
     evidence_chars_per_page: int = Field(
         default=1500, ge=200, description="characters of each read page shown to the model"
     )
@@ -106,9 +111,6 @@ class SearchSettings(BaseModel):
     tavily_api_key: SecretStr | None = Field(default=None, description="Tavily API key")
     retries: int = Field(default=2, ge=0, le=5, description="retries on 429/5xx, with backoff")
     timeout_s: float = Field(default=15.0, gt=0, description="limit for one search request")
-    cap_at_post_time: bool = Field(
-        default=False, description="ask for nothing published after the post (benchmarks)"
-    )
 
 
 class ReaderSettings(BaseModel):
@@ -147,6 +149,5 @@ class Settings(BaseSettings):
     def evidence_budget(self) -> EvidenceBudget:
         return EvidenceBudget(
             model_call_timeout_s=self.llm.call_timeout_s,
-            cap_search_at_post_time=self.search.cap_at_post_time,
             **self.budget.model_dump(),
         )

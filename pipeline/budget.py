@@ -26,7 +26,9 @@ class EvidenceBudget:
     page_chars_for_notes: int = 6000
     condense_pages: bool = True
     check_support: bool = True
-    cap_search_at_post_time: bool = False
+    # Benchmarks on old posts: search capped at the post's time, and only lessons learned
+    # from earlier posts retrieved.
+    as_of_post_time: bool = False
     memories_per_phase: int = 4
 
 

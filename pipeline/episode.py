@@ -127,7 +127,7 @@ class _Run:
         self.last_progress: Progress | None = None
         self.support_checked: bool | None = None
         # Benchmarks on old posts must not find what was published after them.
-        self.date_cap = post.created_at if self.b.cap_search_at_post_time else None
+        self.date_cap = post.created_at if self.b.as_of_post_time else None
 
     # ---- bookkeeping -------------------------------------------------------------------
 
@@ -202,7 +202,9 @@ class _Run:
         return self.finish(EpisodeOutcome(status="abstained", abstain_reason=reason))
 
     async def lessons_for(self, phase: MemoryPhase, query: str) -> list[Lesson]:
-        found = await self.r.memory.retrieve(phase, query, k=self.b.memories_per_phase)
+        found = await self.r.memory.retrieve(
+            phase, query, k=self.b.memories_per_phase, learned_before=self.date_cap
+        )
         self.memory_ids.extend(m.id for m in found if m.id not in self.memory_ids)
         return found
 

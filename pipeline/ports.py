@@ -84,11 +84,17 @@ class Lesson(BaseModel):
 
 
 class MemoryRetriever(Protocol):
-    async def retrieve(self, phase: MemoryPhase, query: str, *, k: int) -> list[Lesson]: ...
+    """Lessons for a phase; `learned_before` hides lessons learned from later posts."""
+
+    async def retrieve(
+        self, phase: MemoryPhase, query: str, *, k: int, learned_before: datetime | None = None
+    ) -> list[Lesson]: ...
 
 
 class NoMemory:
     """The retriever used when memory is off: it knows nothing."""
 
-    async def retrieve(self, phase: MemoryPhase, query: str, *, k: int) -> list[Lesson]:
+    async def retrieve(
+        self, phase: MemoryPhase, query: str, *, k: int, learned_before: datetime | None = None
+    ) -> list[Lesson]:
         return []

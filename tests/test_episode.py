@@ -324,7 +324,9 @@ async def test_lessons_are_retrieved_per_phase_and_their_ids_kept() -> None:
         def __init__(self) -> None:
             self.phases: list[MemoryPhase] = []
 
-        async def retrieve(self, phase: MemoryPhase, query: str, *, k: int) -> list[Lesson]:
+        async def retrieve(
+            self, phase: MemoryPhase, query: str, *, k: int, learned_before: Any = None
+        ) -> list[Lesson]:
             self.phases.append(phase)
             n = len(self.phases)
             return [

@@ -146,7 +146,7 @@ async def test_search_is_capped_at_the_post_time_when_asked() -> None:
 
     when = datetime(2021, 2, 1, tzinfo=UTC)
     web = Web(health_pages())
-    runner, _, _ = run(ResearchPolicy(), web, cap_search_at_post_time=True)
+    runner, _, _ = run(ResearchPolicy(), web, as_of_post_time=True)
     await runner.run(Post(text="claim", created_at=when))
     runner, _, _ = run(ResearchPolicy(), web)
     await runner.run(Post(text="claim", created_at=when))

@@ -278,6 +278,7 @@ async def test_links_with_credentials_or_other_schemes_are_refused(
 @respx.mock
 async def test_broken_documents_are_unreadable_not_crashes(client: httpx.AsyncClient) -> None:
     respx.get(f"http://{PUBLIC}/broken.pdf").respond(
-        200, content=b"%PDF-1.4\n garbage \x00\x01", headers={"Content-Type": "application/pdf"})
+        200, content=b"%PDF-1.4\n garbage \x00\x01", headers={"Content-Type": "application/pdf"}
+    )
     with pytest.raises(PageUnreadable, match="could not be parsed"):
         await reader(client).read("http://example.org/broken.pdf")

@@ -1,4 +1,8 @@
-"""Tables. Times are timezone-aware UTC; `utcnow` is the one source of them."""
+"""Tables. Times are timezone-aware UTC; `utcnow` is the one source of them.
+
+The memory's own tables live in `memory.models`; importing them here registers them with
+the shared metadata, so migrations see every table.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ from typing import Any
 
 from sqlalchemy import JSON, Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
+
+from memory import models as memory_models  # noqa: F401  (registers the memory tables)
 
 
 def utcnow() -> datetime:
@@ -75,3 +81,30 @@ class StepRow(SQLModel, table=True):
     completion_tokens: int = 0
     latency_s: float = 0.0
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class FeedbackRow(SQLModel, table=True):
+    """A moderator's vote on an episode. The platform event id makes retries count once."""
+
+    __tablename__ = "feedback"
+    __table_args__ = (UniqueConstraint("event_id", name="uq_feedback_event"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    episode_id: int = Field(foreign_key="episode.id", index=True)
+    platform: str = Field(max_length=32)
+    user: str = Field(max_length=200)
+    vote: int
+    reason: str | None = Field(default=None, sa_column=Column(Text))
+    event_id: str = Field(max_length=200)
+    applied_to_memory: bool = Field(default=False, index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class SchedulerLeaseRow(SQLModel, table=True):
+    """Who runs the scheduler: one holder across all processes, until the lease runs out."""
+
+    __tablename__ = "scheduler_lease"
+
+    name: str = Field(primary_key=True, max_length=64)
+    owner: str = Field(max_length=200)
+    expires_at: datetime

@@ -1,0 +1,112 @@
+"""`EpisodeFeed` on the database: finished episodes for the judge, claimed exactly once."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlmodel import col, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow
+from memory.models import UtilityMode
+from memory.ports import FinishedEpisode, StepView, Vote
+
+FINISHED = ("noted", "abstained")
+
+
+class SqlEpisodeFeed:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+
+    async def claim_unjudged(self, limit: int) -> list[FinishedEpisode]:
+        """The oldest posts first. Each claim is a conditional UPDATE, so of two schedulers
+        racing for an episode exactly one wins it."""
+        async with self.sessions() as session:
+            candidates = list(
+                await session.exec(
+                    select(EpisodeRow.id)
+                    .where(col(EpisodeRow.status).in_(FINISHED), col(EpisodeRow.judged).is_(False))
+                    .order_by(
+                        col(EpisodeRow.post_created_at).is_(None),
+                        col(EpisodeRow.post_created_at),
+                        col(EpisodeRow.created_at),
+                    )
+                    .limit(limit)
+                )
+            )
+            claimed: list[int] = []
+            for episode_id in candidates:
+                result = await session.exec(
+                    update(EpisodeRow)
+                    .where(col(EpisodeRow.id) == episode_id, col(EpisodeRow.judged).is_(False))
+                    .values(judged=True)
+                )
+                if result.rowcount:
+                    claimed.append(int(episode_id or 0))
+            await session.commit()
+        return [await self._finished(episode_id) for episode_id in claimed]
+
+    async def _finished(self, episode_id: int) -> FinishedEpisode:
+        async with self.sessions() as session:
+            row = await session.get(EpisodeRow, episode_id)
+            assert row is not None
+            steps = await session.exec(
+                select(StepRow).where(StepRow.episode_id == episode_id).order_by(col(StepRow.index))
+            )
+            votes = await session.exec(
+                select(FeedbackRow).where(FeedbackRow.episode_id == episode_id)
+            )
+            return FinishedEpisode(
+                id=episode_id,
+                post=row.post,
+                post_created_at=row.post_created_at,
+                status=row.status,
+                brief=row.brief,
+                note=row.note_text,
+                urls=row.cited_urls,
+                abstain_reason=row.abstain_reason,
+                failure_reason=row.failure_reason,
+                evidence=row.evidence,
+                memory_ids=row.retrieved_memory_ids,
+                steps=[
+                    StepView(phase=s.phase, action=s.action, observation=s.observation)
+                    for s in steps
+                ],
+                votes=[Vote(vote=v.vote, reason=v.reason) for v in votes],
+            )
+
+    async def release(self, episode_id: int) -> None:
+        async with self.sessions() as session:
+            await session.exec(
+                update(EpisodeRow).where(col(EpisodeRow.id) == episode_id).values(judged=False)
+            )
+            await session.commit()
+
+    async def save_judgement(self, episode_id: int, mode: UtilityMode, feedback: str) -> None:
+        async with self.sessions() as session:
+            await session.exec(
+                update(EpisodeRow)
+                .where(col(EpisodeRow.id) == episode_id)
+                .values(utility_mode=mode.value, judge_feedback=feedback)
+            )
+            await session.commit()
+
+    async def unapplied_votes(self) -> list[tuple[int, int, list[int]]]:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(FeedbackRow.id, FeedbackRow.vote, EpisodeRow.retrieved_memory_ids)
+                .join(EpisodeRow, col(EpisodeRow.id) == col(FeedbackRow.episode_id))
+                .where(col(FeedbackRow.applied_to_memory).is_(False))
+                .order_by(col(FeedbackRow.id))
+            )
+            return [(int(f or 0), int(v), list(ids or [])) for f, v, ids in rows]
+
+    async def mark_votes_applied(self, feedback_ids: list[int]) -> None:
+        if not feedback_ids:
+            return
+        async with self.sessions() as session:
+            await session.exec(
+                update(FeedbackRow)
+                .where(col(FeedbackRow.id).in_(feedback_ids))
+                .values(applied_to_memory=True)
+            )
+            await session.commit()

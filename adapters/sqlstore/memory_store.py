@@ -1,0 +1,93 @@
+"""`MemoryStore` on the database, every change written to the audit table in one transaction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlmodel import col, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from memory.models import LessonStatus, MemoryAudit, MemoryItem, utcnow
+from pipeline.ports import MemoryPhase
+
+
+def _snapshot(item: MemoryItem) -> dict[str, Any]:
+    return item.model_dump(mode="json", exclude={"id"})
+
+
+class SqlMemoryStore:
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+
+    async def add(self, item: MemoryItem, actor: str) -> MemoryItem:
+        async with self.sessions() as session:
+            session.add(item)
+            await session.flush()
+            assert item.id is not None
+            session.add(
+                MemoryAudit(
+                    item_id=item.id, actor=actor, action="add", before=None, after=_snapshot(item)
+                )
+            )
+            await session.commit()
+        return item
+
+    async def update(self, item_id: int, actor: str, action: str, **changes: Any) -> MemoryItem:
+        async with self.sessions() as session:
+            item = await session.get(MemoryItem, item_id)
+            if item is None:
+                raise KeyError(f"there is no memory item {item_id}")
+            before = _snapshot(item)
+            for key, value in changes.items():
+                if not hasattr(item, key) or key in ("id", "created_at"):
+                    raise ValueError(f"memory items have no editable field '{key}'")
+                setattr(item, key, value)
+            item.updated_at = utcnow()
+            MemoryItem.model_validate(item.model_dump())  # an edit must leave a valid item
+            session.add(item)
+            session.add(
+                MemoryAudit(
+                    item_id=item_id,
+                    actor=actor,
+                    action=action,
+                    before=before,
+                    after=_snapshot(item),
+                )
+            )
+            await session.commit()
+            await session.refresh(item)
+            return item
+
+    async def get(self, item_id: int) -> MemoryItem | None:
+        async with self.sessions() as session:
+            return await session.get(MemoryItem, item_id)
+
+    async def items(
+        self, phase: MemoryPhase | None = None, status: LessonStatus | None = None
+    ) -> list[MemoryItem]:
+        query = select(MemoryItem).order_by(col(MemoryItem.id))
+        if phase is not None:
+            query = query.where(MemoryItem.phase == phase)
+        if status is not None:
+            query = query.where(MemoryItem.status == status)
+        async with self.sessions() as session:
+            return list(await session.exec(query))
+
+    async def record_use(self, item_ids: list[int]) -> None:
+        async with self.sessions() as session:
+            await session.exec(
+                update(MemoryItem)
+                .where(col(MemoryItem.id).in_(item_ids))
+                .values(uses=MemoryItem.uses + 1, last_used_at=utcnow())
+            )
+            await session.commit()
+
+    async def audit(self, item_id: int) -> list[MemoryAudit]:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(MemoryAudit)
+                .where(MemoryAudit.item_id == item_id)
+                .order_by(col(MemoryAudit.id))
+            )
+            return list(rows)

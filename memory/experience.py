@@ -1,0 +1,240 @@
+"""The experience memory: phase-filtered hybrid retrieval, merging, status changes, votes.
+
+The store (the database) is the truth. Each phase has its own FAISS index over trigger
+embeddings and its own BM25 over trigger words; both are derived and rebuilt from the store at
+start. Retrieval fuses the dense and the lexical ranking (reciprocal rank fusion), puts active
+lessons before provisional ones, and never returns retired ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from memory.index import VectorIndex
+from memory.lexical import TriggerBM25
+from memory.models import LessonStatus, MemoryItem, utcnow
+from memory.ports import Embedder, MemoryStore, Vectors
+from pipeline.ports import Lesson, MemoryPhase
+
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class MemoryPolicy:
+    """How lessons are merged, activated and retired."""
+
+    merge_similarity: float = 0.88
+    activation_support: int = 2
+    retire_net_down: int = 3
+    unused_days: float = 60.0
+    candidates: int = 50
+
+
+class ExperienceMemory:
+    def __init__(
+        self, store: MemoryStore, embedder: Embedder, policy: MemoryPolicy | None = None
+    ) -> None:
+        self.store = store
+        self.embedder = embedder
+        self.policy = policy or MemoryPolicy()
+        self.dense = {phase: VectorIndex(embedder.dimension) for phase in MemoryPhase}
+        self.lexical = {phase: TriggerBM25() for phase in MemoryPhase}
+        self.items: dict[int, MemoryItem] = {}
+        self._query_vectors: dict[str, Vectors] = {}
+        self._write = asyncio.Lock()
+
+    # ---- loading ------------------------------------------------------------------------
+
+    async def load(self) -> None:
+        """Rebuild every derived index from the store (at start, or after an import)."""
+        items = [i for i in await self.store.items() if i.status != LessonStatus.RETIRED]
+        self.items = {}
+        self.dense = {phase: VectorIndex(self.embedder.dimension) for phase in MemoryPhase}
+        self.lexical = {phase: TriggerBM25() for phase in MemoryPhase}
+        if items:
+            vectors = await self.embedder.embed([i.trigger for i in items])
+            await self._index(items, vectors)
+
+    async def _index(self, items: list[MemoryItem], vectors: Vectors) -> None:
+        for phase in MemoryPhase:
+            rows = [n for n, item in enumerate(items) if item.phase == phase]
+            if rows:
+                await self.dense[phase].upsert([items[n].id or 0 for n in rows], vectors[rows])
+        for item in items:
+            assert item.id is not None
+            self.items[item.id] = item
+            self.lexical[item.phase].put(item.id, item.trigger)
+
+    async def _forget(self, item: MemoryItem) -> None:
+        assert item.id is not None
+        self.items.pop(item.id, None)
+        await self.dense[item.phase].remove([item.id])
+        self.lexical[item.phase].drop(item.id)
+
+    # ---- retrieval (the pipeline's MemoryRetriever) -------------------------------------
+
+    async def _query_vector(self, query: str) -> Vectors:
+        vector = self._query_vectors.get(query)
+        if vector is None:
+            vector = (await self.embedder.embed([query]))[0]
+            if len(self._query_vectors) > 256:
+                self._query_vectors.clear()
+            self._query_vectors[query] = vector
+        return vector
+
+    async def ranked(
+        self, phase: MemoryPhase, query: str, k: int, learned_before: datetime | None = None
+    ) -> list[MemoryItem]:
+        n = self.policy.candidates
+        dense = await self.dense[phase].search(await self._query_vector(query), n)
+        lexical = await asyncio.to_thread(self.lexical[phase].search_sync, query, n)
+        fused: dict[int, float] = {}
+        for ranking in ([i for i, _ in dense], lexical):
+            for rank, item_id in enumerate(ranking):
+                fused[item_id] = fused.get(item_id, 0.0) + 1.0 / (RRF_K + rank + 1)
+        candidates = [self.items[i] for i in fused if i in self.items]
+        if learned_before is not None:
+            candidates = [
+                c
+                for c in candidates
+                if c.learned_from_post_at is None or c.learned_from_post_at < learned_before
+            ]
+        candidates.sort(key=lambda c: (c.status != LessonStatus.ACTIVE, -fused[c.id or 0]))
+        return candidates[:k]
+
+    async def retrieve(
+        self, phase: MemoryPhase, query: str, *, k: int, learned_before: datetime | None = None
+    ) -> list[Lesson]:
+        found = await self.ranked(phase, query, k, learned_before)
+        if found:
+            await self.store.record_use([i.id for i in found if i.id is not None])
+        return [
+            Lesson(id=i.id or 0, phase=i.phase, trigger=i.trigger, strategy=i.strategy)
+            for i in found
+        ]
+
+    # ---- writing ------------------------------------------------------------------------
+
+    async def add_or_reinforce(
+        self, candidate: MemoryItem, actor: str, merge: bool = True
+    ) -> tuple[MemoryItem, bool]:
+        """Add the lesson, or reinforce a near-duplicate of the same phase (True)."""
+        async with self._write:
+            vectors = await self.embedder.embed([candidate.trigger, candidate.strategy])
+            if merge:
+                twin = await self._near_duplicate(candidate, vectors)
+                if twin is not None:
+                    return await self._reinforce(twin, candidate, actor), True
+            candidate.status = (
+                LessonStatus.ACTIVE
+                if candidate.support >= self.policy.activation_support
+                else LessonStatus.PROVISIONAL
+            )
+            stored = await self.store.add(candidate, actor)
+            await self._index([stored], vectors[:1])
+            return stored, False
+
+    async def _near_duplicate(self, candidate: MemoryItem, vectors: Vectors) -> MemoryItem | None:
+        threshold = self.policy.merge_similarity
+        for item_id, score in await self.dense[candidate.phase].search(vectors[0], 5):
+            item = self.items.get(item_id)
+            if item is None or score < threshold:
+                continue
+            strategy = (await self.embedder.embed([item.strategy]))[0]
+            if float(np.dot(strategy, vectors[1])) >= threshold - 0.1:
+                return item
+        return None
+
+    async def _reinforce(self, item: MemoryItem, candidate: MemoryItem, actor: str) -> MemoryItem:
+        assert item.id is not None
+        support = item.support + 1
+        changes: dict[str, Any] = {
+            "support": support,
+            "source_episodes": sorted({*item.source_episodes, *candidate.source_episodes}),
+        }
+        if item.status == LessonStatus.PROVISIONAL and support >= self.policy.activation_support:
+            changes["status"] = LessonStatus.ACTIVE
+        updated = await self.store.update(item.id, actor, "reinforce", **changes)
+        self.items[item.id] = updated
+        return updated
+
+    async def set_status(
+        self, item_id: int, status: LessonStatus, actor: str, why: str | None = None
+    ) -> MemoryItem:
+        async with self._write:
+            action = {
+                LessonStatus.RETIRED: "retire",
+                LessonStatus.ACTIVE: "approve",
+                LessonStatus.PROVISIONAL: "restore",
+            }[status]
+            item = await self.store.update(
+                item_id,
+                actor,
+                action,
+                status=status,
+                why_retired=why if status == LessonStatus.RETIRED else None,
+            )
+            await self._refresh(item)
+            return item
+
+    async def edit(self, item_id: int, actor: str, **changes: Any) -> MemoryItem:
+        async with self._write:
+            item = await self.store.update(item_id, actor, "edit", **changes)
+            await self._refresh(item)
+            return item
+
+    async def _refresh(self, item: MemoryItem) -> None:
+        await self._forget(item)
+        if item.status != LessonStatus.RETIRED:
+            await self._index([item], await self.embedder.embed([item.trigger]))
+
+    # ---- upkeep -------------------------------------------------------------------------
+
+    async def apply_vote(self, vote: int, item_ids: list[int], actor: str) -> list[MemoryItem]:
+        """A vote on an episode counts for every lesson it used; too many downs retire one."""
+        retired = []
+        for item_id in item_ids:
+            item = await self.store.get(item_id)
+            if item is None or item.status == LessonStatus.RETIRED:
+                continue
+            up, down = item.votes_up + (vote > 0), item.votes_down + (vote < 0)
+            changes: dict[str, Any] = {"votes_up": up, "votes_down": down}
+            if down - up >= self.policy.retire_net_down:
+                changes.update(
+                    status=LessonStatus.RETIRED,
+                    why_retired=f"voted down on {down} episodes, up on {up}",
+                )
+            async with self._write:
+                updated = await self.store.update(item_id, actor, "vote", **changes)
+                await self._refresh(updated)
+            if updated.status == LessonStatus.RETIRED:
+                retired.append(updated)
+        return retired
+
+    async def retire_unused(self, actor: str, now: datetime | None = None) -> list[MemoryItem]:
+        """Lessons nobody has retrieved for `unused_days` fade out."""
+        now = now or utcnow()
+        horizon = self.policy.unused_days * 86_400
+        stale = [
+            i
+            for i in list(self.items.values())
+            if (now - _aware(i.last_used_at or i.created_at)).total_seconds() > horizon
+        ]
+        return [
+            await self.set_status(
+                i.id or 0,
+                LessonStatus.RETIRED,
+                actor,
+                f"not used for {self.policy.unused_days:.0f} days",
+            )
+            for i in stale
+        ]
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
