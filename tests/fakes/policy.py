@@ -35,17 +35,45 @@ def all_supported(messages: list[dict[str, Any]]) -> dict[str, Any]:
     return {"verdicts": [{"index": n, "supported": True, "problem": ""} for n in numbers]}
 
 
-READING: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
+def satisfactory(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "understandability": 4,
+        "meaningfulness": 4,
+        "usability": 3,
+        "trustworthiness": 4,
+        "helped": [{"phase": "evidence_acquisition", "what": "read an official page"}],
+        "hurt": [],
+        "utility_mode": "Satisfactory",
+        "feedback": "Accurate and sourced; could name the agency.",
+    }
+
+
+def one_lesson(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "lessons": [
+            {
+                "phase": "evidence_acquisition",
+                "trigger": "posts claiming a vaccine causes a chronic condition",
+                "strategy": "search the health agency's vaccine safety pages before news coverage",
+                "rationale": "agency pages summarise the large studies",
+            }
+        ]
+    }
+
+
+DEFAULTS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
     "PageNotes": page_notes,
     "SupportVerdicts": all_supported,
+    "JudgeVerdict": satisfactory,
+    "DistilledLessons": one_lesson,
 }
 
 
 def answer(policy: Policy, schema: str, messages: list[dict[str, Any]]) -> Any:
-    """Page notes and support checks follow the careful defaults above unless the policy
-    names the schema in its `answers` attribute."""
-    if schema in READING and schema not in getattr(policy, "answers", ()):
-        return READING[schema](messages)
+    """Page notes, support checks, judging and distilling follow the defaults above unless
+    the policy names the schema in its `answers` attribute."""
+    if schema in DEFAULTS and schema not in getattr(policy, "answers", ()):
+        return DEFAULTS[schema](messages)
     return policy(schema, messages)
 
 

@@ -1,0 +1,262 @@
+"""`evonote memory …`, `evonote evolve`, `evonote vote` and `evonote serve`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import sys
+import textwrap
+import uuid
+from pathlib import Path
+
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.lease import SqlLeaseStore
+from bot.app import (
+    ConfigurationError,
+    make_evolver,
+    make_llm_client,
+    open_database,
+    open_memory,
+    worker_id,
+)
+from bot.settings import Settings
+from memory.experience import ExperienceMemory
+from memory.models import LessonKind, LessonStatus, MemoryItem
+from pipeline.ports import MemoryPhase
+from scheduler.jobs import Job, JobScheduler
+
+EXIT_OK, EXIT_INPUT = 0, 3
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    memory = sub.add_parser("memory", help="the experience memory: inspect and curate lessons")
+    msub = memory.add_subparsers(dest="memory_command", required=True)
+    listing = msub.add_parser("list", help="lessons, newest first")
+    listing.add_argument("--phase", choices=[p.value for p in MemoryPhase])
+    listing.add_argument("--status", choices=[s.value for s in LessonStatus])
+    show = msub.add_parser("show", help="one lesson with its audit log")
+    show.add_argument("id", type=int)
+    for name, help_text in (
+        ("retire", "stop using a lesson"),
+        ("restore", "use it again"),
+        ("approve", "make a provisional lesson active"),
+    ):
+        command = msub.add_parser(name, help=help_text)
+        command.add_argument("id", type=int)
+        command.add_argument("--actor", default=getpass.getuser())
+        if name == "retire":
+            command.add_argument("--why", required=True, help="why it is retired")
+    edit = msub.add_parser("edit", help="change a lesson's wording or phase")
+    edit.add_argument("id", type=int)
+    edit.add_argument("--trigger")
+    edit.add_argument("--strategy")
+    edit.add_argument("--phase", choices=[p.value for p in MemoryPhase])
+    edit.add_argument("--actor", default=getpass.getuser())
+    export = msub.add_parser("export", help="every lesson as JSONL")
+    export.add_argument("--out", type=Path, help="file (default: standard output)")
+    load = msub.add_parser("import", help="add lessons from JSONL (merged with near-duplicates)")
+    load.add_argument("file", type=Path)
+    load.add_argument("--actor", default=getpass.getuser())
+    msub.add_parser("stats", help="lessons by phase and status, the most used")
+
+    evolve = sub.add_parser("evolve", help="judge finished episodes and distil lessons")
+    evolve.add_argument(
+        "--once",
+        action="store_true",
+        required=True,
+        help="one run of the scheduled evolve job, now",
+    )
+
+    vote = sub.add_parser("vote", help="a moderator's verdict on an episode's note")
+    vote.add_argument("episode", type=int)
+    vote.add_argument("verdict", choices=["up", "down"])
+    vote.add_argument("--reason")
+    vote.add_argument("--user", default=getpass.getuser())
+
+    sub.add_parser("serve", help="run the scheduler (evolve and upkeep jobs) until stopped")
+
+
+def _item_line(item: MemoryItem) -> str:
+    return (
+        f"{item.id:>5}  {item.phase.value:<20} {item.status.value:<11} "
+        f"{item.support:>3} {item.uses:>5} {item.votes_up:>3}/{item.votes_down:<3} "
+        f"{textwrap.shorten(item.trigger, 50)}"
+    )
+
+
+async def _need_memory(memory: ExperienceMemory | None) -> ExperienceMemory:
+    if memory is None:
+        raise ConfigurationError("the memory is off (EVONOTE_MEMORY__MODE=off)")
+    return memory
+
+
+async def memory_command(settings: Settings, args: argparse.Namespace) -> int:
+    async with open_database(settings) as engine:
+        memory = await _need_memory(await open_memory(settings, engine))
+        store = memory.store
+        command = args.memory_command
+        if command == "list":
+            items = await store.items(
+                MemoryPhase(args.phase) if args.phase else None,
+                LessonStatus(args.status) if args.status else None,
+            )
+            print(f"{'id':>5}  {'phase':<20} {'status':<11} sup  uses  up/dn trigger")
+            print("\n".join(_item_line(i) for i in reversed(items)) or "No lessons yet.")
+            return EXIT_OK
+        if command == "stats":
+            items = await store.items()
+            for phase in MemoryPhase:
+                counts = {
+                    s: sum(1 for i in items if i.phase == phase and i.status == s)
+                    for s in LessonStatus
+                }
+                print(
+                    f"{phase.value:<20} " + "  ".join(f"{s.value} {n}" for s, n in counts.items())
+                )
+            top = sorted(items, key=lambda i: -i.uses)[:5]
+            print("most used:\n" + ("\n".join(_item_line(i) for i in top) or "  none"))
+            return EXIT_OK
+        if command == "export":
+            lines = "".join(i.model_dump_json() + "\n" for i in await store.items())
+            if args.out:
+                await asyncio.to_thread(args.out.write_text, lines, "utf-8")
+            else:
+                sys.stdout.write(lines)
+            return EXIT_OK
+        if command == "import":
+            return await _import(memory, args)
+        item = await store.get(args.id)
+        if item is None:
+            print(f"evonote: there is no memory item {args.id}", file=sys.stderr)
+            return EXIT_INPUT
+        if command == "show":
+            print(json.dumps(item.model_dump(mode="json"), indent=1, ensure_ascii=False))
+            print("audit:")
+            for entry in await store.audit(args.id):
+                print(f"  {entry.at:%Y-%m-%d %H:%M} {entry.actor}: {entry.action}")
+            return EXIT_OK
+        if command == "edit":
+            changes = {
+                k: v
+                for k, v in (
+                    ("trigger", args.trigger),
+                    ("strategy", args.strategy),
+                    ("phase", args.phase),
+                )
+                if v
+            }
+            if not changes:
+                print(
+                    "evonote: nothing to change (--trigger, --strategy or --phase)", file=sys.stderr
+                )
+                return EXIT_INPUT
+            if "phase" in changes:
+                changes["phase"] = MemoryPhase(changes["phase"])
+            item = await memory.edit(args.id, args.actor, **changes)
+        else:
+            status = {
+                "retire": LessonStatus.RETIRED,
+                "approve": LessonStatus.ACTIVE,
+                "restore": LessonStatus.PROVISIONAL,
+            }[command]
+            item = await memory.set_status(args.id, status, args.actor, getattr(args, "why", None))
+        await memory.persist()
+        print(_item_line(item))
+        return EXIT_OK
+
+
+async def _import(memory: ExperienceMemory, args: argparse.Namespace) -> int:
+    try:
+        lines = (await asyncio.to_thread(args.file.read_text, "utf-8")).splitlines()
+        items = [MemoryItem.model_validate_json(line) for line in lines if line.strip()]
+    except (OSError, ValueError) as e:
+        print(f"evonote: {args.file}: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    added = merged = 0
+    for item in items:
+        fresh = MemoryItem(
+            phase=MemoryPhase(item.phase),
+            trigger=item.trigger,
+            strategy=item.strategy,
+            rationale=item.rationale,
+            kind=LessonKind(item.kind),
+            source_episodes=item.source_episodes,
+            learned_from_post_at=item.learned_from_post_at,
+        )
+        _, was_merged = await memory.add_or_reinforce(fresh, args.actor)
+        merged += was_merged
+        added += not was_merged
+    await memory.persist()
+    print(f"imported {len(items)} lessons: {added} added, {merged} merged into existing ones")
+    return EXIT_OK
+
+
+async def evolve_command(settings: Settings) -> int:
+    client = make_llm_client(settings)
+    try:
+        async with open_database(settings) as engine:
+            memory = await _need_memory(await open_memory(settings, engine))
+            report = await make_evolver(settings, engine, memory, client).run_once()
+            await memory.persist()
+    finally:
+        await client.close()
+    print(report.summary())
+    for line in report.refused:
+        print(f"  refused {line}")
+    for line in report.failed:
+        print(f"  failed {line}", file=sys.stderr)
+    return EXIT_OK if not report.failed else 4
+
+
+async def vote_command(settings: Settings, args: argparse.Namespace) -> int:
+    async with open_database(settings) as engine:
+        store = EpisodeStore(engine)
+        try:
+            counted = await store.record_vote(
+                args.episode,
+                platform="cli",
+                user=args.user,
+                vote=1 if args.verdict == "up" else -1,
+                reason=args.reason,
+                event_id=f"cli:{uuid.uuid4()}",
+            )
+        except KeyError as e:
+            print(f"evonote: {e.args[0]}", file=sys.stderr)
+            return EXIT_INPUT
+    print(f"vote {'recorded' if counted else 'already counted'} on episode {args.episode}")
+    return EXIT_OK
+
+
+async def serve_command(settings: Settings) -> int:
+    client = make_llm_client(settings)
+    async with open_database(settings) as engine:
+        memory = await _need_memory(await open_memory(settings, engine))
+        evolver = make_evolver(settings, engine, memory, client)
+
+        async def evolve() -> None:
+            await evolver.run_once()
+            await memory.persist()
+
+        async def upkeep() -> None:
+            await memory.retire_unused("upkeep")
+            await memory.persist()
+
+        jobs = [
+            Job("evolve", evolve, settings.memory.evolve_every_s),
+            Job("upkeep_memory", upkeep, settings.memory.upkeep_every_s),
+        ]
+        scheduler = JobScheduler(SqlLeaseStore(engine), worker_id(), jobs)
+        scheduler.start()
+        print(
+            f"evonote: scheduler running (evolve every {settings.memory.evolve_every_s:.0f} "
+            "s); Ctrl-C stops it",
+            file=sys.stderr,
+        )
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await scheduler.stop()
+            await client.close()
+    return EXIT_OK

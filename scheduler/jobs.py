@@ -1,0 +1,76 @@
+"""Periodic jobs on APScheduler 3.x, run only by the process that holds the lease.
+
+Every process may start a `JobScheduler`; each job first takes or renews the lease and does
+nothing when another process holds it. Jobs are idempotent, coalesced, one instance at a time,
+with a generous misfire grace (a busy loop must not silently skip the evolve job).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from scheduler.lease import LeaseStore
+
+log = logging.getLogger(__name__)
+LEASE_NAME = "scheduler"
+
+
+@dataclass(frozen=True)
+class Job:
+    name: str
+    run: Callable[[], Awaitable[Any]]
+    every_s: float
+
+
+class JobScheduler:
+    def __init__(
+        self, lease: LeaseStore, owner: str, jobs: list[Job], lease_ttl_s: float = 120.0
+    ) -> None:
+        self.lease = lease
+        self.owner = owner
+        self.jobs = jobs
+        self.ttl = timedelta(seconds=lease_ttl_s)
+        self.scheduler: AsyncIOScheduler | None = None
+
+    async def holds_lease(self) -> bool:
+        return await self.lease.acquire(LEASE_NAME, self.owner, self.ttl)
+
+    async def run_job(self, job: Job) -> bool:
+        """Run one job if this process is the scheduler; True when it ran."""
+        if not await self.holds_lease():
+            log.debug("%s skipped: another process holds the scheduler lease", job.name)
+            return False
+        try:
+            await job.run()
+        except Exception:  # one failed run must not stop the schedule
+            log.exception("job %s failed", job.name)
+        return True
+
+    def start(self) -> None:
+        """Must be called inside a running event loop (AsyncIOScheduler's rule)."""
+        self.scheduler = AsyncIOScheduler(
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 600}
+        )
+        renew = Job("renew_lease", self.holds_lease, self.ttl.total_seconds() / 3)
+        for job in [*self.jobs, renew]:
+            self.scheduler.add_job(
+                self.run_job,
+                "interval",
+                seconds=job.every_s,
+                args=[job],
+                id=job.name,
+                name=job.name,
+            )
+        self.scheduler.start()
+
+    async def stop(self) -> None:
+        if self.scheduler is not None:
+            self.scheduler.shutdown(wait=False)
+            self.scheduler = None
+        await self.lease.release(LEASE_NAME, self.owner)
