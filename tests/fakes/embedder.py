@@ -6,6 +6,7 @@ retrieval, merging and fusion without a model.
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 
@@ -27,7 +28,7 @@ class HashingEmbedder:
 
     def vector(self, text: str) -> Vectors:
         words = _WORD.findall(text.lower())
-        features = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+        features = words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
         row = np.zeros(self._dimension, dtype=np.float32)
         for feature in features:
             h = zlib.crc32(feature.encode())
