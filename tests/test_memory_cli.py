@@ -1,0 +1,121 @@
+"""The learning loop through the command line: check, vote, evolve, then a better-guided check.
+
+Uses the real local embedder (all-MiniLM-L6-v2 in numpy) and the scripted model server.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from tests.fakes.model_server import ScriptedModelServer
+
+POST = "The measles vaccine causes autism. Skip the MMR shot."
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_lesson_learned_from_one_post_guides_the_next(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "check", POST, "--json")
+    assert code == 0
+    assert json.loads(out)["status"] == "noted"
+    assert run(capsys, "vote", "1", "up", "--reason", "clear and sourced")[0] == 0
+
+    code, out, _ = run(capsys, "evolve", "--once")
+    assert code == 0, out
+    assert "judged 1, added 1" in out
+    judge_prompt = next(
+        r for r in app_env.requests if r["response_format"]["json_schema"]["name"] == "JudgeVerdict"
+    )
+    assert '"vote": 1' in judge_prompt["messages"][1]["content"]
+    assert "clear and sourced" in judge_prompt["messages"][1]["content"]
+
+    code, out, _ = run(capsys, "memory", "list")
+    assert "evidence_acquisition" in out
+    assert "posts claiming a vaccine causes a chronic" in out
+
+    app_env.requests.clear()
+    code, out, _ = run(capsys, "check", "MMR shots cause autism in toddlers!", "--json")
+    assert code == 0
+    agent = next(
+        r for r in app_env.requests if r["response_format"]["json_schema"]["name"] == "AgentTurn"
+    )
+    assert (
+        "[1] when posts claiming a vaccine causes a chronic condition"
+        in (agent["messages"][1]["content"])
+    )
+    assert json.loads(out)["steps"][0]["phase"] == "claim_analysis"
+    code, out, _ = run(capsys, "episodes", "show", "2", "--json")
+    assert code == 0
+
+    code, out, _ = run(capsys, "memory", "show", "1")
+    item = json.loads(out.split("audit:")[0])
+    assert item["uses"] >= 1
+    assert "evolver: add" in out
+
+
+def test_memory_curation_commands(
+    app_env: ScriptedModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lessons = tmp_path / "lessons.jsonl"
+    lessons.write_text(
+        "\n".join(
+            json.dumps(x)
+            for x in [
+                {
+                    "phase": "note_writing",
+                    "trigger": "posts that exaggerate a small study",
+                    "strategy": "state the study size and what larger reviews found",
+                    "kind": "improve",
+                },
+                {
+                    "phase": "claim_analysis",
+                    "trigger": "posts quoting a doctor out of context",
+                    "strategy": "find the full interview before judging the quote",
+                    "kind": "reuse",
+                },
+            ]
+        ),
+        encoding="utf-8",
+    )
+    code, out, _ = run(capsys, "memory", "import", str(lessons))
+    assert code == 0
+    assert "2 added, 0 merged" in out
+    code, out, _ = run(capsys, "memory", "import", str(lessons))
+    assert "0 added, 2 merged" in out
+
+    code, out, _ = run(capsys, "memory", "retire", "1", "--why", "too vague", "--actor", "mod")
+    assert code == 0
+    assert "retired" in out
+    code, out, _ = run(capsys, "memory", "list", "--status", "retired")
+    assert "posts that exaggerate a small study" in out
+    assert run(capsys, "memory", "restore", "1")[0] == 0
+    assert run(capsys, "memory", "approve", "1")[0] == 0
+    code, out, _ = run(
+        capsys, "memory", "edit", "2", "--strategy", "find the full interview and quote it fairly"
+    )
+    assert code == 0
+    code, out, _ = run(capsys, "memory", "show", "1")
+    assert ["mod: retire" in out, "restore" in out, "approve" in out] == [True] * 3
+
+    code, out, _ = run(capsys, "memory", "stats")
+    assert "note_writing" in out and "active 1" in out
+
+    exported = tmp_path / "out.jsonl"
+    assert run(capsys, "memory", "export", "--out", str(exported))[0] == 0
+    rows = [json.loads(line) for line in exported.read_text().splitlines()]
+    assert [r["strategy"] for r in rows][1] == "find the full interview and quote it fairly"
+
+    code, _, err = run(capsys, "memory", "show", "99")
+    assert code == 3 and "no memory item 99" in err
+    code, _, err = run(capsys, "vote", "42", "down")
+    assert code == 3 and "no episode 42" in err

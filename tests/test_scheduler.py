@@ -1,0 +1,74 @@
+"""One scheduler across processes: the lease decides who runs the jobs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from adapters.sqlstore.engine import make_engine, upgrade
+from adapters.sqlstore.lease import SqlLeaseStore
+from scheduler.jobs import Job, JobScheduler
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    url = f"sqlite+aiosqlite:///{tmp_path / 's.db'}"
+    await upgrade(url)
+    engine = make_engine(url)
+    yield engine
+    await engine.dispose()
+
+
+async def test_only_the_lease_holder_runs_jobs(engine: AsyncEngine) -> None:
+    runs: list[str] = []
+
+    def job_for(owner: str) -> Job:
+        async def run() -> None:
+            runs.append(owner)
+
+        return Job("evolve", run, 60)
+
+    a = JobScheduler(SqlLeaseStore(engine), "host-a", [job_for("a")])
+    b = JobScheduler(SqlLeaseStore(engine), "host-b", [job_for("b")])
+    results = await asyncio.gather(a.run_job(a.jobs[0]), b.run_job(b.jobs[0]))
+    assert sorted(results) == [False, True]
+    assert len(runs) == 1
+    winner, loser = (a, b) if runs == ["a"] else (b, a)
+    assert await winner.run_job(winner.jobs[0])
+    assert not await loser.run_job(loser.jobs[0])
+    await winner.stop()  # releases the lease
+    assert await loser.run_job(loser.jobs[0])
+
+
+async def test_an_expired_lease_is_taken_over(engine: AsyncEngine) -> None:
+    leases = SqlLeaseStore(engine)
+    assert await leases.acquire("scheduler", "dead-host", timedelta(seconds=-1))
+    assert await leases.acquire("scheduler", "live-host", timedelta(seconds=60))
+    assert not await leases.acquire("scheduler", "dead-host", timedelta(seconds=60))
+
+
+async def test_a_failing_job_does_not_stop_the_schedule(engine: AsyncEngine) -> None:
+    async def boom() -> None:
+        raise RuntimeError("search backend down")
+
+    scheduler = JobScheduler(SqlLeaseStore(engine), "host", [Job("evolve", boom, 60)])
+    assert await scheduler.run_job(scheduler.jobs[0])
+
+
+async def test_the_apscheduler_loop_runs_jobs_on_time(engine: AsyncEngine) -> None:
+    ran = asyncio.Event()
+
+    async def tick() -> None:
+        ran.set()
+
+    scheduler = JobScheduler(SqlLeaseStore(engine), "host", [Job("tick", tick, 0.2)])
+    scheduler.start()
+    try:
+        await asyncio.wait_for(ran.wait(), timeout=5)
+    finally:
+        await scheduler.stop()
