@@ -1,6 +1,7 @@
 """A FAISS vector index keyed by memory item id: derived from the database, rebuildable.
 
-IndexIDMap2 over IndexFlatIP on L2-normalised vectors, so scores are cosine similarities.
+IndexIDMap2 over an exhaustive float16 inner-product index on L2-normalised vectors, so scores
+are cosine similarities (to ~1e-3).
 FAISS is not safe for add/remove during search, so a lock guards every call, and every call
 runs in a worker thread (FAISS is CPU work). Saved atomically: a temporary file, then rename.
 """
@@ -19,11 +20,19 @@ import numpy as np
 
 from memory.ports import Vectors
 
+# Many small concurrent searches: OpenMP threads per search would only oversubscribe cores.
+faiss.omp_set_num_threads(1)
+
 
 class VectorIndex:
     def __init__(self, dimension: int) -> None:
         self.dimension = dimension
-        self._index: Any = faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
+        # Exhaustive inner-product search over float16 codes: the same ranking as IndexFlatIP
+        # to ~1e-3 in cosine, half the memory traffic, so half the latency at 1e5-1e6 items.
+        codes = faiss.IndexScalarQuantizer(
+            dimension, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT
+        )
+        self._index: Any = faiss.IndexIDMap2(codes)
         self._lock = threading.Lock()
 
     def __len__(self) -> int:

@@ -21,17 +21,16 @@ class SqlMemoryStore:
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
     async def add(self, item: MemoryItem, actor: str) -> MemoryItem:
+        # A fresh row: the caller's object may be a copy that SQLAlchemy cannot track.
+        row = MemoryItem.model_validate(item.model_dump(exclude={"id"}))
         async with self.sessions() as session:
-            session.add(item)
+            session.add(row)
             await session.flush()
-            assert item.id is not None
-            session.add(
-                MemoryAudit(
-                    item_id=item.id, actor=actor, action="add", before=None, after=_snapshot(item)
-                )
-            )
+            assert row.id is not None
+            audit = MemoryAudit(item_id=row.id, actor=actor, action="add", after=_snapshot(row))
+            session.add(audit)
             await session.commit()
-        return item
+        return row
 
     async def update(self, item_id: int, actor: str, action: str, **changes: Any) -> MemoryItem:
         async with self.sessions() as session:
