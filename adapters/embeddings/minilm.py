@@ -61,13 +61,18 @@ class MiniLMEncoder:
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config["layer_norm_eps"])
         self.w: dict[str, Any] = load_file(str(folder / "model.safetensors"))
+        self.wt = {name[: -len(".weight")]: np.ascontiguousarray(value.T)
+                   for name, value in self.w.items()
+                   if name.endswith(".weight") and value.ndim == 2 and "embeddings" not in name}
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
         self._lock = threading.Lock()  # the Rust tokenizer's padding state is per object
 
     def _linear(self, x: Vector, name: str) -> Vector:
-        return x @ self.w[f"{name}.weight"].T + self.w[f"{name}.bias"]  # type: ignore[no-any-return]
+        # One 2-D product over every token of the batch, with a contiguous transposed weight.
+        flat = x.reshape(-1, x.shape[-1]) @ self.wt[name] + self.w[f"{name}.bias"]
+        return flat.reshape(*x.shape[:-1], -1)  # type: ignore[no-any-return]
 
     def encode(self, texts: list[str]) -> Vector:
         if not texts:
