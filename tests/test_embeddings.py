@@ -6,9 +6,13 @@ import json
 from pathlib import Path
 
 import numpy as np
+import openai
 import pytest
 
 from adapters.embeddings.minilm import LocalEmbedder, MiniLMEncoder, ModelNotInstalled, model_folder
+from adapters.embeddings.openai_embeddings import OpenAIEmbedder
+from pipeline.errors import ModelUnavailable
+from tests.fakes.model_server import ScriptedModelServer
 
 REFERENCE = Path(__file__).parent / "fixtures" / "minilm_reference.json"
 
@@ -43,3 +47,23 @@ async def test_local_embedder_runs_off_the_loop(encoder: MiniLMEncoder) -> None:
     vectors = await embedder.embed(["a", "b", "c"])
     assert vectors.shape == (3, 384)
     assert (await embedder.embed([])).shape == (0, 384)
+
+
+async def test_openai_compatible_embeddings_are_ordered_and_normalised(
+    model_server: ScriptedModelServer,
+) -> None:
+    client = openai.AsyncOpenAI(base_url=model_server.base_url, api_key="x", max_retries=0)
+    embedder = OpenAIEmbedder(client, "bge-small", dimension=64, batch=2)
+    texts = ["vaccines and autism", "fluoride in water", "vaccines and autism"]
+    vectors = await embedder.embed(texts)
+    assert vectors.shape == (3, 64)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0)
+    assert np.allclose(vectors[0], vectors[2])  # order kept although the server reversed it
+    assert float(vectors[0] @ vectors[1]) < 0.9
+    assert [len(r["input"]) for r in model_server.requests] == [2, 1]
+
+
+async def test_wrong_embedding_size_is_named(model_server: ScriptedModelServer) -> None:
+    client = openai.AsyncOpenAI(base_url=model_server.base_url, api_key="x", max_retries=0)
+    with pytest.raises(ModelUnavailable, match="returns 64 dimensions, not 384"):
+        await OpenAIEmbedder(client, "bge-small", dimension=384).embed(["x"])

@@ -61,9 +61,11 @@ class MiniLMEncoder:
         self.layers = int(config["num_hidden_layers"])
         self.eps = float(config["layer_norm_eps"])
         self.w: dict[str, Any] = load_file(str(folder / "model.safetensors"))
-        self.wt = {name[: -len(".weight")]: np.ascontiguousarray(value.T)
-                   for name, value in self.w.items()
-                   if name.endswith(".weight") and value.ndim == 2 and "embeddings" not in name}
+        self.wt = {
+            name[: -len(".weight")]: np.ascontiguousarray(value.T)
+            for name, value in self.w.items()
+            if name.endswith(".weight") and value.ndim == 2 and "embeddings" not in name
+        }
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=max_tokens)
         self.tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.fakes.embedder import HashingEmbedder
 from tests.fakes.policy import Policy, answer
 
 
@@ -33,6 +34,7 @@ class ScriptedModelServer:
     delay_s: float = 0.0
     requests: list[dict[str, Any]] = field(default_factory=list)
     queue: list[Raw] = field(default_factory=list)
+    embedder: HashingEmbedder = field(default_factory=lambda: HashingEmbedder(64))
 
     def __post_init__(self) -> None:
         server = self
@@ -70,6 +72,25 @@ class ScriptedModelServer:
                 server.requests.append(request)
                 if server.delay_s:
                     time.sleep(server.delay_s)
+                if self.path.endswith("/embeddings"):
+                    texts = request["input"]
+                    vectors = server.embedder.vector
+                    self._send(
+                        200,
+                        {
+                            "object": "list",
+                            "model": request["model"],
+                            "data": [
+                                {
+                                    "object": "embedding",
+                                    "index": i,
+                                    "embedding": [float(x) * 3 for x in vectors(t)],
+                                }
+                                for i, t in reversed(list(enumerate(texts)))
+                            ],
+                        },
+                    )
+                    return
                 if not self.path.endswith("/chat/completions"):
                     self._send(404, {"error": {"message": "not found"}})
                     return
