@@ -16,10 +16,12 @@ import time
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import bm25s
+import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel
 
 from adapters.web.extract import extract_html, extract_pdf, extract_text
@@ -27,6 +29,8 @@ from pipeline.errors import PageUnreadable, SearchFailed
 from pipeline.evidence import Page, SearchResult
 
 SNIPPET_CHARS = 280
+DENSE_TEXT_CHARS = 600
+RRF_K = 60
 INDEX_VERSION = 1
 _FRONT_MATTER_URL = re.compile(
     r"\A---\s*\n(?:.*\n)*?url:\s*(\S+)\s*\n(?:.*\n)*?---\s*\n", re.IGNORECASE
@@ -136,13 +140,38 @@ def merge_by_url(documents: list[CorpusDocument]) -> list[CorpusDocument]:
     return list(by_url.values())
 
 
-class LocalCorpus:
-    """BM25 over titles and texts. Build and load are CPU work: run them in a thread."""
+class TextEmbedder(Protocol):
+    async def embed(self, texts: list[str]) -> NDArray[np.float32]: ...
 
-    def __init__(self, documents: list[CorpusDocument], retriever: bm25s.BM25) -> None:
+
+class LocalCorpus:
+    """BM25 over titles and texts, fused with dense retrieval once `add_dense` has run.
+    Build and load are CPU work: run them in a thread."""
+
+    def __init__(
+        self,
+        documents: list[CorpusDocument],
+        retriever: bm25s.BM25,
+        folder: Path | None = None,
+        vectors: NDArray[np.float32] | None = None,
+    ) -> None:
         self.documents = documents
         self.by_url = {d.url: d for d in documents}
         self.retriever = retriever
+        self.folder = folder
+        self.vectors = vectors
+        self.embedder: TextEmbedder | None = None
+
+    async def add_dense(self, embedder: TextEmbedder, batch: int = 64) -> None:
+        """Embed every document once (title and opening), saved beside the index."""
+        self.embedder = embedder
+        if self.vectors is not None and len(self.vectors) == len(self.documents):
+            return
+        texts = [f"{d.title}\n{d.text[:DENSE_TEXT_CHARS]}" for d in self.documents]
+        parts = [await embedder.embed(texts[i : i + batch]) for i in range(0, len(texts), batch)]
+        self.vectors = np.concatenate(parts).astype(np.float32)
+        if self.folder is not None:
+            await asyncio.to_thread(np.save, self.folder / "vectors.npy", self.vectors)
 
     @classmethod
     def build(cls, documents: list[CorpusDocument]) -> LocalCorpus:
@@ -160,6 +189,9 @@ class LocalCorpus:
 
     def save(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
+        self.folder = folder
+        if self.vectors is not None:
+            np.save(folder / "vectors.npy", self.vectors)
         self.retriever.save(str(folder / "bm25"), show_progress=False)
         with (folder / "documents.jsonl").open("w", encoding="utf-8") as out:
             for document in self.documents:
@@ -179,7 +211,9 @@ class LocalCorpus:
         with (folder / "documents.jsonl").open(encoding="utf-8") as lines:
             documents = [CorpusDocument.model_validate_json(line) for line in lines]
         retriever = bm25s.BM25.load(str(folder / "bm25"), show_progress=False)
-        return cls(documents, retriever)
+        vectors_path = folder / "vectors.npy"
+        vectors = np.load(vectors_path) if vectors_path.is_file() else None
+        return cls(documents, retriever, folder, vectors)
 
     @classmethod
     def open_sync(cls, path: Path, cache_root: Path) -> LocalCorpus:
@@ -203,13 +237,32 @@ class LocalCorpus:
     async def open(cls, path: Path, cache_root: Path) -> LocalCorpus:
         return await asyncio.to_thread(cls.open_sync, path, cache_root)
 
-    def _search(self, query: str, limit: int, published_before: datetime | None) -> list[int]:
+    def _lexical(self, query: str, k: int) -> list[int]:
         tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
         if not tokens.vocab:
             return []
-        k = min(len(self.documents), limit * 3 if published_before else limit)
-        ids, scores = self.retriever.retrieve(tokens, k=k, show_progress=False, n_threads=1)
-        hits = [int(i) for i, s in zip(ids[0], scores[0], strict=True) if float(s) > 0]
+        ids, scores = self.retriever.retrieve(
+            tokens, k=min(k, len(self.documents)), show_progress=False, n_threads=1
+        )
+        return [int(i) for i, s in zip(ids[0], scores[0], strict=True) if float(s) > 0]
+
+    def _search(
+        self,
+        query: str,
+        limit: int,
+        published_before: datetime | None,
+        query_vector: NDArray[np.float32] | None = None,
+    ) -> list[int]:
+        k = limit * 3 if published_before or query_vector is not None else limit
+        hits = self._lexical(query, k)
+        if query_vector is not None and self.vectors is not None:
+            # Reciprocal rank fusion of the lexical and the dense ranking.
+            dense = np.argsort(-(self.vectors @ query_vector))[:k]
+            fused: dict[int, float] = {}
+            for ranking in (hits, [int(i) for i in dense]):
+                for rank, doc in enumerate(ranking):
+                    fused[doc] = fused.get(doc, 0.0) + 1.0 / (RRF_K + rank + 1)
+            hits = sorted(fused, key=lambda doc: -fused[doc])
         if published_before is not None:
             hits = [
                 i
@@ -224,7 +277,10 @@ class LocalCorpus:
     ) -> list[SearchResult]:
         if not query.strip():
             raise SearchFailed("empty query")
-        hits = await asyncio.to_thread(self._search, query, limit, published_before)
+        query_vector = None
+        if self.embedder is not None and self.vectors is not None:
+            query_vector = (await self.embedder.embed([query]))[0]
+        hits = await asyncio.to_thread(self._search, query, limit, published_before, query_vector)
         return [
             SearchResult(title=d.title, url=d.url, snippet=_snippet(d.text), published=d.published)
             for d in (self.documents[i] for i in hits)

@@ -211,6 +211,8 @@ async def make_evidence(
         settings.reader.source == "auto" and local
     )
     corpus = await open_corpus(settings) if local or use_corpus_reader else None
+    if corpus is not None and settings.search.dense:
+        await corpus.add_dense(make_embedder(settings))
     search: SearchEngine = corpus if local and corpus else make_web_search(settings, client)
     if use_corpus_reader and corpus is not None:
         return search, corpus

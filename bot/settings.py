@@ -105,6 +105,11 @@ class SearchSettings(BaseModel):
         description="the local corpus: a JSONL file of {url, title, text} documents (e.g. "
         "../shared/data/medquad/medquad_docs.jsonl) or a folder built by evonote corpus index",
     )
+    dense: bool = Field(
+        default=False,
+        description="local backend: fuse BM25 with dense retrieval by the memory's embedder "
+        "(the corpus is embedded once and the vectors saved with its index)",
+    )
     searxng_url: str | None = Field(default=None, description="SearXNG base URL (JSON on)")
     serper_api_key: SecretStr | None = Field(default=None, description="Serper API key")
     brave_api_key: SecretStr | None = Field(default=None, description="Brave Search API key")

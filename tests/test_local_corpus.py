@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from datetime import datetime
 from pathlib import Path
+from typing import Any, ClassVar
 
+import numpy as np
 import pytest
 
-from adapters.local_corpus import LocalCorpus, read_folder
+from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder
 from bot.cli import main
 from pipeline.errors import PageUnreadable
 from tests.fakes.documents import article_html, text_pdf
@@ -117,3 +119,59 @@ async def test_medquad_search_finds_measles_pages(medquad: Path, tmp_path: Path)
     corpus = await LocalCorpus.open(medquad, tmp_path / "cache")
     results = await corpus.search("measles vaccine", limit=5)
     assert any("measles" in r.url.lower() or "measles" in r.title.lower() for r in results)
+
+
+class ConceptEmbedder:
+    """Maps words to a few concepts, so paraphrases meet where words do not."""
+
+    CONCEPTS: ClassVar[dict[str, int]] = {
+        "vaccine": 0,
+        "vaccines": 0,
+        "jab": 0,
+        "jabs": 0,
+        "shot": 0,
+        "mmr": 0,
+        "autism": 1,
+        "harm": 2,
+        "harms": 2,
+        "safety": 2,
+        "safe": 2,
+        "heart": 3,
+    }
+
+    async def embed(self, texts: list[str]) -> Any:
+        rows = np.zeros((len(texts), 4), dtype=np.float32)
+        for n, text in enumerate(texts):
+            for word in text.lower().replace(":", " ").split():
+                if word in self.CONCEPTS:
+                    rows[n, self.CONCEPTS[word]] += 1
+        return rows / np.maximum(np.linalg.norm(rows, axis=1, keepdims=True), 1e-9)
+
+
+async def test_dense_retrieval_finds_what_words_miss(tmp_path: Path) -> None:
+    documents = [
+        CorpusDocument(
+            url="https://a.example/autism",
+            title="Autism overview",
+            text="Autism is a developmental condition.",
+        ),
+        CorpusDocument(
+            url="https://a.example/mmr",
+            title="MMR vaccine safety",
+            text="The vaccine is safe; studies of millions found no harm.",
+        ),
+        CorpusDocument(
+            url="https://a.example/heart",
+            title="Heart health",
+            text="Exercise keeps the heart strong.",
+        ),
+    ]
+    corpus = LocalCorpus.build(documents)
+    corpus.save(tmp_path / "idx")
+    assert await corpus.search("do jabs cause harms", limit=3) == []
+    await corpus.add_dense(ConceptEmbedder())
+    found = await corpus.search("do jabs cause harms", limit=3)
+    assert found[0].url == "https://a.example/mmr"
+    reloaded = LocalCorpus.load(tmp_path / "idx")
+    assert reloaded.vectors is not None  # saved beside the index, not recomputed
+    assert np.allclose(reloaded.vectors, corpus.vectors)
