@@ -35,6 +35,9 @@ from memory.judge import SocialUtilityJudge
 from memory.ports import Embedder
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import EvoNoteError
+from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
+from pipeline.forecast.panel import PersonaPanel
+from pipeline.forecast.personas import PersonaSet
 from pipeline.ports import NoMemory, PageReader, SearchEngine
 
 
@@ -230,6 +233,29 @@ async def make_evidence(
     return search, reader
 
 
+def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel | None:
+    f = settings.forecast
+    if not f.enabled:
+        return None
+    try:
+        personas = PersonaSet.load(f.personas) if f.personas else PersonaSet.load()
+        calibrated = CalibratedAggregator.load(f.calibration) if f.calibration else None
+    except (OSError, ValueError) as e:
+        raise ConfigurationError(f"EVONOTE_FORECAST__PERSONAS / __CALIBRATION: {e}") from e
+    llm = settings.llm
+    rater = OpenAIChatModel(
+        client, model=llm.judge_model or llm.writer_model, temperature=0.7, max_tokens=400
+    )
+    return PersonaPanel(
+        rater,
+        personas,
+        calibrated=calibrated,
+        timeout_s=llm.call_timeout_s,
+        concurrency=f.concurrency,
+        rule=BridgingRule(f.helpful_threshold, f.not_helpful_threshold),
+    )
+
+
 @asynccontextmanager
 async def build(settings: Settings) -> AsyncIterator[App]:
     async with AsyncExitStack() as stack:
@@ -251,12 +277,14 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             budget=settings.evidence_budget(),
         )
         store = EpisodeStore(engine)
+        panel = make_panel(settings, client)
         notes = NoteService(
             store=store,
             posts=PostResolver(),
             runner=runner,
             worker_id=worker_id(),
             memory_mode=settings.memory.mode,
+            panel=panel,
         )
         yield App(settings=settings, store=store, notes=notes, model=model, memory=memory)
         if memory is not None:

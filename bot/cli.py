@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
-from bot import memory_cli
+from bot import memory_cli, personas_cli
 from bot.app import ConfigurationError, build, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
@@ -71,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     memory_cli.add_parsers(sub)
+    personas_cli.add_parsers(sub)
 
     db = sub.add_parser("db", help="database maintenance")
     db.add_argument("action", choices=["upgrade"], help="apply migrations")
@@ -180,6 +181,10 @@ async def _main(args: argparse.Namespace) -> int:
         return await _check(settings, args)
     if args.command == "episodes":
         return await _episodes(settings, args)
+    if args.command == "personas" and args.personas_command == "build":
+        return await asyncio.to_thread(personas_cli.build_command, args)
+    if args.command == "personas":
+        return await personas_cli.calibrate_command(settings, args)
     if args.command == "memory":
         return await memory_cli.memory_command(settings, args)
     if args.command == "evolve":

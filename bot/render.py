@@ -7,6 +7,7 @@ from typing import Any
 
 from adapters.sqlstore.tables import EpisodeRow, StepRow
 from pipeline.brief import VerificationBrief
+from pipeline.forecast.aggregate import Forecast
 from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.source_quality import TIER_NAMES, source_tier
 
@@ -47,6 +48,10 @@ def episode_text(row: EpisodeRow) -> str:
         lines += ["", f"  Abstained: {row.abstain_reason}"]
     elif row.status == "failed":
         lines += ["", f"  Failed: {row.failure_reason}"]
+    if row.forecast:
+        forecast = Forecast.model_validate(row.forecast)
+        reasons = ", ".join(forecast.top_reasons) or "none given"
+        lines.append(f"Forecast ({forecast.method}): {forecast.summary()}; reasons: {reasons}")
     if row.brief:
         brief = VerificationBrief.model_validate(row.brief)
         lines.append(
@@ -99,6 +104,7 @@ def episode_json(row: EpisodeRow, steps: list[StepRow]) -> dict[str, Any]:
         "brief": row.brief,
         "support_checked": row.support_checked,
         "evidence": row.evidence,
+        "forecast": row.forecast,
         "timings": {
             "search_s": row.search_s,
             "visit_s": row.visit_s,

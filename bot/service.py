@@ -10,6 +10,7 @@ from adapters.sqlstore.tables import EpisodeRow
 from bot.posts import PostResolver
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import EvoNoteError
+from pipeline.forecast.panel import PersonaPanel
 from pipeline.post import Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import ProgressListener, StepRecord
@@ -44,12 +45,14 @@ class NoteService:
         runner: EpisodeRunner,
         worker_id: str,
         memory_mode: str = "off",
+        panel: PersonaPanel | None = None,
     ) -> None:
         self.store = store
         self.posts = posts
         self.runner = runner
         self.worker_id = worker_id
         self.memory_mode = memory_mode
+        self.panel = panel
         # A lease outlives any healthy episode; one still running past it has lost its worker.
         self.lease_s = runner.budget.deadline_s * 2 + 60
 
@@ -83,7 +86,23 @@ class NoteService:
             log.exception("episode %s crashed", episode_id)
             failed = await self.store.fail(episode_id, f"internal error: {e!r}")
             raise EpisodeFailed(failed, e) from e
-        return await self.store.finish(episode_id, outcome)
+        finished = await self.store.finish(episode_id, outcome)
+        if outcome.status == "noted" and outcome.note and self.panel is not None:
+            finished = await self._forecast(finished, post, outcome.note)
+        return finished
+
+    async def _forecast(self, row: EpisodeRow, post: Post, note: str) -> EpisodeRow:
+        """The persona panel's forecast; a failure leaves the note without one."""
+        assert self.panel is not None
+        assert row.id is not None
+        try:
+            forecast = await self.panel.forecast(post.all_text(), note)
+        except EvoNoteError as e:
+            log.warning("episode %s: no forecast: %s", row.id, e)
+            return row
+        if forecast is None:
+            return row
+        return await self.store.save_forecast(row.id, forecast.model_dump(mode="json"))
 
     async def check(
         self, request: NoteRequest, progress: ProgressListener | None = None

@@ -169,6 +169,35 @@ class MemorySettings(BaseModel):
     upkeep_every_s: float = Field(default=3600, gt=0, description="upkeep job interval")
 
 
+class ForecastSettings(BaseModel):
+    enabled: bool = Field(default=True, description="rate every note with the persona panel")
+    personas: Path | None = Field(
+        default=None,
+        description="persona profiles (evonote personas build); empty = the profiles shipped, "
+        "built from the public 2021 Community Notes ratings",
+    )
+    calibration: Path | None = Field(
+        default=None,
+        description="a calibrated aggregator (evonote personas calibrate); "
+        "empty = the bridging rule",
+    )
+    helpful_threshold: float = Field(
+        default=0.6,
+        ge=0,
+        le=1,
+        description="both sides must score at least this for a Helpful forecast",
+    )
+    not_helpful_threshold: float = Field(
+        default=0.35,
+        ge=0,
+        le=1,
+        description="a score at "
+        "or below this is forecast Not Helpful; between the "
+        "two: Needs More Ratings",
+    )
+    concurrency: int = Field(default=16, ge=1, description="persona calls at once")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="EVONOTE_", env_nested_delimiter="__", extra="ignore"
@@ -183,6 +212,9 @@ class Settings(BaseSettings):
     db: DatabaseSettings = Field(default_factory=DatabaseSettings, description="storage")
     search: SearchSettings = Field(default_factory=SearchSettings, description="evidence search")
     reader: ReaderSettings = Field(default_factory=ReaderSettings, description="page reading")
+    forecast: ForecastSettings = Field(
+        default_factory=ForecastSettings, description="simulated rater personas"
+    )
     memory: MemorySettings = Field(default_factory=MemorySettings, description="experience memory")
 
     @property

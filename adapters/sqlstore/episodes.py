@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import insert, update
 from sqlalchemy.exc import IntegrityError
@@ -95,6 +96,9 @@ class EpisodeStore:
             prompt_tokens=t.prompt_tokens,
             completion_tokens=t.completion_tokens,
         )
+
+    async def save_forecast(self, episode_id: int, forecast: dict[str, Any]) -> EpisodeRow:
+        return await self._update(episode_id, forecast=forecast)
 
     async def fail(self, episode_id: int, reason: str) -> EpisodeRow:
         return await self._update(

@@ -61,6 +61,7 @@ class EpisodeRow(SQLModel, table=True):
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
     support_checked: bool | None = None
+    forecast: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     judged: bool = Field(default=False, index=True)
     utility_mode: str | None = Field(default=None, max_length=32)
     judge_feedback: str | None = Field(default=None, sa_column=Column(Text))

@@ -27,6 +27,10 @@ class Raw:
     content: str | None = None  # message content sent verbatim (malformed output)
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the persona panel opens 16 connections at once
+
+
 @dataclass
 class ScriptedModelServer:
     policy: Policy
@@ -125,7 +129,7 @@ class ScriptedModelServer:
                     },
                 )
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = _Server(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
 

@@ -61,7 +61,19 @@ def one_lesson(messages: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def helpful_rating(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "helpfulness": "helpful",
+        "agree": True,
+        "confidence": 4,
+        "helpful_reasons": ["GoodSources", "Clear"],
+        "not_helpful_reasons": [],
+        "changes_understanding": True,
+    }
+
+
 DEFAULTS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
+    "RatingForm": helpful_rating,
     "PageNotes": page_notes,
     "SupportVerdicts": all_supported,
     "JudgeVerdict": satisfactory,

@@ -1,0 +1,98 @@
+"""Community Notes' public ratings TSVs → `RatingsTable`.
+
+Two layouts: the 2021 release (`helpful` / `notHelpful` columns and the old reason flags) and
+today's (`helpfulnessLevel` HELPFUL / SOMEWHAT_HELPFUL / NOT_HELPFUL and the new flags).
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.forecast.ratings import HELPFUL_REASONS, NOT_HELPFUL_REASONS, RatingsTable
+
+LEVELS = {"HELPFUL": 1.0, "SOMEWHAT_HELPFUL": 0.5, "NOT_HELPFUL": 0.0}
+# 2021 flag names that mean the same as today's.
+RENAMED = {
+    "notHelpfulOpinionSpeculationOrBias": "notHelpfulOpinionSpeculation",
+    "notHelpfulArgumentativeOrInflammatory": "notHelpfulArgumentativeOrBiased",
+}
+
+
+def _flag(row: dict[str, str], name: str) -> float:
+    return 1.0 if (row.get(name) or "0").strip() in ("1", "1.0", "true", "True") else 0.0
+
+
+def read_ratings(path: Path) -> RatingsTable:
+    csv.field_size_limit(sys.maxsize)  # summaries in the notes files can be very long lines
+    raters: dict[str, int] = {}
+    notes: dict[str, int] = {}
+    rater, note, value, agree, good, bad = [], [], [], [], [], []
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        columns = set(reader.fieldnames or ())
+        if not {"noteId", "participantId"} <= columns or not (
+            "helpfulnessLevel" in columns or "helpful" in columns
+        ):
+            raise ValueError(
+                f"{path} is not a Community Notes ratings file (columns: "
+                f"{', '.join(sorted(columns)[:8])}…)"
+            )
+        for row in reader:
+            row = {RENAMED.get(k, k): v for k, v in row.items() if k}
+            if "helpfulnessLevel" in columns and row.get("helpfulnessLevel"):
+                level = LEVELS.get(row["helpfulnessLevel"].strip())
+            elif _flag(row, "helpful") or _flag(row, "notHelpful"):
+                level = 1.0 if _flag(row, "helpful") else 0.0
+            else:
+                level = None
+            if level is None:
+                continue
+            rater.append(raters.setdefault(row["participantId"], len(raters)))
+            note.append(notes.setdefault(row["noteId"], len(notes)))
+            value.append(level)
+            agree.append(1.0 if _flag(row, "agree") else 0.0 if _flag(row, "disagree") else np.nan)
+            good.append([_flag(row, f"helpful{r}") for r in HELPFUL_REASONS])
+            bad.append([_flag(row, f"notHelpful{r}") for r in NOT_HELPFUL_REASONS])
+    if not value:
+        raise ValueError(f"{path} holds no usable ratings")
+    return RatingsTable(
+        rater=np.asarray(rater, dtype=np.int64),
+        note=np.asarray(note, dtype=np.int64),
+        value=np.asarray(value, dtype=np.float64),
+        agree=np.asarray(agree, dtype=np.float64),
+        helpful_reasons=np.asarray(good, dtype=np.float64),
+        not_helpful_reasons=np.asarray(bad, dtype=np.float64),
+        rater_ids=list(raters),
+        note_ids=list(notes),
+    )
+
+
+def read_note_ids(path: Path) -> set[str]:
+    """The note ids of a Community Notes notes TSV (any release)."""
+    csv.field_size_limit(sys.maxsize)
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        if "noteId" not in (reader.fieldnames or ()):
+            raise ValueError(f"{path} is not a Community Notes notes file (no noteId column)")
+        return {row["noteId"] for row in reader if row.get("noteId")}
+
+
+def only_notes(table: RatingsTable, note_ids: set[str]) -> RatingsTable:
+    """The ratings of the given notes, raters and notes renumbered."""
+    keep = np.array([table.note_ids[n] in note_ids for n in table.note], dtype=bool)
+    raters, rater_index = np.unique(table.rater[keep], return_inverse=True)
+    notes, note_index = np.unique(table.note[keep], return_inverse=True)
+    return RatingsTable(
+        rater=rater_index.astype(np.int64),
+        note=note_index.astype(np.int64),
+        value=table.value[keep],
+        agree=table.agree[keep],
+        helpful_reasons=table.helpful_reasons[keep],
+        not_helpful_reasons=table.not_helpful_reasons[keep],
+        rater_ids=[table.rater_ids[i] for i in raters],
+        note_ids=[table.note_ids[i] for i in notes],
+    )

@@ -1,0 +1,151 @@
+"""`evonote personas build` and `evonote personas calibrate`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
+from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
+from bot.app import ConfigurationError, make_llm_client, make_panel
+from bot.settings import Settings
+from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
+from pipeline.forecast.factorisation import fit
+from pipeline.forecast.personas import build_personas
+
+EXIT_OK, EXIT_INPUT = 0, 3
+LABELS = {
+    "helpful": Verdict.HELPFUL,
+    "currently_rated_helpful": Verdict.HELPFUL,
+    "not_helpful": Verdict.NOT_HELPFUL,
+    "currently_rated_not_helpful": Verdict.NOT_HELPFUL,
+    "needs_more_ratings": Verdict.NEEDS_MORE_RATINGS,
+}
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    personas = sub.add_parser("personas", help="simulated rater personas (MultiCom)")
+    psub = personas.add_subparsers(dest="personas_command", required=True)
+    build = psub.add_parser("build", help="fit the rater space on real ratings and cluster it")
+    build.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021 or now)")
+    build.add_argument("--notes", type=Path, help="notes TSV: keep ratings of these notes only")
+    build.add_argument("--k", type=int, default=16, help="personas (clusters)")
+    build.add_argument("--seed", type=int, default=0)
+    build.add_argument("--out", type=Path, required=True)
+    calibrate = psub.add_parser("calibrate", help="fit the aggregator on labelled notes")
+    calibrate.add_argument(
+        "--data",
+        type=Path,
+        required=True,
+        help="JSONL: {post, note, label: helpful|not_helpful|needs_more_ratings}",
+    )
+    calibrate.add_argument("--out", type=Path, required=True)
+    calibrate.add_argument("--folds", type=int, default=5)
+
+
+def build_command(args: argparse.Namespace) -> int:
+    try:
+        table = read_ratings(args.ratings)
+        if args.notes:
+            table = only_notes(table, read_note_ids(args.notes))
+    except (OSError, ValueError) as e:
+        print(f"evonote: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    started = time.perf_counter()
+    model = fit(table, seed=args.seed)
+    fitted = time.perf_counter() - started
+    personas = build_personas(
+        table,
+        k=args.k,
+        seed=args.seed,
+        model=model,
+        source=f"{args.ratings.name}: {len(table):,} ratings",
+    )
+    personas.save(args.out)
+    sides = (model.rater_factor > 0.15).sum(), (model.rater_factor < -0.15).sum()
+    print(
+        f"{len(table):,} ratings by {table.raters:,} raters on {table.notes:,} notes; "
+        f"factorisation {fitted:.1f} s ({model.iterations} iterations, "
+        f"{'converged' if model.converged else 'NOT converged'}); raters with factor "
+        f"> +0.15: {sides[0]}, < -0.15: {sides[1]}"
+    )
+    for p in personas.personas:
+        print(
+            f"  persona {p.id:>2}: {p.size:>4} raters, factor {p.factor:+.2f}, intercept "
+            f"{p.intercept:+.2f}, helpful {100 * p.helpful_share:.0f}%"
+        )
+    print(f"wrote {args.out}; use EVONOTE_FORECAST__PERSONAS={args.out}")
+    return EXIT_OK
+
+
+async def calibrate_command(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        rows = [
+            json.loads(line)
+            for line in (await asyncio.to_thread(args.data.read_text, "utf-8")).splitlines()
+            if line.strip()
+        ]
+        labels = [LABELS[str(r["label"]).strip().lower().replace(" ", "_")] for r in rows]
+    except (OSError, ValueError, KeyError) as e:
+        print(
+            f"evonote: {args.data}: every line needs post, note and a label "
+            f"(helpful, not_helpful, needs_more_ratings): {e}",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
+    client = make_llm_client(settings)
+    try:
+        panel = make_panel(
+            settings.model_copy(
+                update={
+                    "forecast": settings.forecast.model_copy(
+                        update={"enabled": True, "calibration": None}
+                    )
+                }
+            ),
+            client,
+        )
+        assert panel is not None
+        table = []
+        for row in rows:
+            votes, _ = await panel.votes(str(row["post"]), str(row["note"]))
+            if not votes:
+                raise ConfigurationError("no persona answered: is the model server up?")
+            table.append(features(votes))
+    finally:
+        await client.close()
+    x = np.array([[f[name] for name in FEATURES] for f in table])
+    y = np.array([label.value for label in labels])
+    smallest = min(np.unique(y, return_counts=True)[1])
+    folds = max(2, min(args.folds, smallest))
+    regression = LogisticRegression(max_iter=2000)
+    predicted = cross_val_predict(
+        regression, x, y, cv=StratifiedKFold(folds, shuffle=True, random_state=0)
+    )
+    rule = [panel.rule.decide(f).value for f in table]
+    regression.fit(x, y)
+    CalibratedAggregator(
+        classes=[Verdict(c) for c in regression.classes_],
+        coef=regression.coef_.tolist(),
+        intercept=regression.intercept_.tolist(),
+        feature_names=list(FEATURES),
+    ).save(args.out)
+    for name, guess in (
+        ("bridging rule", rule),
+        (f"calibrated, {folds}-fold out-of-fold", predicted),
+    ):
+        print(
+            f"{name}: accuracy {accuracy_score(y, guess):.3f}, balanced accuracy "
+            f"{balanced_accuracy_score(y, guess):.3f}, macro-F1 "
+            f"{f1_score(y, guess, average='macro'):.3f}"
+        )
+    print(f"wrote {args.out}; use EVONOTE_FORECAST__CALIBRATION={args.out}")
+    return EXIT_OK

@@ -1,0 +1,155 @@
+"""Persona votes → features → Helpful / Not Helpful / Needs More Ratings.
+
+The default rule follows Community Notes' bridging idea: a note is forecast helpful only when
+personas on both sides of the main divide lean helpful. A logistic-regression aggregator,
+calibrated on labelled notes (`evonote personas calibrate`), replaces the rule when present.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel
+
+from pipeline.forecast.personas import PersonaProfile
+from pipeline.forecast.prompts import Helpfulness, HelpfulReason, NotHelpfulReason, RatingForm
+
+SCORE = {Helpfulness.HELPFUL: 1.0, Helpfulness.SOMEWHAT: 0.5, Helpfulness.NOT_HELPFUL: 0.0}
+SIDE = 0.15  # |factor| below this is the middle, counted on neither side
+
+
+class Verdict(StrEnum):
+    HELPFUL = "Helpful"
+    NOT_HELPFUL = "Not Helpful"
+    NEEDS_MORE_RATINGS = "Needs More Ratings"
+
+
+class PersonaVote(BaseModel):
+    persona: int
+    size: int
+    factor: float
+    form: RatingForm
+
+
+FEATURES = (
+    "helpful_score",
+    "not_helpful_share",
+    "left_score",
+    "right_score",
+    "side_gap",
+    "confidence",
+    "agree_share",
+    "changes_understanding",
+    *(f"reason_{r.value}" for r in HelpfulReason),
+    *(f"reason_{r.value}" for r in NotHelpfulReason),
+)
+
+
+def features(votes: list[PersonaVote]) -> dict[str, float]:
+    weights = np.array([v.size for v in votes], dtype=float)
+    weights /= weights.sum()
+    score = np.array([SCORE[v.form.helpfulness] for v in votes])
+    factor = np.array([v.factor for v in votes])
+
+    def mean(values: np.ndarray, mask: np.ndarray | None = None) -> float:
+        w = weights if mask is None else weights * mask
+        return float((values * w).sum() / w.sum()) if w.sum() > 0 else float("nan")
+
+    overall = mean(score)
+    left = mean(score, factor < -SIDE)
+    right = mean(score, factor > SIDE)
+    left = overall if np.isnan(left) else left
+    right = overall if np.isnan(right) else right
+    out = {
+        "helpful_score": overall,
+        "not_helpful_share": mean(score == 0.0),
+        "left_score": left,
+        "right_score": right,
+        "side_gap": abs(left - right),
+        "confidence": mean(np.array([v.form.confidence for v in votes], dtype=float)) / 5,
+        "agree_share": mean(np.array([v.form.agree for v in votes], dtype=float)),
+        "changes_understanding": mean(
+            np.array([v.form.changes_understanding for v in votes], dtype=float)
+        ),
+    }
+    for reason in HelpfulReason:
+        out[f"reason_{reason.value}"] = mean(
+            np.array([reason in v.form.helpful_reasons for v in votes], dtype=float)
+        )
+    for bad in NotHelpfulReason:
+        out[f"reason_{bad.value}"] = mean(
+            np.array([bad in v.form.not_helpful_reasons for v in votes], dtype=float)
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class BridgingRule:
+    """Helpful when both sides score at least `helpful_threshold`; Not Helpful when the
+    weighted score is at most `not_helpful_threshold`; otherwise Needs More Ratings."""
+
+    helpful_threshold: float = 0.6
+    not_helpful_threshold: float = 0.35
+
+    def decide(self, f: dict[str, float]) -> Verdict:
+        if min(f["left_score"], f["right_score"]) >= self.helpful_threshold:
+            return Verdict.HELPFUL
+        if f["helpful_score"] <= self.not_helpful_threshold:
+            return Verdict.NOT_HELPFUL
+        return Verdict.NEEDS_MORE_RATINGS
+
+
+class CalibratedAggregator(BaseModel):
+    """Multinomial logistic regression over FEATURES, fitted by `evonote personas calibrate`."""
+
+    classes: list[Verdict]
+    coef: list[list[float]]
+    intercept: list[float]
+    feature_names: list[str]
+
+    def decide(self, f: dict[str, float]) -> Verdict:
+        x = np.array([f[name] for name in self.feature_names])
+        logits = np.array(self.coef) @ x + np.array(self.intercept)
+        if len(self.classes) == 2:  # sklearn keeps one row for two classes
+            return self.classes[int(logits[0] > 0)]
+        return self.classes[int(np.argmax(logits))]
+
+    @classmethod
+    def load(cls, path: Path) -> CalibratedAggregator:
+        return cls.model_validate_json(path.read_text(encoding="utf-8"))
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(self.model_dump(mode="json"), indent=1), encoding="utf-8")
+
+
+class Forecast(BaseModel):
+    verdict: Verdict
+    method: str
+    features: dict[str, float]
+    top_reasons: list[str]
+    votes: list[PersonaVote]
+    failed_personas: int = 0
+
+    def summary(self) -> str:
+        f = self.features
+        return (
+            f"{self.verdict.value} — {100 * f['helpful_score']:.0f}% helpful across "
+            f"{len(self.votes)} personas (one side {100 * f['left_score']:.0f}%, other "
+            f"side {100 * f['right_score']:.0f}%)"
+        )
+
+
+def top_reasons(f: dict[str, float], n: int = 3) -> list[str]:
+    reasons = sorted(
+        ((v, k.removeprefix("reason_")) for k, v in f.items() if k.startswith("reason_") and v > 0),
+        reverse=True,
+    )
+    return [name for _, name in reasons[:n]]
+
+
+def persona_vote(persona: PersonaProfile, form: RatingForm) -> PersonaVote:
+    return PersonaVote(persona=persona.id, size=persona.size, factor=persona.factor, form=form)

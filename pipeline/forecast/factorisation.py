@@ -1,0 +1,119 @@
+"""Community Notes' biased rank-one matrix factorisation.
+
+rating ≈ μ + i_u + i_n + f_u · f_n, fitted by L-BFGS on the mean squared error plus L2
+penalties — 0.03 on factors, five times that (0.15) on intercepts — as in Community Notes'
+open-source scorer. The factor's sign is fixed so that the larger group of raters sits on the
+positive side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import minimize
+from threadpoolctl import threadpool_limits
+
+from pipeline.forecast.ratings import RatingsTable
+
+FACTOR_LAMBDA = 0.03
+INTERCEPT_LAMBDA = 0.15
+
+
+@dataclass
+class Factorisation:
+    mu: float
+    rater_intercept: NDArray[np.float64]
+    rater_factor: NDArray[np.float64]
+    note_intercept: NDArray[np.float64]
+    note_factor: NDArray[np.float64]
+    loss: float
+    iterations: int
+    converged: bool
+
+    def predict(self, rater: NDArray[np.int64], note: NDArray[np.int64]) -> NDArray[np.float64]:
+        predicted: NDArray[np.float64] = (
+            self.mu
+            + self.rater_intercept[rater]
+            + self.note_intercept[note]
+            + self.rater_factor[rater] * self.note_factor[note]
+        )
+        return predicted
+
+
+def fit(
+    table: RatingsTable,
+    *,
+    seed: int = 0,
+    max_iterations: int = 2000,
+    factor_lambda: float = FACTOR_LAMBDA,
+    intercept_lambda: float = INTERCEPT_LAMBDA,
+) -> Factorisation:
+    u, n, r = table.rater, table.note, table.value
+    nu, nn, m = table.raters, table.notes, len(table)
+    rng = np.random.default_rng(seed)
+    start = np.concatenate(
+        [
+            [float(r.mean())],
+            np.zeros(nu),
+            np.zeros(nn),
+            rng.normal(0, 0.1, nu),
+            rng.normal(0, 0.1, nn),
+        ]
+    )
+
+    Parts = tuple[
+        float, NDArray[np.float64], NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]
+    ]
+
+    def unpack(x: NDArray[np.float64]) -> Parts:
+        return (
+            x[0],
+            x[1 : 1 + nu],
+            x[1 + nu : 1 + nu + nn],
+            x[1 + nu + nn : 1 + 2 * nu + nn],
+            x[1 + 2 * nu + nn :],
+        )
+
+    def loss_and_gradient(x: NDArray[np.float64]) -> tuple[float, NDArray[np.float64]]:
+        mu, iu, in_, fu, fn = unpack(x)
+        error = mu + iu[u] + in_[n] + fu[u] * fn[n] - r
+        loss = (error @ error) / m + (
+            factor_lambda * (fu @ fu / nu + fn @ fn / nn)
+            + intercept_lambda * (iu @ iu / nu + in_ @ in_ / nn)
+        )
+        g = 2 * error / m
+        grad = np.concatenate(
+            [
+                [g.sum()],
+                np.bincount(u, g, nu) + 2 * intercept_lambda * iu / nu,
+                np.bincount(n, g, nn) + 2 * intercept_lambda * in_ / nn,
+                np.bincount(u, g * fn[n], nu) + 2 * factor_lambda * fu / nu,
+                np.bincount(n, g * fu[u], nn) + 2 * factor_lambda * fn / nn,
+            ]
+        )
+        return float(loss), grad
+
+    # Thousands of small vector operations: BLAS threads only add wake-up latency (15x here).
+    with threadpool_limits(limits=1, user_api="blas"):
+        result = minimize(
+            loss_and_gradient,
+            start,
+            jac=True,
+            method="L-BFGS-B",
+            options={"maxiter": max_iterations, "gtol": 1e-6, "ftol": 1e-10},
+        )
+    mu, iu, in_, fu, fn = unpack(result.x)
+    if (fu > 0).sum() < (fu < 0).sum():  # the sign of a rank-one factor is arbitrary
+        fu, fn = -fu, -fn
+    return Factorisation(
+        mu=float(mu),
+        rater_intercept=iu,
+        rater_factor=fu,
+        note_intercept=in_,
+        note_factor=fn,
+        loss=float(result.fun),
+        iterations=int(result.nit),
+        converged=bool(result.success),
+    )

@@ -1,0 +1,317 @@
+"""Simulated rater personas: the factorisation, the personas, the panel and its verdicts."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import openai
+import pytest
+
+from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
+from adapters.openai_chat import OpenAIChatModel
+from bot.cli import main
+from pipeline.forecast.aggregate import (
+    BridgingRule,
+    CalibratedAggregator,
+    PersonaVote,
+    Verdict,
+    features,
+)
+from pipeline.forecast.factorisation import fit
+from pipeline.forecast.panel import PersonaPanel
+from pipeline.forecast.personas import PersonaSet, build_personas
+from pipeline.forecast.prompts import RatingForm
+from pipeline.forecast.ratings import RatingsTable
+from tests.conftest import SHARED_DATA
+from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.ports import FakeChatModel
+
+
+def planted(
+    seed: int = 1, raters: int = 300, notes: int = 200, m: int = 20_000
+) -> tuple[RatingsTable, dict[str, Any]]:
+    rng = np.random.default_rng(seed)
+    truth = {
+        "iu": rng.normal(0, 0.15, raters),
+        "in": rng.normal(0, 0.2, notes),
+        "fu": np.where(rng.random(raters) < 0.6, 1, -1) * rng.uniform(0.5, 1, raters),
+        "fn": rng.normal(0, 0.4, notes),
+    }
+    u, n = rng.integers(0, raters, m), rng.integers(0, notes, m)
+    value = (
+        0.5
+        + truth["iu"][u]
+        + truth["in"][n]
+        + truth["fu"][u] * truth["fn"][n]
+        + rng.normal(0, 0.05, m)
+    )
+    reasons = (rng.random((m, 9)) < 0.2).astype(float)
+    table = RatingsTable(
+        u,
+        n,
+        value,
+        rng.choice([0.0, 1.0], m),
+        reasons,
+        (rng.random((m, 12)) < 0.1).astype(float),
+        [f"r{i}" for i in range(raters)],
+        [f"n{i}" for i in range(notes)],
+    )
+    return table, truth
+
+
+def test_factorisation_recovers_planted_parameters() -> None:
+    table, truth = planted()
+    model = fit(table)
+    assert model.converged
+    assert np.corrcoef(model.rater_intercept, truth["iu"])[0, 1] > 0.95
+    assert np.corrcoef(model.note_intercept, truth["in"])[0, 1] > 0.95
+    assert abs(np.corrcoef(model.rater_factor, truth["fu"])[0, 1]) > 0.95
+    assert abs(np.corrcoef(model.note_factor, truth["fn"])[0, 1]) > 0.95
+    assert (model.rater_factor > 0).sum() >= (model.rater_factor < 0).sum()
+
+
+def test_personas_are_deterministic_with_a_seed() -> None:
+    table, _ = planted(seed=2, m=5000)
+    first = build_personas(table, k=6, seed=3).model_dump()
+    second = build_personas(table, k=6, seed=3).model_dump()
+    assert first == second
+    assert sum(p["size"] for p in first["personas"]) == table.raters
+    factors = [p["factor"] for p in first["personas"]]
+    assert factors == sorted(factors)
+    assert min(factors) < 0 < max(factors)
+
+
+def test_real_2021_ratings_split_raters_on_both_sides() -> None:
+    ratings = SHARED_DATA / "birdwatch_2021" / "ratings-00000.tsv"
+    if not ratings.is_file():
+        pytest.skip("shared data not present")
+    table = read_ratings(ratings)
+    assert len(table) > 13_000
+    model = fit(table)
+    assert model.converged
+    assert (model.rater_factor > 0.15).sum() > 100
+    assert (model.rater_factor < -0.15).sum() > 100
+    notes = only_notes(table, read_note_ids(SHARED_DATA / "birdwatch_2021" / "notes-00000.tsv"))
+    assert 0 < len(notes) <= len(table)
+
+
+def test_todays_layout_with_helpfulness_levels(tmp_path: Path) -> None:
+    path = tmp_path / "ratings.tsv"
+    header = [
+        "noteId",
+        "raterParticipantId",
+        "participantId",
+        "createdAtMillis",
+        "version",
+        "agree",
+        "disagree",
+        "helpfulnessLevel",
+        "helpfulClear",
+        "helpfulGoodSources",
+        "notHelpfulIncorrect",
+        "notHelpfulNoteNotNeeded",
+    ]
+    rows = [
+        ["1", "", "a", "0", "2", "0", "0", "HELPFUL", "1", "1", "0", "0"],
+        ["1", "", "b", "0", "2", "0", "0", "SOMEWHAT_HELPFUL", "1", "0", "0", "0"],
+        ["2", "", "a", "0", "2", "0", "0", "NOT_HELPFUL", "0", "0", "1", "1"],
+    ]
+    path.write_text("\n".join("\t".join(r) for r in [header, *rows]) + "\n")
+    table = read_ratings(path)
+    assert table.value.tolist() == [1.0, 0.5, 0.0]
+    assert table.raters == 2 and table.notes == 2
+    assert table.helpful_reasons[0, 1] == 1.0  # GoodSources
+    assert table.not_helpful_reasons[2, 7] == 1.0  # NoteNotNeeded
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("a\tb\n1\t2\n")
+    with pytest.raises(ValueError, match="not a Community Notes ratings file"):
+        read_ratings(bad)
+
+
+def vote(
+    helpfulness: str, factor: float, size: int = 10, reasons: list[str] | None = None
+) -> PersonaVote:
+    form = RatingForm(
+        helpfulness=helpfulness,
+        agree=True,
+        confidence=4,  # type: ignore[arg-type]
+        helpful_reasons=reasons or [],
+        changes_understanding=True,
+    )
+    return PersonaVote(persona=0, size=size, factor=factor, form=form)
+
+
+@pytest.mark.parametrize(
+    ("votes", "verdict"),
+    [
+        (
+            [vote("helpful", -0.6), vote("helpful", 0.5), vote("somewhat_helpful", 0.0)],
+            Verdict.HELPFUL,
+        ),
+        (
+            [vote("helpful", -0.6), vote("not_helpful", 0.5), vote("helpful", 0.0)],
+            Verdict.NEEDS_MORE_RATINGS,
+        ),
+        (
+            [vote("not_helpful", -0.6), vote("not_helpful", 0.5), vote("somewhat_helpful", 0.0)],
+            Verdict.NOT_HELPFUL,
+        ),
+        ([vote("helpful", -0.6, size=1), vote("not_helpful", 0.5, size=100)], Verdict.NOT_HELPFUL),
+    ],
+)
+def test_bridging_rule_needs_both_sides(votes: list[PersonaVote], verdict: Verdict) -> None:
+    assert BridgingRule().decide(features(votes)) == verdict
+
+
+def test_features_weigh_personas_by_size_and_count_reasons() -> None:
+    f = features(
+        [vote("helpful", -0.5, size=30, reasons=["GoodSources"]), vote("not_helpful", 0.5, size=10)]
+    )
+    assert f["helpful_score"] == pytest.approx(0.75)
+    assert f["left_score"] == 1.0 and f["right_score"] == 0.0
+    assert f["reason_GoodSources"] == pytest.approx(0.75)
+
+
+def test_calibrated_aggregator_applies_its_coefficients() -> None:
+    names = ["helpful_score"]
+    aggregator = CalibratedAggregator(
+        classes=[Verdict.HELPFUL, Verdict.NEEDS_MORE_RATINGS, Verdict.NOT_HELPFUL],
+        coef=[[10.0], [0.0], [-10.0]],
+        intercept=[-7.0, 0.0, 3.0],
+        feature_names=names,
+    )
+    assert aggregator.decide({"helpful_score": 0.9}) == Verdict.HELPFUL
+    assert aggregator.decide({"helpful_score": 0.5}) == Verdict.NEEDS_MORE_RATINGS
+    assert aggregator.decide({"helpful_score": 0.1}) == Verdict.NOT_HELPFUL
+
+
+def test_shipped_personas_come_from_the_2021_data() -> None:
+    shipped = PersonaSet.load()
+    assert len(shipped.personas) == 16
+    assert shipped.ratings > 13_000
+    assert sum(p.size for p in shipped.personas) == shipped.raters
+    assert (
+        min(p.factor for p in shipped.personas)
+        < -0.3
+        < 0.3
+        < max(p.factor for p in shipped.personas)
+    )
+
+
+async def test_personas_rate_concurrently_against_the_model_server(
+    model_server: ScriptedModelServer,
+) -> None:
+    model_server.delay_s = 0.3
+    client = openai.AsyncOpenAI(base_url=model_server.base_url, api_key="x", max_retries=0)
+    panel = PersonaPanel(OpenAIChatModel(client, model="m"), PersonaSet.load())
+    started = time.perf_counter()
+    forecast = await panel.forecast("Vaccines cause autism", "Studies find no link. https://a.org")
+    elapsed = time.perf_counter() - started
+    await client.close()
+    assert forecast is not None
+    assert forecast.verdict == Verdict.HELPFUL
+    assert len(forecast.votes) == 16
+    assert elapsed < 16 * 0.3 / 3, f"16 personas took {elapsed:.1f} s: not concurrent"
+    prompts = [r["messages"][0]["content"] for r in model_server.requests]
+    assert len(set(prompts)) == 16, "each persona has its own profile in its prompt"
+    assert "<untrusted_note>" in model_server.requests[0]["messages"][1]["content"]
+
+
+async def test_a_persona_that_fails_only_lowers_coverage() -> None:
+    calls = {"n": 0}
+
+    class Flaky:
+        answers = frozenset({"RatingForm"})
+
+        def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+            calls["n"] += 1
+            if calls["n"] % 4 == 0:
+                return {"helpfulness": "brilliant"}
+            return {
+                "helpfulness": "helpful",
+                "agree": True,
+                "confidence": 5,
+                "changes_understanding": True,
+            }
+
+    panel = PersonaPanel(FakeChatModel(Flaky()), PersonaSet.load())
+    forecast = await panel.forecast("post", "note")
+    assert forecast is not None
+    assert forecast.failed_personas == 4
+    assert len(forecast.votes) == 12
+
+
+def test_personas_build_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table, _ = planted(seed=4, raters=60, notes=40, m=3000)
+    path = tmp_path / "ratings.tsv"
+    lines = ["noteId\tparticipantId\tcreatedAtMillis\tagree\tdisagree\thelpful\tnotHelpful"]
+    for u, n, v in zip(table.rater, table.note, table.value, strict=True):
+        helpful = int(v > 0.5)
+        lines.append(f"n{n}\tr{u}\t0\t1\t0\t{helpful}\t{1 - helpful}")
+    path.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "personas.json"
+    assert main(["personas", "build", "--ratings", str(path), "--k", "4", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "converged" in printed and "persona  3" in printed
+    assert len(json.loads(out.read_text())["personas"]) == 4
+
+
+def test_personas_calibrate_command(
+    model_server: ScriptedModelServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    class ByNote:
+        answers = frozenset({"RatingForm"})
+
+        def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+            note = messages[-1]["content"].split("<untrusted_note>")[1]
+            level = (
+                "helpful"
+                if "good" in note
+                else "not_helpful"
+                if "bad" in note
+                else "somewhat_helpful"
+            )
+            return {
+                "helpfulness": level,
+                "agree": level == "helpful",
+                "confidence": 3,
+                "changes_understanding": level != "not_helpful",
+            }
+
+    model_server.policy = ByNote()
+    monkeypatch.setenv("EVONOTE_LLM__BASE_URL", model_server.base_url)
+    data = tmp_path / "labelled.jsonl"
+    rows = [
+        {"post": f"p{i}", "note": kind, "label": label}
+        for i in range(6)
+        for kind, label in (
+            ("a good note", "helpful"),
+            ("a bad note", "not_helpful"),
+            ("a plain note", "needs_more_ratings"),
+        )
+    ]
+    data.write_text("\n".join(json.dumps(r) for r in rows))
+    out = tmp_path / "calibration.json"
+    assert (
+        main(["personas", "calibrate", "--data", str(data), "--out", str(out), "--folds", "3"]) == 0
+    )
+    printed = capsys.readouterr().out
+    assert "calibrated, 3-fold out-of-fold: accuracy 1.000" in printed
+    aggregator = CalibratedAggregator.load(out)
+    assert set(aggregator.classes) == set(Verdict)
+
+
+def test_bad_calibration_data_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "bad.jsonl"
+    data.write_text('{"post": "p", "note": "n", "label": "brilliant"}\n')
+    assert (
+        main(["personas", "calibrate", "--data", str(data), "--out", str(tmp_path / "c.json")]) == 3
+    )
+    assert "needs post, note and a label" in capsys.readouterr().err
