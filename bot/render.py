@@ -43,7 +43,7 @@ def episode_text(row: EpisodeRow) -> str:
             lines.append(
                 f"  {i}. [{TIER_NAMES[tier]}] {source.get('title') or '(untitled)'} — {url}"
             )
-            lines += [f"     “{q}”" for q in source.get("quotes", [])[:2]]
+            lines += [f"     “{' '.join(q.split())}”" for q in source.get("quotes", [])[:2]]
     elif row.status == "abstained":
         lines += ["", f"  Abstained: {row.abstain_reason}"]
     elif row.status == "failed":
