@@ -57,7 +57,10 @@ class NoteService:
         self.lease_s = runner.budget.deadline_s * 2 + 60
 
     async def submit(self, request: NoteRequest) -> EpisodeRow:
-        """Persist the request as a queued episode; bad input is recorded as failed."""
+        """Persist the request as a queued episode; bad input is recorded as failed.
+        A request whose key was seen before returns that episode (retries, double clicks)."""
+        if request.key and (seen := await self.store.by_request_key(request.key)) is not None:
+            return seen
         try:
             post = await self.posts.resolve(request.post_ref)
         except EvoNoteError as e:

@@ -19,3 +19,8 @@ class NoteRequest(BaseModel):
     requester: str = "cli"
     source: str = Field(default="cli", description="cli, slack, discord or x_watch")
     reply_to: ReplyTarget = Field(default_factory=ReplyTarget)
+    key: str | None = Field(
+        default=None,
+        description="idempotency key (a Slack event id, a click's action id): a request with "
+        "a key already seen returns the existing episode instead of starting another",
+    )

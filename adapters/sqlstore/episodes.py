@@ -33,6 +33,7 @@ class EpisodeStore:
             reply_thread=request.reply_to.thread,
             reply_message=request.reply_to.message,
             post_ref=request.post_ref,
+            request_key=request.key,
             post=post.model_dump(mode="json"),
             post_created_at=post.created_at,
             memory_mode=memory_mode,
@@ -96,6 +97,21 @@ class EpisodeStore:
             prompt_tokens=t.prompt_tokens,
             completion_tokens=t.completion_tokens,
         )
+
+    async def by_request_key(self, key: str) -> EpisodeRow | None:
+        async with self.sessions() as session:
+            rows = await session.exec(select(EpisodeRow).where(EpisodeRow.request_key == key))
+            return rows.first()
+
+    async def approve(self, episode_id: int, user: str) -> EpisodeRow:
+        return await self._update(episode_id, approved_by=user, approved_at=utcnow())
+
+    async def votes(self, episode_id: int) -> list[FeedbackRow]:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(FeedbackRow).where(FeedbackRow.episode_id == episode_id)
+                .order_by(col(FeedbackRow.id)))
+            return list(rows)
 
     async def save_forecast(self, episode_id: int, forecast: dict[str, Any]) -> EpisodeRow:
         return await self._update(episode_id, forecast=forecast)

@@ -30,6 +30,7 @@ class EpisodeRow(SQLModel, table=True):
     reply_thread: str | None = Field(default=None, max_length=200)
     reply_message: str | None = Field(default=None, max_length=200)
     post_ref: str = Field(sa_column=Column(Text, nullable=False))
+    request_key: str | None = Field(default=None, max_length=200, unique=True, index=True)
     post: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     post_created_at: datetime | None = Field(default=None, index=True)
     status: str = Field(default="queued", max_length=16, index=True)
@@ -61,6 +62,8 @@ class EpisodeRow(SQLModel, table=True):
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
     support_checked: bool | None = None
+    approved_by: str | None = Field(default=None, max_length=200)
+    approved_at: datetime | None = None
     forecast: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))
     judged: bool = Field(default=False, index=True)
     utility_mode: str | None = Field(default=None, max_length=32)
