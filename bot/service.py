@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from sqlalchemy.exc import IntegrityError
+
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.tables import EpisodeRow
 from bot.posts import PostResolver
@@ -68,6 +70,16 @@ class NoteService:
             assert row.id is not None
             raise EpisodeFailed(await self.store.fail(row.id, str(e)), e) from e
         return await self.store.create(request, post, self.memory_mode)
+
+    async def submit_once(self, request: NoteRequest) -> EpisodeRow | None:
+        """Like `submit`, but None when the request's key was seen before — also when two
+        deliveries of the same event race (the database's unique key decides)."""
+        if request.key and await self.store.by_request_key(request.key) is not None:
+            return None
+        try:
+            return await self.submit(request)
+        except IntegrityError:
+            return None
 
     async def run(self, episode_id: int, progress: ProgressListener | None = None) -> EpisodeRow:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`."""

@@ -198,6 +198,46 @@ class ForecastSettings(BaseModel):
     concurrency: int = Field(default=16, ge=1, description="persona calls at once")
 
 
+class SlackSettings(BaseModel):
+    mode: Literal["socket", "http"] = Field(
+        default="socket", description="socket (no public URL; needs the app token) or http"
+    )
+    port: int = Field(default=3000, description="http mode: serves POST /slack/events")
+    bot_token: SecretStr | None = Field(
+        default=None, description="xoxb- bot token; set = evonote serve starts the Slack app"
+    )
+    app_token: SecretStr | None = Field(default=None, description="xapp- token for socket mode")
+    signing_secret: SecretStr | None = Field(
+        default=None, description="http mode: request signing secret"
+    )
+    api_url: str = Field(default="https://slack.com/api/", description="Slack Web API base URL")
+    channels: str = Field(
+        default="",
+        description="comma-separated channel ids where notes may "
+        "be requested; empty = any channel the app is in",
+    )
+    moderators: str = Field(
+        default="",
+        description="comma-separated user (U…) or user-group (S…) ids who may approve notes",
+    )
+    digest_channel: str | None = Field(default=None, description="channel for the daily digest")
+    progress_interval_s: float = Field(
+        default=2.0, ge=0, description="least time between two edits of a progress card"
+    )
+
+    @staticmethod
+    def _ids(value: str) -> set[str]:
+        return {part.strip() for part in value.split(",") if part.strip()}
+
+    @property
+    def channel_ids(self) -> set[str]:
+        return self._ids(self.channels)
+
+    @property
+    def moderator_ids(self) -> set[str]:
+        return self._ids(self.moderators)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="EVONOTE_", env_nested_delimiter="__", extra="ignore"
@@ -212,6 +252,7 @@ class Settings(BaseSettings):
     db: DatabaseSettings = Field(default_factory=DatabaseSettings, description="storage")
     search: SearchSettings = Field(default_factory=SearchSettings, description="evidence search")
     reader: ReaderSettings = Field(default_factory=ReaderSettings, description="page reading")
+    slack: SlackSettings = Field(default_factory=SlackSettings, description="the Slack app")
     forecast: ForecastSettings = Field(
         default_factory=ForecastSettings, description="simulated rater personas"
     )

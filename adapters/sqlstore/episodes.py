@@ -103,14 +103,19 @@ class EpisodeStore:
             rows = await session.exec(select(EpisodeRow).where(EpisodeRow.request_key == key))
             return rows.first()
 
+    async def set_reply_message(self, episode_id: int, message: str) -> EpisodeRow:
+        return await self._update(episode_id, reply_message=message)
+
     async def approve(self, episode_id: int, user: str) -> EpisodeRow:
         return await self._update(episode_id, approved_by=user, approved_at=utcnow())
 
     async def votes(self, episode_id: int) -> list[FeedbackRow]:
         async with self.sessions() as session:
             rows = await session.exec(
-                select(FeedbackRow).where(FeedbackRow.episode_id == episode_id)
-                .order_by(col(FeedbackRow.id)))
+                select(FeedbackRow)
+                .where(FeedbackRow.episode_id == episode_id)
+                .order_by(col(FeedbackRow.id))
+            )
             return list(rows)
 
     async def save_forecast(self, episode_id: int, forecast: dict[str, Any]) -> EpisodeRow:

@@ -1,0 +1,62 @@
+"""Episode records → the platform-neutral card."""
+
+from __future__ import annotations
+
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow
+from bot.render import timings_line
+from pipeline.brief import VerificationBrief
+from pipeline.card import CardSource, NoteCard
+from pipeline.forecast.aggregate import Forecast
+from pipeline.source_quality import TIER_NAMES, source_tier
+
+
+def card_for(
+    row: EpisodeRow, votes: list[FeedbackRow] | None = None, progress: str | None = None
+) -> NoteCard:
+    assert row.id is not None
+    votes = votes or []
+    read = {e.get("url"): e for e in row.evidence}
+    sources = []
+    for url in row.cited_urls:
+        source = read.get(url, {})
+        tier = int(source.get("tier") or source_tier(url))
+        sources.append(
+            CardSource(
+                url=url,
+                title=str(source.get("title") or url),
+                tier=tier,
+                tier_name=TIER_NAMES[tier],
+                quotes=[" ".join(q.split()) for q in source.get("quotes", [])],
+            )
+        )
+    card = NoteCard(
+        episode_id=row.id,
+        status=row.status,
+        progress=progress,
+        note=row.note_text,
+        char_count=row.char_count,
+        sources=sources,
+        abstain_reason=row.abstain_reason,
+        failure_reason=row.failure_reason,
+        support_unverified=row.support_checked is False,
+        media_not_inspected=any(
+            not (m.get("caption") or m.get("alt_text")) for m in row.post.get("media", [])
+        ),
+        votes_up=sum(1 for v in votes if v.vote > 0),
+        votes_down=sum(1 for v in votes if v.vote < 0),
+        voters=list(dict.fromkeys(v.user for v in votes)),
+        approved_by=row.approved_by,
+        timings=timings_line(row).removeprefix("Timings: ") if row.total_s is not None else None,
+    )
+    if row.brief:
+        brief = VerificationBrief.model_validate(row.brief)
+        card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
+        card.top_gaps = [
+            f"P{g.priority} {g.type.value.replace('_', ' ')}: {g.description}"
+            for g in brief.top_gaps()
+        ]
+    if row.forecast:
+        forecast = Forecast.model_validate(row.forecast)
+        card.forecast = forecast.summary()
+        card.forecast_reasons = forecast.top_reasons
+    return card

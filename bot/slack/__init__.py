@@ -1,0 +1,1 @@
+"""The Slack front end: Bolt listeners, Block Kit cards, throttled progress."""

@@ -1,0 +1,153 @@
+"""NoteCard → Block Kit, within Slack's limits (50 blocks, 3,000 characters a text)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pipeline.card import NoteCard
+
+MAX_TEXT = 3000
+MAX_BLOCKS = 50
+MAX_SOURCES = 8
+
+
+def _cut(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _section(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": _cut(text)}}
+
+
+def _context(text: str) -> dict[str, Any]:
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": _cut(text)}]}
+
+
+def _button(text: str, action: str, card: NoteCard, style: str | None = None) -> dict[str, Any]:
+    button: dict[str, Any] = {
+        "type": "button",
+        "action_id": action,
+        "value": str(card.episode_id),
+        "text": {"type": "plain_text", "text": text, "emoji": True},
+    }
+    if style:
+        button["style"] = style
+    return button
+
+
+def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    if card.status in ("queued", "running"):
+        blocks.append(
+            _section(f":hourglass_flowing_sand: *Checking this post* (episode {card.episode_id})")
+        )
+        blocks.append(_context(card.progress or "Analysing the claim…"))
+        return blocks
+    if card.status == "noted" and card.note:
+        blocks.append(
+            _section(
+                "*Proposed Community Note*\n"
+                + "\n".join(f">{line}" for line in card.note.splitlines())
+            )
+        )
+        label = f"{card.char_count}/{card.char_limit} characters · _{card.label}_"
+        if card.support_unverified:
+            label += " · :warning: support not verified sentence by sentence"
+        if card.media_not_inspected:
+            label += " · :frame_with_picture: media not inspected"
+        blocks.append(_context(label))
+        lines = []
+        for source in card.sources[:MAX_SOURCES]:
+            lines.append(f"• [{source.tier_name}] <{source.url}|{_cut(source.title, 120)}>")
+        if lines:
+            blocks.append(_section("*Sources*\n" + "\n".join(lines)))
+        if card.forecast:
+            reasons = ", ".join(card.forecast_reasons) or "none"
+            blocks.append(
+                _context(f":crystal_ball: Rater forecast: {card.forecast}; reasons: {reasons}")
+            )
+    elif card.status == "abstained":
+        blocks.append(
+            _section(
+                f":no_entry_sign: *No note: EvoNote abstained* (episode "
+                f"{card.episode_id})\n{card.abstain_reason}"
+            )
+        )
+    else:
+        blocks.append(
+            _section(
+                f":x: *This post could not be checked* (episode "
+                f"{card.episode_id})\n{card.failure_reason}"
+            )
+        )
+    if card.claim_pattern:
+        gaps = "\n".join(f"– {g}" for g in card.top_gaps)
+        blocks.append(_context(f"Claim pattern: {card.claim_pattern}\n{gaps}"))
+    if card.timings:
+        blocks.append(_context(f"Timings: {card.timings}"))
+    if card.votes_up or card.votes_down:
+        voters = ", ".join(f"<@{u}>" for u in card.voters[:20])
+        blocks.append(_context(f":+1: {card.votes_up} · :-1: {card.votes_down} — {voters}"))
+    if card.approved_by:
+        blocks.append(_context(f":white_check_mark: Approved by <@{card.approved_by}>"))
+    blocks.append(
+        {
+            "type": "actions",
+            "block_id": f"evonote_actions_{card.episode_id}",
+            "elements": _buttons(card, show_approve),
+        }
+    )
+    return blocks[:MAX_BLOCKS]
+
+
+def _buttons(card: NoteCard, show_approve: bool) -> list[dict[str, Any]]:
+    if card.status == "failed":
+        return [_button("Retry", "evonote_regenerate", card, "primary")]
+    buttons = [
+        _button(":+1:", "evonote_vote_up", card),
+        _button(":-1:", "evonote_vote_down", card),
+        _button("Regenerate", "evonote_regenerate", card),
+    ]
+    if card.status == "noted":
+        buttons.append(_button("Show evidence", "evonote_show_evidence", card))
+        if show_approve and not card.approved_by:
+            buttons.append(_button("Approve", "evonote_approve", card, "primary"))
+    return buttons
+
+
+def evidence_blocks(card: NoteCard, evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    blocks = [_section(f"*Evidence for episode {card.episode_id}*")]
+    for source in evidence[: MAX_BLOCKS - 1]:
+        quotes = "\n".join(f">{' '.join(q.split())}" for q in source.get("quotes", []))
+        summary = source.get("summary") or source.get("excerpt", "")[:500]
+        blocks.append(
+            _section(
+                f"<{source.get('url')}|{_cut(str(source.get('title') or ''), 150)}>"
+                f"\n{summary}\n{quotes}"
+            )
+        )
+    return blocks
+
+
+def reason_modal(episode_id: int, channel: str, ts: str) -> dict[str, Any]:
+    return {
+        "type": "modal",
+        "callback_id": "evonote_vote_reason",
+        "private_metadata": json.dumps({"episode": episode_id, "channel": channel, "ts": ts}),
+        "title": {"type": "plain_text", "text": "Why not helpful?"},
+        "submit": {"type": "plain_text", "text": "Vote"},
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": "reason",
+                "label": {"type": "plain_text", "text": "What is wrong with this note?"},
+                "element": {
+                    "type": "plain_text_input",
+                    "action_id": "text",
+                    "multiline": True,
+                    "max_length": 1000,
+                },
+            }
+        ],
+    }

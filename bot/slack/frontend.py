@@ -1,0 +1,365 @@
+"""Slack: moderators paste a post, watch it being checked, vote, and approve.
+
+Every listener acknowledges first (Slack allows 3 s), then does the slow part in a task the
+frontend keeps track of. A request is persisted as a queued episode before the model is
+called; its idempotency key (the event id, or the episode a button belongs to) makes Slack's
+retries and double clicks harmless.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.sqlstore.episodes import EpisodeStore
+from bot.cards import card_for
+from bot.service import EpisodeFailed, NoteService
+from bot.settings import SlackSettings
+from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
+from pipeline.card import NoteCard
+from pipeline.request import NoteRequest, ReplyTarget
+from pipeline.trajectory import Progress
+
+log = logging.getLogger(__name__)
+_MENTION = re.compile(r"<@[A-Z0-9]+>")
+_SLACK_LINK = re.compile(r"<(https?://[^>|]+)(?:\|[^>]*)?>")
+
+
+def plain_text(text: str) -> str:
+    """Slack's markup → what the person typed: <https://x|x> → https://x, mentions dropped."""
+    return _MENTION.sub("", _SLACK_LINK.sub(r"\1", text)).strip()
+
+
+def progress_text(p: Progress) -> str:
+    parts = {"analysing": "Analysing the claim…", "done": "Finishing…"}
+    if p.phase in parts:
+        return parts[p.phase]
+    text = f"Searching {p.searches}/{p.max_searches} · Read {p.sources_read} sources"
+    return text + (" · Writing…" if p.phase == "writing" else "")
+
+
+class CardMessage:
+    """One card in a channel, edited as the episode progresses, at most once per interval."""
+
+    def __init__(self, client: AsyncWebClient, channel: str, ts: str, interval_s: float) -> None:
+        self.client = client
+        self.channel = channel
+        self.ts = ts
+        self.interval_s = interval_s
+        self.last_edit = 0.0
+
+    async def show(self, card: NoteCard, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last_edit < self.interval_s:
+            return  # the next phase's edit will carry the news; Slack rate-limits chat.update
+        self.last_edit = now
+        try:
+            await self.client.chat_update(
+                channel=self.channel, ts=self.ts, text=_fallback(card), blocks=card_blocks(card)
+            )
+        except SlackApiError as e:
+            log.warning("chat.update failed: %s", e.response.get("error"))
+
+
+def _fallback(card: NoteCard) -> str:
+    return card.note or card.abstain_reason or card.failure_reason or "Checking this post…"
+
+
+class SlackFrontend:
+    def __init__(
+        self,
+        notes: NoteService,
+        store: EpisodeStore,
+        settings: SlackSettings,
+        client: AsyncWebClient,
+        *,
+        process_before_response: bool = False,
+    ) -> None:
+        self.notes = notes
+        self.store = store
+        self.settings = settings
+        self.client = client
+        secret = settings.signing_secret.get_secret_value() if settings.signing_secret else None
+        self.app = AsyncApp(
+            client=client,
+            signing_secret=secret,
+            request_verification_enabled=secret is not None,
+            raise_error_for_unhandled_request=False,
+            process_before_response=process_before_response,
+        )
+        self.tasks: set[asyncio.Task[None]] = set()
+        self._moderators: set[str] | None = None
+        self._register()
+
+    # ---- plumbing -----------------------------------------------------------------------
+
+    def spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("slack task failed", exc_info=task.exception())
+
+    async def drain(self) -> None:
+        """Wait for every background task (tests, and a graceful shutdown)."""
+        while self.tasks:
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    def allowed_channel(self, channel: str) -> bool:
+        return not self.settings.channel_ids or channel in self.settings.channel_ids
+
+    async def is_moderator(self, user: str) -> bool:
+        if self._moderators is None:
+            ids: set[str] = set()
+            for entry in self.settings.moderator_ids:
+                if entry.startswith("S"):  # a user group: its members are moderators
+                    response = await self.client.usergroups_users_list(usergroup=entry)
+                    ids.update(response.get("users", []))
+                else:
+                    ids.add(entry)
+            self._moderators = ids
+        return user in self._moderators
+
+    # ---- the episode --------------------------------------------------------------------
+
+    async def start(
+        self, text: str, *, channel: str, user: str, thread: str | None, key: str
+    ) -> None:
+        """Persist the request, post the card, run the episode, edit the card as it goes."""
+        request = NoteRequest(
+            post_ref=text,
+            requester=user,
+            source="slack",
+            key=key,
+            reply_to=ReplyTarget(platform="slack", channel=channel, thread=thread),
+        )
+        try:
+            row = await self.notes.submit_once(request)
+        except EpisodeFailed as failed:
+            await self.post(card_for(failed.episode), channel, thread)
+            return
+        if row is None:
+            return  # a retried event or a second click: that episode is already under way
+        assert row.id is not None
+        episode_id = row.id
+        message = await self.post(card_for(row), channel, thread)
+        await self.store.set_reply_message(episode_id, message.ts)
+
+        async def progress(event: Progress) -> None:
+            current = await self.store.get(episode_id)
+            if current is not None:
+                await message.show(card_for(current, progress=progress_text(event)))
+
+        try:
+            finished = await self.notes.run(episode_id, progress)
+        except EpisodeFailed as failed:
+            finished = failed.episode
+        await message.show(card_for(finished, await self.store.votes(episode_id)), force=True)
+
+    async def post(self, card: NoteCard, channel: str, thread: str | None) -> CardMessage:
+        posted = await self.client.chat_postMessage(
+            channel=channel, thread_ts=thread, text=_fallback(card), blocks=card_blocks(card)
+        )
+        return CardMessage(
+            self.client, channel, str(posted["ts"]), self.settings.progress_interval_s
+        )
+
+    async def refresh(self, episode_id: int, channel: str, ts: str) -> None:
+        row = await self.store.get(episode_id)
+        if row is not None:
+            card = card_for(row, await self.store.votes(episode_id))
+            await CardMessage(self.client, channel, ts, 0).show(card, force=True)
+
+    # ---- listeners ----------------------------------------------------------------------
+
+    def _register(self) -> None:
+        app = self.app
+        app.command("/note")(self.on_command)
+        app.shortcut("draft_note")(self.on_shortcut)
+        app.event("app_mention")(self.on_mention)
+        app.action("evonote_vote_up")(self.on_vote_up)
+        app.action("evonote_vote_down")(self.on_vote_down)
+        app.view("evonote_vote_reason")(self.on_vote_reason)
+        app.action("evonote_regenerate")(self.on_regenerate)
+        app.action("evonote_show_evidence")(self.on_show_evidence)
+        app.action("evonote_approve")(self.on_approve)
+
+    async def on_command(
+        self, ack: Callable[..., Awaitable[None]], command: dict[str, Any]
+    ) -> None:
+        text, channel = plain_text(command.get("text", "")), command["channel_id"]
+        if not self.allowed_channel(channel):
+            await ack(
+                "EvoNote is not enabled in this channel; ask an admin to add it to "
+                "EVONOTE_SLACK__CHANNELS."
+            )
+            return
+        if not text:
+            await ack(
+                "Give a post to check: `/note https://x.com/user/status/123` or "
+                "`/note <the post's text>`."
+            )
+            return
+        await ack()
+        key = f"slack:command:{command.get('trigger_id') or command.get('command_ts')}"
+        self.spawn(self.start(text, channel=channel, user=command["user_id"], thread=None, key=key))
+
+    async def on_shortcut(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()
+        message, channel = body.get("message", {}), body["channel"]["id"]
+        user = body["user"]["id"]
+        if not self.allowed_channel(channel):
+            await self.client.chat_postEphemeral(
+                channel=channel, user=user, text="EvoNote is not enabled in this channel."
+            )
+            return
+        text = plain_text(message.get("text", ""))
+        if not text:
+            await self.client.chat_postEphemeral(
+                channel=channel, user=user, text="That message has no text or link to check."
+            )
+            return
+        self.spawn(
+            self.start(
+                text,
+                channel=channel,
+                user=user,
+                thread=message.get("ts"),
+                key=f"slack:shortcut:{body.get('trigger_id')}",
+            )
+        )
+
+    async def on_mention(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()
+        event = body["event"]
+        channel, text = event["channel"], plain_text(event.get("text", ""))
+        thread = event.get("thread_ts") or event.get("ts")
+        if not self.allowed_channel(channel):
+            return
+        if not text:
+            await self.client.chat_postMessage(
+                channel=channel,
+                thread_ts=thread,
+                text="Mention me with a post link or the post's text to check it.",
+            )
+            return
+        self.spawn(
+            self.start(
+                text,
+                channel=channel,
+                user=event.get("user", ""),
+                thread=thread,
+                key=f"slack:event:{body.get('event_id')}",
+            )
+        )
+
+    @staticmethod
+    def _action(body: dict[str, Any]) -> tuple[int, str, str, str]:
+        action = body["actions"][0]
+        return (
+            int(action["value"]),
+            body["user"]["id"],
+            body["channel"]["id"],
+            body["message"]["ts"],
+        )
+
+    async def _vote(self, episode_id: int, user: str, vote: int, reason: str | None) -> bool:
+        return await self.store.record_vote(
+            episode_id,
+            platform="slack",
+            user=user,
+            vote=vote,
+            reason=reason,
+            event_id=f"slack:vote:{episode_id}:{user}",
+        )  # one vote per person and note
+
+    async def on_vote_up(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()
+        episode_id, user, channel, ts = self._action(body)
+        if await self._vote(episode_id, user, 1, None):
+            await self.refresh(episode_id, channel, ts)
+        else:
+            await self.client.chat_postEphemeral(
+                channel=channel, user=user, text="You have already voted on this note."
+            )
+
+    async def on_vote_down(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()
+        episode_id, _, channel, ts = self._action(body)
+        await self.client.views_open(
+            trigger_id=body["trigger_id"], view=reason_modal(episode_id, channel, ts)
+        )
+
+    async def on_vote_reason(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        await ack()
+        view = body["view"]
+        meta = json.loads(view["private_metadata"])
+        reason = view["state"]["values"]["reason"]["text"].get("value") or None
+        user = body["user"]["id"]
+        if await self._vote(int(meta["episode"]), user, -1, reason):
+            await self.refresh(int(meta["episode"]), meta["channel"], meta["ts"])
+        else:
+            await self.client.chat_postEphemeral(
+                channel=meta["channel"], user=user, text="You have already voted on this note."
+            )
+
+    async def on_regenerate(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        await ack()
+        episode_id, user, channel, ts = self._action(body)
+        row = await self.store.get(episode_id)
+        if row is None:
+            return
+        thread = body["message"].get("thread_ts") or ts
+        self.spawn(
+            self.start(
+                row.post_ref,
+                channel=channel,
+                user=user,
+                thread=thread,
+                key=f"slack:regenerate:{episode_id}",
+            )
+        )
+
+    async def on_show_evidence(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        await ack()
+        episode_id, user, channel, _ = self._action(body)
+        row = await self.store.get(episode_id)
+        if row is None:
+            return
+        await self.client.chat_postEphemeral(
+            channel=channel,
+            user=user,
+            text=f"Evidence for episode {episode_id}",
+            blocks=evidence_blocks(card_for(row), row.evidence),
+        )
+
+    async def on_approve(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()
+        episode_id, user, channel, ts = self._action(body)
+        if not await self.is_moderator(user):
+            await self.client.chat_postEphemeral(
+                channel=channel,
+                user=user,
+                text="Only moderators can approve notes (EVONOTE_SLACK__MODERATORS).",
+            )
+            return
+        await self.store.approve(episode_id, user)
+        await self.refresh(episode_id, channel, ts)

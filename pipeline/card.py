@@ -1,0 +1,38 @@
+"""What a moderator sees about an episode, whatever the chat platform (one model, many
+renderers)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class CardSource(BaseModel):
+    url: str
+    title: str
+    tier: int
+    tier_name: str
+    quotes: list[str] = Field(default_factory=list)
+
+
+class NoteCard(BaseModel):
+    episode_id: int
+    status: str = Field(description="queued, running, noted, abstained or failed")
+    progress: str | None = Field(default=None, description="while running: what is happening")
+    note: str | None = None
+    char_count: int | None = None
+    char_limit: int = 280
+    sources: list[CardSource] = Field(default_factory=list)
+    abstain_reason: str | None = None
+    failure_reason: str | None = None
+    claim_pattern: str | None = None
+    top_gaps: list[str] = Field(default_factory=list)
+    forecast: str | None = None
+    forecast_reasons: list[str] = Field(default_factory=list)
+    timings: str | None = None
+    support_unverified: bool = False
+    media_not_inspected: bool = False
+    votes_up: int = 0
+    votes_down: int = 0
+    voters: list[str] = Field(default_factory=list)
+    approved_by: str | None = None
+    label: str = "AI-drafted — needs human review"

@@ -1,0 +1,331 @@
+"""The Slack app: signed requests dispatched into Bolt, a local mock of the Web API."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.app import build
+from bot.settings import Settings
+from bot.slack.blocks import MAX_BLOCKS, MAX_TEXT, card_blocks
+from bot.slack.frontend import SlackFrontend
+from pipeline.card import CardSource, NoteCard
+from tests.conftest import NetworkGuard
+from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.slack_api import MockSlackApi
+
+SECRET = "test-signing-secret"
+POST = "The measles vaccine causes autism, skip the MMR shot"
+
+
+@pytest.fixture
+async def slack_api(network_guard: NetworkGuard) -> AsyncIterator[MockSlackApi]:
+    api = MockSlackApi(group_members={"SMODS": ["UMOD"]})
+    await api.start()
+    network_guard.allow(api.port)
+    yield api
+    await api.stop()
+
+
+@pytest.fixture
+async def slack(
+    app_env: ScriptedModelServer, slack_api: MockSlackApi, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[SlackFrontend]:
+    monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", SECRET)
+    monkeypatch.setenv("EVONOTE_SLACK__MODERATORS", "SMODS")
+    monkeypatch.setenv("EVONOTE_SLACK__CHANNELS", "C1,C2")
+    monkeypatch.setenv("EVONOTE_SLACK__PROGRESS_INTERVAL_S", "0")
+    settings = Settings()
+    async with build(settings) as app:
+        client = AsyncWebClient(
+            token="xoxb-test", base_url=f"http://127.0.0.1:{slack_api.port}/api/"
+        )
+        # Listeners run before the response, so a test can wait for what they started.
+        frontend = SlackFrontend(
+            app.notes, app.store, settings.slack, client, process_before_response=True
+        )
+        yield frontend
+        await frontend.drain()
+
+
+def signed(
+    body: str,
+    content_type: str,
+    *,
+    secret: str = SECRET,
+    age_s: int = 0,
+    extra: dict[str, str] | None = None,
+) -> AsyncBoltRequest:
+    ts = str(int(time.time()) - age_s)
+    signature = (
+        "v0=" + hmac.new(secret.encode(), f"v0:{ts}:{body}".encode(), hashlib.sha256).hexdigest()
+    )
+    headers = {
+        "content-type": [content_type],
+        "x-slack-request-timestamp": [ts],
+        "x-slack-signature": [signature],
+    }
+    for key, value in (extra or {}).items():
+        headers[key] = [value]
+    return AsyncBoltRequest(body=body, headers=headers)
+
+
+def command(text: str, channel: str = "C1", trigger: str = "T-1") -> AsyncBoltRequest:
+    return signed(
+        urlencode(
+            {
+                "command": "/note",
+                "text": text,
+                "channel_id": channel,
+                "user_id": "U1",
+                "team_id": "T1",
+                "trigger_id": trigger,
+                "response_url": "http://127.0.0.1/unused",
+            }
+        ),
+        "application/x-www-form-urlencoded",
+    )
+
+
+def interaction(payload: dict[str, Any]) -> AsyncBoltRequest:
+    return signed(urlencode({"payload": json.dumps(payload)}), "application/x-www-form-urlencoded")
+
+
+def button(
+    action: str, episode: int, user: str = "U1", ts: str = "1700000001.000100"
+) -> AsyncBoltRequest:
+    return interaction(
+        {
+            "type": "block_actions",
+            "team": {"id": "T1"},
+            "user": {"id": user},
+            "channel": {"id": "C1"},
+            "trigger_id": f"trig-{action}-{user}",
+            "message": {"ts": ts},
+            "container": {"message_ts": ts},
+            "actions": [
+                {
+                    "action_id": action,
+                    "value": str(episode),
+                    "type": "button",
+                    "block_id": "b",
+                    "action_ts": str(time.time()),
+                }
+            ],
+        }
+    )
+
+
+async def note_episode(slack: SlackFrontend, api: MockSlackApi) -> int:
+    response = await slack.app.async_dispatch(command(POST))
+    assert response.status == 200
+    await slack.drain()
+    rows = await slack.store.recent(1)
+    assert rows[0].status == "noted"
+    return rows[0].id or 0
+
+
+async def test_note_command_posts_a_card_then_the_result(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    started = time.perf_counter()
+    response = await slack.app.async_dispatch(command(f"<https://x.com/a|x> {POST}"))
+    assert response.status == 200
+    assert time.perf_counter() - started < 3, "Slack needs an ack within 3 s"
+    await slack.drain()
+    posted = slack_api.called("chat.postMessage")
+    assert len(posted) == 1
+    assert "Checking this post" in json.dumps(posted[0]["blocks"], ensure_ascii=False)
+    updates = slack_api.called("chat.update")
+    final = json.dumps(updates[-1]["blocks"], ensure_ascii=False)
+    assert "Proposed Community Note" in final
+    assert "AI-drafted — needs human review" in final
+    assert "[official]" in final
+    assert "Rater forecast" in final
+    assert "evonote_vote_up" in final and "evonote_approve" in final
+    progress = [json.dumps(u["blocks"], ensure_ascii=False) for u in updates[:-1]]
+    assert any("Searching" in p for p in progress), "progress is shown while it runs"
+    row = (await slack.store.recent(1))[0]
+    assert (row.source, row.reply_channel, row.requester) == ("slack", "C1", "U1")
+    assert row.reply_message == updates[-1]["ts"]
+    assert row.post_ref.startswith("https://x.com/a ")
+
+
+async def test_bad_signatures_and_stale_requests_are_rejected(slack: SlackFrontend) -> None:
+    body = urlencode({"command": "/note", "text": POST, "channel_id": "C1", "user_id": "U1"})
+    forged = signed(body, "application/x-www-form-urlencoded", secret="wrong")
+    assert (await slack.app.async_dispatch(forged)).status == 401
+    stale = signed(body, "application/x-www-form-urlencoded", age_s=600)
+    assert (await slack.app.async_dispatch(stale)).status == 401
+    assert await slack.store.recent() == []
+
+
+async def test_a_retried_event_starts_no_second_episode(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    event = json.dumps(
+        {
+            "type": "event_callback",
+            "team_id": "T1",
+            "event_id": "Ev123",
+            "event": {
+                "type": "app_mention",
+                "user": "U1",
+                "channel": "C1",
+                "ts": "1.2",
+                "text": f"<@UBOT> {POST}",
+            },
+        }
+    )
+    assert (await slack.app.async_dispatch(signed(event, "application/json"))).status == 200
+    await slack.drain()
+    retry = signed(
+        event,
+        "application/json",
+        extra={"x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout"},
+    )
+    assert (await slack.app.async_dispatch(retry)).status == 200
+    await slack.drain()
+    assert len(await slack.store.recent()) == 1
+    assert len(slack_api.called("chat.postMessage")) == 1
+    assert slack_api.called("chat.postMessage")[0]["thread_ts"] == "1.2"
+
+
+async def test_votes_count_once_and_show_on_the_card(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    episode = await note_episode(slack, slack_api)
+    await slack.app.async_dispatch(button("evonote_vote_up", episode))
+    await slack.app.async_dispatch(button("evonote_vote_up", episode))  # a double click
+    votes = await slack.store.votes(episode)
+    assert [(v.user, v.vote) for v in votes] == [("U1", 1)]
+    assert "already voted" in slack_api.called("chat.postEphemeral")[-1]["text"]
+    assert ":+1: 1" in json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
+
+
+async def test_a_down_vote_asks_for_the_reason(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    episode = await note_episode(slack, slack_api)
+    await slack.app.async_dispatch(button("evonote_vote_down", episode, user="U2"))
+    modal = slack_api.called("views.open")[-1]["view"]
+    assert modal["callback_id"] == "evonote_vote_reason"
+    submission = {
+        "type": "view_submission",
+        "team": {"id": "T1"},
+        "user": {"id": "U2"},
+        "view": {
+            "id": "V1",
+            "type": "modal",
+            "callback_id": "evonote_vote_reason",
+            "private_metadata": modal["private_metadata"],
+            "state": {
+                "values": {
+                    "reason": {"text": {"type": "plain_text_input", "value": "cites a weak source"}}
+                }
+            },
+        },
+    }
+    assert (await slack.app.async_dispatch(interaction(submission))).status == 200
+    votes = await slack.store.votes(episode)
+    assert [(v.user, v.vote, v.reason) for v in votes] == [("U2", -1, "cites a weak source")]
+
+
+async def test_only_moderators_approve(slack: SlackFrontend, slack_api: MockSlackApi) -> None:
+    episode = await note_episode(slack, slack_api)
+    await slack.app.async_dispatch(button("evonote_approve", episode, user="U1"))
+    assert "Only moderators" in slack_api.called("chat.postEphemeral")[-1]["text"]
+    row = await slack.store.get(episode)
+    assert row is not None and row.approved_by is None
+    await slack.app.async_dispatch(button("evonote_approve", episode, user="UMOD"))
+    row = await slack.store.get(episode)
+    assert row is not None and row.approved_by == "UMOD"
+    final = json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
+    assert "Approved by <@UMOD>" in final and "evonote_approve" not in final
+
+
+async def test_show_evidence_and_regenerate(slack: SlackFrontend, slack_api: MockSlackApi) -> None:
+    episode = await note_episode(slack, slack_api)
+    await slack.app.async_dispatch(button("evonote_show_evidence", episode))
+    evidence = json.dumps(slack_api.called("chat.postEphemeral")[-1]["blocks"], ensure_ascii=False)
+    assert "no link between the MMR vaccine and autism" in evidence
+    await slack.app.async_dispatch(button("evonote_regenerate", episode))
+    await slack.app.async_dispatch(button("evonote_regenerate", episode))  # double click
+    await slack.drain()
+    assert len(await slack.store.recent()) == 2
+
+
+async def test_bad_input_and_unknown_channels(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    response = await slack.app.async_dispatch(command(""))
+    assert "Give a post to check" in str(response.body)
+    response = await slack.app.async_dispatch(command(POST, channel="C9"))
+    assert "not enabled in this channel" in str(response.body)
+    await slack.app.async_dispatch(command("https://www.tiktok.com/@a/video/1", trigger="T-2"))
+    await slack.drain()
+    card = json.dumps(slack_api.called("chat.postMessage")[-1]["blocks"], ensure_ascii=False)
+    assert "could not be checked" in card and "unsupported site" in card and "Retry" in card
+    assert (await slack.store.recent(1))[0].status == "failed"
+    shortcut = {
+        "type": "message_action",
+        "callback_id": "draft_note",
+        "team": {"id": "T1"},
+        "user": {"id": "U1"},
+        "channel": {"id": "C1"},
+        "trigger_id": "t",
+        "message": {"ts": "5.5", "text": ""},
+    }
+    await slack.app.async_dispatch(interaction(shortcut))
+    assert "no text or link" in slack_api.called("chat.postEphemeral")[-1]["text"]
+
+
+async def test_model_server_down_shows_a_retry(
+    slack: SlackFrontend, slack_api: MockSlackApi, app_env: ScriptedModelServer
+) -> None:
+    app_env.stop()
+    await slack.app.async_dispatch(command(POST))
+    await slack.drain()
+    card = json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
+    assert "cannot reach the model server" in card and "Retry" in card
+    assert (await slack.store.recent(1))[0].status == "failed"
+
+
+def test_cards_stay_within_slack_limits() -> None:
+    card = NoteCard(
+        episode_id=7,
+        status="noted",
+        note="x" * 5000,
+        char_count=280,
+        sources=[
+            CardSource(
+                url=f"https://s{i}.org",
+                title="t" * 400,
+                tier=4,
+                tier_name="official",
+                quotes=["q" * 2000],
+            )
+            for i in range(60)
+        ],
+        top_gaps=["g" * 1000] * 6,
+        claim_pattern="vaccine risk",
+        forecast="f" * 4000,
+        voters=[f"U{i}" for i in range(200)],
+        votes_up=200,
+    )
+    blocks = card_blocks(card)
+    assert len(blocks) <= MAX_BLOCKS
+    for block in blocks:
+        texts = [block.get("text", {}).get("text", "")] + [
+            e.get("text", "") for e in block.get("elements", []) if isinstance(e.get("text"), str)
+        ]
+        assert all(len(t) <= MAX_TEXT for t in texts)
