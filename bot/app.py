@@ -52,6 +52,8 @@ class App:
     notes: NoteService
     model: OpenAIChatModel
     memory: ExperienceMemory | None
+    engine: AsyncEngine
+    client: openai.AsyncOpenAI
 
 
 def worker_id() -> str:
@@ -286,6 +288,14 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             memory_mode=settings.memory.mode,
             panel=panel,
         )
-        yield App(settings=settings, store=store, notes=notes, model=model, memory=memory)
+        yield App(
+            settings=settings,
+            store=store,
+            notes=notes,
+            model=model,
+            memory=memory,
+            engine=engine,
+            client=client,
+        )
         if memory is not None:
             await memory.persist()

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
-from bot import memory_cli, personas_cli
+from bot import memory_cli, personas_cli, serve
 from bot.app import ConfigurationError, build, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
@@ -72,6 +72,7 @@ def _parser() -> argparse.ArgumentParser:
 
     memory_cli.add_parsers(sub)
     personas_cli.add_parsers(sub)
+    serve.add_parser(sub)
 
     db = sub.add_parser("db", help="database maintenance")
     db.add_argument("action", choices=["upgrade"], help="apply migrations")
@@ -192,7 +193,7 @@ async def _main(args: argparse.Namespace) -> int:
     if args.command == "vote":
         return await memory_cli.vote_command(settings, args)
     if args.command == "serve":
-        return await memory_cli.serve_command(settings)
+        return await serve.serve(settings)
     if args.command == "corpus":
         return await asyncio.to_thread(_index_corpus, settings, args)
     return await _db(settings)

@@ -12,20 +12,17 @@ import uuid
 from pathlib import Path
 
 from adapters.sqlstore.episodes import EpisodeStore
-from adapters.sqlstore.lease import SqlLeaseStore
 from bot.app import (
     ConfigurationError,
     make_evolver,
     make_llm_client,
     open_database,
     open_memory,
-    worker_id,
 )
 from bot.settings import Settings
 from memory.experience import ExperienceMemory
 from memory.models import LessonKind, LessonStatus, MemoryItem
 from pipeline.ports import MemoryPhase
-from scheduler.jobs import Job, JobScheduler
 
 EXIT_OK, EXIT_INPUT = 0, 3
 
@@ -74,8 +71,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     vote.add_argument("verdict", choices=["up", "down"])
     vote.add_argument("--reason")
     vote.add_argument("--user", default=getpass.getuser())
-
-    sub.add_parser("serve", help="run the scheduler (evolve and upkeep jobs) until stopped")
 
 
 def _item_line(item: MemoryItem) -> str:
@@ -226,37 +221,4 @@ async def vote_command(settings: Settings, args: argparse.Namespace) -> int:
             print(f"evonote: {e.args[0]}", file=sys.stderr)
             return EXIT_INPUT
     print(f"vote {'recorded' if counted else 'already counted'} on episode {args.episode}")
-    return EXIT_OK
-
-
-async def serve_command(settings: Settings) -> int:
-    client = make_llm_client(settings)
-    async with open_database(settings) as engine:
-        memory = await _need_memory(await open_memory(settings, engine))
-        evolver = make_evolver(settings, engine, memory, client)
-
-        async def evolve() -> None:
-            await evolver.run_once()
-            await memory.persist()
-
-        async def upkeep() -> None:
-            await memory.retire_unused("upkeep")
-            await memory.persist()
-
-        jobs = [
-            Job("evolve", evolve, settings.memory.evolve_every_s),
-            Job("upkeep_memory", upkeep, settings.memory.upkeep_every_s),
-        ]
-        scheduler = JobScheduler(SqlLeaseStore(engine), worker_id(), jobs)
-        scheduler.start()
-        print(
-            f"evonote: scheduler running (evolve every {settings.memory.evolve_every_s:.0f} "
-            "s); Ctrl-C stops it",
-            file=sys.stderr,
-        )
-        try:
-            await asyncio.Event().wait()
-        finally:
-            await scheduler.stop()
-            await client.close()
     return EXIT_OK

@@ -329,3 +329,51 @@ def test_cards_stay_within_slack_limits() -> None:
             e.get("text", "") for e in block.get("elements", []) if isinstance(e.get("text"), str)
         ]
         assert all(len(t) <= MAX_TEXT for t in texts)
+
+
+async def test_serve_answers_slack_over_http(
+    app_env: ScriptedModelServer,
+    slack_api: MockSlackApi,
+    network_guard: NetworkGuard,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`evonote serve` in HTTP mode: POST /slack/events, signature-checked by Bolt."""
+    import asyncio
+    import socket
+
+    import aiohttp
+
+    from bot.serve import serve
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    network_guard.allow(port)
+    for name, value in {
+        "EVONOTE_SLACK__MODE": "http",
+        "EVONOTE_SLACK__PORT": str(port),
+        "EVONOTE_SLACK__BOT_TOKEN": "xoxb-test",
+        "EVONOTE_SLACK__SIGNING_SECRET": SECRET,
+        "EVONOTE_SLACK__API_URL": f"http://127.0.0.1:{slack_api.port}/api/",
+        "EVONOTE_MEMORY__EVOLVE_EVERY_S": "3600",
+    }.items():
+        monkeypatch.setenv(name, value)
+    ready = asyncio.Event()
+    task = asyncio.create_task(serve(Settings(), ready))
+    await asyncio.wait_for(ready.wait(), 30)
+    try:
+        body = json.dumps({"type": "url_verification", "challenge": "c-123", "token": "t"})
+        request = signed(body, "application/json")
+        headers = {k: v[0] for k, v in request.headers.items()}
+        async with aiohttp.ClientSession() as http:
+            url = f"http://127.0.0.1:{port}/slack/events"
+            async with http.post(url, data=body, headers=headers) as response:
+                assert response.status == 200
+                assert "c-123" in await response.text()
+            headers["x-slack-signature"] = "v0=forged"
+            async with http.post(url, data=body, headers=headers) as response:
+                assert response.status == 401
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task

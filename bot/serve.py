@@ -1,0 +1,108 @@
+"""`evonote serve`: the scheduler and the chat front ends in one process, until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from contextlib import AsyncExitStack
+
+from aiohttp import web
+from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.sqlstore.lease import SqlLeaseStore
+from bot.app import App, ConfigurationError, build, make_evolver, worker_id
+from bot.settings import Settings
+from bot.slack.frontend import SlackFrontend
+from scheduler.jobs import Job, JobScheduler
+
+log = logging.getLogger(__name__)
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    sub.add_parser(
+        "serve", help="run the scheduler and, when its tokens are set, the Slack app, until stopped"
+    )
+
+
+def scheduler_for(app: App) -> JobScheduler | None:
+    memory = app.memory
+    if memory is None:
+        return None
+    evolver = make_evolver(app.settings, app.engine, memory, app.client)
+
+    async def evolve() -> None:
+        await evolver.run_once()
+        await memory.persist()
+
+    async def upkeep() -> None:
+        await memory.retire_unused("upkeep")
+        await memory.persist()
+
+    m = app.settings.memory
+    jobs = [Job("evolve", evolve, m.evolve_every_s), Job("upkeep_memory", upkeep, m.upkeep_every_s)]
+    return JobScheduler(SqlLeaseStore(app.engine), worker_id(), jobs)
+
+
+def slack_http_app(frontend: SlackFrontend) -> web.Application:
+    """POST /slack/events takes events, commands and interactivity (Bolt checks signatures)."""
+
+    async def events(request: web.Request) -> web.Response:
+        response = await frontend.app.async_dispatch(await to_bolt_request(request))
+        return await to_aiohttp_response(response)
+
+    application = web.Application()
+    application.router.add_post("/slack/events", events)
+    return application
+
+
+async def start_slack(app: App, stack: AsyncExitStack) -> SlackFrontend | None:
+    s = app.settings.slack
+    if s.bot_token is None:
+        return None
+    client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
+    frontend = SlackFrontend(app.notes, app.store, s, client)
+    stack.push_async_callback(frontend.drain)
+    if s.mode == "socket":
+        if s.app_token is None:
+            raise ConfigurationError(
+                "EVONOTE_SLACK__APP_TOKEN is not set (socket mode needs "
+                "an xapp- token; or set EVONOTE_SLACK__MODE=http)"
+            )
+        handler = AsyncSocketModeHandler(frontend.app, s.app_token.get_secret_value())
+        await handler.connect_async()  # type: ignore[no-untyped-call]
+        stack.push_async_callback(handler.close_async)
+    else:
+        if s.signing_secret is None:
+            raise ConfigurationError(
+                "EVONOTE_SLACK__SIGNING_SECRET is not set (HTTP mode verifies every request)"
+            )
+        runner = web.AppRunner(slack_http_app(frontend))
+        await runner.setup()
+        stack.push_async_callback(runner.cleanup)
+        await web.TCPSite(runner, "0.0.0.0", s.port).start()
+    return frontend
+
+
+async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
+    async with AsyncExitStack() as stack:
+        app = await stack.enter_async_context(build(settings))
+        scheduler = scheduler_for(app)
+        if scheduler is not None:
+            scheduler.start()
+            stack.push_async_callback(scheduler.stop)
+        slack = await start_slack(app, stack)
+        parts = [
+            f"scheduler (evolve every {settings.memory.evolve_every_s:.0f} s)"
+            if scheduler
+            else "no scheduler (memory off)",
+            f"Slack ({settings.slack.mode} mode)" if slack else "no Slack (no bot token)",
+        ]
+        print(f"evonote: serving: {', '.join(parts)}; Ctrl-C stops it", file=sys.stderr)
+        if ready is not None:
+            ready.set()
+        await asyncio.Event().wait()
+    return 0
