@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from adapters.sqlstore.engine import make_engine, upgrade
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.policy import ResearchPolicy
 
@@ -90,6 +92,16 @@ def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     data = tmp_path / "data"
     monkeypatch.setenv("EVONOTE_DATA_DIR", str(data))
     return data
+
+
+@pytest.fixture
+async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
+    """A migrated SQLite database of the test's own."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'db' / 'evonote.db'}"
+    await upgrade(url)
+    engine = make_engine(url)
+    yield engine
+    await engine.dispose()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,6 @@ from typing import Any
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episode_feed import SqlEpisodeFeed
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
@@ -30,15 +28,6 @@ from tests.fakes.ports import FakeChatModel
 
 EVIDENCE = MemoryPhase.EVIDENCE_ACQUISITION
 WRITING = MemoryPhase.NOTE_WRITING
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'm.db'}"
-    await upgrade(url)
-    engine = make_engine(url)
-    yield engine
-    await engine.dispose()
 
 
 def lesson(phase: MemoryPhase, trigger: str, strategy: str, **kw: Any) -> MemoryItem:

@@ -3,25 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
-from pathlib import Path
 
-import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.lease import SqlLeaseStore
 from scheduler.jobs import Job, JobScheduler
-
-
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 's.db'}"
-    await upgrade(url)
-    engine = make_engine(url)
-    yield engine
-    await engine.dispose()
 
 
 async def test_only_the_lease_holder_runs_jobs(engine: AsyncEngine) -> None:

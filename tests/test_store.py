@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import SQLModel
 
-from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
 from pipeline.post import Post
 from pipeline.request import NoteRequest
@@ -20,12 +18,8 @@ from pipeline.trajectory import EpisodeOutcome, StepRecord, Timings
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EpisodeStore]:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'db' / 'evonote.db'}"
-    await upgrade(url)
-    engine = make_engine(url)
-    yield EpisodeStore(engine)
-    await engine.dispose()
+def store(engine: AsyncEngine) -> EpisodeStore:
+    return EpisodeStore(engine)
 
 
 async def test_migrations_produce_exactly_the_tables_in_code(store: EpisodeStore) -> None:

@@ -80,6 +80,21 @@ class HttpSearch:
         raise SearchFailed(f"{self.name} kept failing")
 
 
+def rows_to_results(
+    rows: list[dict[str, Any]], *, url: str, snippet: str, date: str | None = None
+) -> list[SearchResult]:
+    """Map one API's result rows onto SearchResult (a row without its URL is an error)."""
+    return [
+        SearchResult(
+            title=row.get("title") or "",
+            url=row[url],
+            snippet=row.get(snippet) or "",
+            published=parse_date(row.get(date)) if date else None,
+        )
+        for row in rows
+    ]
+
+
 class SearxngSearch(HttpSearch):
     """Self-hosted SearXNG; JSON output must be enabled in its settings."""
 
@@ -95,24 +110,22 @@ class SearxngSearch(HttpSearch):
         )
 
     def parse(self, payload: Any) -> list[SearchResult]:
-        return [
-            SearchResult(
-                title=r.get("title") or "",
-                url=r["url"],
-                snippet=r.get("content") or "",
-                published=parse_date(r.get("publishedDate")),
-            )
-            for r in payload["results"]
-        ]
+        return rows_to_results(
+            payload["results"], url="url", snippet="content", date="publishedDate"
+        )
 
 
-class SerperSearch(HttpSearch):
-    name = "Serper"
-    endpoint = "https://google.serper.dev/search"
+class KeyedSearch(HttpSearch):
+    """A hosted search API that takes an API key."""
 
     def __init__(self, client: httpx.AsyncClient, api_key: str, **kwargs: Any) -> None:
         super().__init__(client, **kwargs)
         self.api_key = api_key
+
+
+class SerperSearch(KeyedSearch):
+    name = "Serper"
+    endpoint = "https://google.serper.dev/search"
 
     def request(self, query: str, limit: int, before: datetime | None) -> httpx.Request:
         body: dict[str, Any] = {"q": query, "num": limit}
@@ -123,24 +136,14 @@ class SerperSearch(HttpSearch):
         )
 
     def parse(self, payload: Any) -> list[SearchResult]:
-        return [
-            SearchResult(
-                title=r.get("title") or "",
-                url=r["link"],
-                snippet=r.get("snippet") or "",
-                published=parse_date(r.get("date")),
-            )
-            for r in payload.get("organic", [])
-        ]
+        return rows_to_results(
+            payload.get("organic", []), url="link", snippet="snippet", date="date"
+        )
 
 
-class BraveSearch(HttpSearch):
+class BraveSearch(KeyedSearch):
     name = "Brave"
     endpoint = "https://api.search.brave.com/res/v1/web/search"
-
-    def __init__(self, client: httpx.AsyncClient, api_key: str, **kwargs: Any) -> None:
-        super().__init__(client, **kwargs)
-        self.api_key = api_key
 
     def request(self, query: str, limit: int, before: datetime | None) -> httpx.Request:
         params: dict[str, Any] = {"q": query, "count": limit}
@@ -154,24 +157,17 @@ class BraveSearch(HttpSearch):
         )
 
     def parse(self, payload: Any) -> list[SearchResult]:
-        return [
-            SearchResult(
-                title=r.get("title") or "",
-                url=r["url"],
-                snippet=r.get("description") or "",
-                published=parse_date(r.get("page_age") or r.get("age")),
-            )
-            for r in payload.get("web", {}).get("results", [])
-        ]
+        return rows_to_results(
+            payload.get("web", {}).get("results", []),
+            url="url",
+            snippet="description",
+            date="page_age",
+        )
 
 
-class TavilySearch(HttpSearch):
+class TavilySearch(KeyedSearch):
     name = "Tavily"
     endpoint = "https://api.tavily.com/search"
-
-    def __init__(self, client: httpx.AsyncClient, api_key: str, **kwargs: Any) -> None:
-        super().__init__(client, **kwargs)
-        self.api_key = api_key
 
     def request(self, query: str, limit: int, before: datetime | None) -> httpx.Request:
         body: dict[str, Any] = {
@@ -187,12 +183,6 @@ class TavilySearch(HttpSearch):
         )
 
     def parse(self, payload: Any) -> list[SearchResult]:
-        return [
-            SearchResult(
-                title=r.get("title") or "",
-                url=r["url"],
-                snippet=r.get("content") or "",
-                published=parse_date(r.get("published_date")),
-            )
-            for r in payload["results"]
-        ]
+        return rows_to_results(
+            payload["results"], url="url", snippet="content", date="published_date"
+        )
