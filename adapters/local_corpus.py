@@ -85,11 +85,15 @@ def read_jsonl(path: Path) -> list[CorpusDocument]:
 
 
 def read_folder(folder: Path, base_url: str | None) -> IngestReport:
-    """HTML, Markdown, text and PDF files. Each needs a public URL to be citable: the page's
-    canonical link, a `url:` line in Markdown front matter, or `base_url` + its path."""
+    """HTML, Markdown, text and PDF files (a folder, or one file). Each needs a public URL to
+    be citable: the page's canonical link, a `url:` line in Markdown front matter, or
+    `base_url` + its path."""
     documents: list[CorpusDocument] = []
     skipped: list[str] = []
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+    files = [folder] if folder.is_file() else sorted(p for p in folder.rglob("*") if p.is_file())
+    if folder.is_file():
+        folder = folder.parent
+    for path in files:
         suffix = path.suffix.lower()
         relative = path.relative_to(folder).as_posix()
         fallback = base_url.rstrip("/") + "/" + quote(relative) if base_url else None

@@ -147,16 +147,19 @@ def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
     started = time.perf_counter()
     documents: list[CorpusDocument] = []
     for path in args.paths:
-        if path.is_dir():
-            report = read_folder(path, args.base_url)
-            documents += report.documents
-            for reason in report.skipped:
-                print(f"skipped {reason}", file=sys.stderr)
-        elif path.is_file():
-            documents += read_jsonl(path)
-        else:
+        if not path.exists():
             print(f"evonote: {path} does not exist", file=sys.stderr)
             return EXIT_INPUT
+        if path.is_file() and path.suffix.lower() in (".jsonl", ".json"):
+            documents += read_jsonl(path)
+            continue
+        report = read_folder(path, args.base_url)  # a folder, or one HTML/Markdown/PDF file
+        documents += report.documents
+        for reason in report.skipped:
+            print(f"skipped {reason}", file=sys.stderr)
+    if not documents:
+        print("evonote: nothing to index", file=sys.stderr)
+        return EXIT_INPUT
     out = args.out or settings.data_dir / "corpus"
     corpus = LocalCorpus.build(documents)
     corpus.save(out)

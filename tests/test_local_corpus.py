@@ -175,3 +175,27 @@ async def test_dense_retrieval_finds_what_words_miss(tmp_path: Path) -> None:
     reloaded = LocalCorpus.load(tmp_path / "idx")
     assert reloaded.vectors is not None  # saved beside the index, not recomputed
     assert np.allclose(reloaded.vectors, corpus.vectors)
+
+
+def test_single_files_and_errors_in_the_index_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pdf = tmp_path / "guide.pdf"
+    pdf.write_bytes(text_pdf(["Washing hands with soap prevents many infections."]))
+    code = main(
+        [
+            "corpus",
+            "index",
+            str(pdf),
+            "--out",
+            str(tmp_path / "idx"),
+            "--base-url",
+            "https://docs.example/",
+        ]
+    )
+    assert code == 0
+    assert "indexed 1 documents" in capsys.readouterr().out
+    assert main(["corpus", "index", str(tmp_path / "missing.jsonl")]) == 3
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["corpus", "index", str(pdf)]) == 3  # no URL for it: nothing to index
+    assert "nothing to index" in capsys.readouterr().err
