@@ -15,6 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.sqlstore.lease import SqlLeaseStore
 from bot.app import App, ConfigurationError, build, make_evolver, worker_id
+from bot.discord.frontend import DiscordFrontend
 from bot.settings import Settings
 from bot.slack.frontend import SlackFrontend
 from scheduler.jobs import Job, JobScheduler
@@ -87,6 +88,24 @@ async def start_slack(app: App, stack: AsyncExitStack) -> SlackFrontend | None:
     return frontend
 
 
+async def start_discord(app: App, stack: AsyncExitStack) -> DiscordFrontend | None:
+    token = app.settings.discord.bot_token
+    if token is None:
+        return None
+    frontend = DiscordFrontend(app.notes, app.store, app.settings.discord)
+    await frontend.client.login(token.get_secret_value())
+    connection = asyncio.create_task(frontend.client.connect())
+    stack.push_async_callback(frontend.client.close)
+    stack.push_async_callback(frontend.drain)
+
+    def ended(task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("the Discord connection ended", exc_info=task.exception())
+
+    connection.add_done_callback(ended)
+    return frontend
+
+
 async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
     async with AsyncExitStack() as stack:
         app = await stack.enter_async_context(build(settings))
@@ -95,11 +114,13 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
             scheduler.start()
             stack.push_async_callback(scheduler.stop)
         slack = await start_slack(app, stack)
+        discord_bot = await start_discord(app, stack)
         parts = [
             f"scheduler (evolve every {settings.memory.evolve_every_s:.0f} s)"
             if scheduler
             else "no scheduler (memory off)",
             f"Slack ({settings.slack.mode} mode)" if slack else "no Slack (no bot token)",
+            "Discord" if discord_bot else "no Discord (no bot token)",
         ]
         print(f"evonote: serving: {', '.join(parts)}; Ctrl-C stops it", file=sys.stderr)
         if ready is not None:

@@ -238,6 +238,47 @@ class SlackSettings(BaseModel):
         return self._ids(self.moderators)
 
 
+class DiscordSettings(BaseModel):
+    bot_token: SecretStr | None = Field(
+        default=None, description="bot token; set = evonote serve starts the Discord bot"
+    )
+    guilds: str = Field(
+        default="",
+        description="comma-separated guild ids: commands are "
+        "synced to these at start, and only they may use the bot (empty: "
+        "global sync, any guild)",
+    )
+    channels: str = Field(
+        default="",
+        description="comma-separated channel ids where notes may be requested (empty: any)",
+    )
+    moderator_roles: str = Field(
+        default="", description="comma-separated role ids allowed to approve notes"
+    )
+    reaction_trigger: bool = Field(
+        default=False,
+        description="a 🔎 reaction in an allowed "
+        "channel checks the message (needs the message-content "
+        "intent)",
+    )
+    digest_channel: str | None = Field(default=None, description="channel for the digest")
+    progress_interval_s: float = Field(
+        default=2.0, ge=0, description="least time between two edits of a progress message"
+    )
+
+    @property
+    def guild_ids(self) -> set[int]:
+        return {int(x) for x in SlackSettings._ids(self.guilds)}
+
+    @property
+    def channel_ids(self) -> set[int]:
+        return {int(x) for x in SlackSettings._ids(self.channels)}
+
+    @property
+    def moderator_role_ids(self) -> set[int]:
+        return {int(x) for x in SlackSettings._ids(self.moderator_roles)}
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="EVONOTE_", env_nested_delimiter="__", extra="ignore"
@@ -253,6 +294,7 @@ class Settings(BaseSettings):
     search: SearchSettings = Field(default_factory=SearchSettings, description="evidence search")
     reader: ReaderSettings = Field(default_factory=ReaderSettings, description="page reading")
     slack: SlackSettings = Field(default_factory=SlackSettings, description="the Slack app")
+    discord: DiscordSettings = Field(default_factory=DiscordSettings, description="the Discord bot")
     forecast: ForecastSettings = Field(
         default_factory=ForecastSettings, description="simulated rater personas"
     )

@@ -12,7 +12,6 @@ import asyncio
 import json
 import logging
 import re
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -25,6 +24,7 @@ from bot.cards import card_for
 from bot.service import EpisodeFailed, NoteService
 from bot.settings import SlackSettings
 from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
+from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import Progress
@@ -54,14 +54,11 @@ class CardMessage:
         self.client = client
         self.channel = channel
         self.ts = ts
-        self.interval_s = interval_s
-        self.last_edit = 0.0
+        self.throttle = EditThrottle(interval_s)
 
     async def show(self, card: NoteCard, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self.last_edit < self.interval_s:
+        if not self.throttle.ready(force):
             return  # the next phase's edit will carry the news; Slack rate-limits chat.update
-        self.last_edit = now
         try:
             await self.client.chat_update(
                 channel=self.channel, ts=self.ts, text=_fallback(card), blocks=card_blocks(card)

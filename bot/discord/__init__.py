@@ -1,0 +1,1 @@
+"""The Discord front end: /note, the message context menu, persistent buttons."""

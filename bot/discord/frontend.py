@@ -1,0 +1,370 @@
+"""Discord: /note, the "Draft Community Note" message menu, an optional 🔎 reaction, and
+buttons that keep working across restarts (DynamicItem with the episode id in the custom id).
+
+Handlers are thin: they answer Discord within its 3 s (defer, or a modal), then hand the slow
+part to a tracked task. An interaction token lasts 15 minutes; a longer episode is finished by
+editing the message itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Awaitable
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+
+from adapters.sqlstore.episodes import EpisodeStore
+from bot.cards import card_for
+from bot.discord.embeds import card_embed
+from bot.service import EpisodeFailed, NoteService
+from bot.settings import DiscordSettings
+from bot.slack.frontend import progress_text
+from bot.throttle import EditThrottle
+from pipeline.card import NoteCard
+from pipeline.request import NoteRequest, ReplyTarget
+from pipeline.trajectory import Progress
+
+log = logging.getLogger(__name__)
+TOKEN_LIFETIME_S = 14 * 60  # Discord's is 15 minutes; leave a margin
+SEARCH_EMOJI = "🔎"
+BUTTONS = {  # action: (label, style)
+    "up": ("👍", discord.ButtonStyle.secondary),
+    "down": ("👎", discord.ButtonStyle.secondary),
+    "regenerate": ("Regenerate", discord.ButtonStyle.secondary),
+    "evidence": ("Show evidence", discord.ButtonStyle.secondary),
+    "approve": ("Approve", discord.ButtonStyle.success),
+    "retry": ("Retry", discord.ButtonStyle.primary),
+}
+
+
+class CardButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"evonote:(?P<action>[a-z]+):(?P<episode>[0-9]+)",
+):
+    """A card button whose custom id carries the episode, so it survives restarts."""
+
+    def __init__(self, action: str, episode: int) -> None:
+        label, style = BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"evonote:{action}:{episode}")
+        )
+        self.action = action
+        self.episode = episode
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> CardButton:
+        return cls(match["action"], int(match["episode"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        frontend: DiscordFrontend = interaction.client.evonote
+        await frontend.on_button(interaction, self.action, self.episode)
+
+
+def card_view(card: NoteCard) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if card.status in ("queued", "running"):
+        return view
+    actions = ["retry"] if card.status == "failed" else ["up", "down", "regenerate"]
+    if card.status == "noted":
+        actions.append("evidence")
+        if not card.approved_by:
+            actions.append("approve")
+    for action in actions:
+        view.add_item(CardButton(action, card.episode_id))
+    return view
+
+
+class ReasonModal(discord.ui.Modal, title="Why is this note not helpful?"):
+    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
+        label="What is wrong with it?", style=discord.TextStyle.paragraph, max_length=1000
+    )
+
+    def __init__(self, frontend: DiscordFrontend, episode: int) -> None:
+        super().__init__(timeout=600)
+        self.frontend = frontend
+        self.episode = episode
+
+    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
+        await self.frontend.vote(interaction, self.episode, -1, str(self.reason.value) or None)
+
+
+class Editor(Protocol):
+    async def show(self, card: NoteCard, force: bool = False) -> None: ...
+
+
+class InteractionEditor:
+    """Edits the interaction's response while its token lives, then the message itself."""
+
+    def __init__(self, interaction: discord.Interaction[Any], interval_s: float) -> None:
+        self.interaction = interaction
+        self.started = time.monotonic()
+        self.throttle = EditThrottle(interval_s)
+        self.message: discord.InteractionMessage | None = None
+
+    async def show(self, card: NoteCard, force: bool = False) -> None:
+        if not self.throttle.ready(force):
+            return
+        embed, view = card_embed(card), card_view(card)
+        try:
+            if time.monotonic() - self.started < TOKEN_LIFETIME_S:
+                self.message = await self.interaction.edit_original_response(embed=embed, view=view)
+            elif self.message is not None:
+                await self.message.edit(embed=embed, view=view)
+        except discord.HTTPException as e:
+            log.warning("discord edit failed: %s", e)
+
+
+class MessageEditor:
+    def __init__(self, message: discord.Message, interval_s: float) -> None:
+        self.message = message
+        self.throttle = EditThrottle(interval_s)
+
+    async def show(self, card: NoteCard, force: bool = False) -> None:
+        if self.throttle.ready(force):
+            await self.message.edit(embed=card_embed(card), view=card_view(card))
+
+
+class EvoNoteClient(discord.Client):
+    def __init__(self, frontend: DiscordFrontend, intents: discord.Intents) -> None:
+        super().__init__(intents=intents)
+        self.evonote = frontend
+
+    async def setup_hook(self) -> None:
+        await self.evonote.setup()
+
+    async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
+        await self.evonote.on_reaction(payload)
+
+
+class DiscordFrontend:
+    def __init__(
+        self,
+        notes: NoteService,
+        store: EpisodeStore,
+        settings: DiscordSettings,
+        client: discord.Client | None = None,
+    ) -> None:
+        self.notes = notes
+        self.store = store
+        self.settings = settings
+        intents = discord.Intents.default()
+        # Only the 🔎 trigger reads arbitrary messages; commands and menus get their content
+        # in the interaction itself.
+        intents.message_content = settings.reaction_trigger
+        self.client = client or EvoNoteClient(self, intents)
+        self.client.evonote = self  # type: ignore[attr-defined]
+        self.tree = app_commands.CommandTree(self.client)
+        self.tree.command(name="note", description="Draft a Community Note for a post")(
+            self._note_command
+        )
+        self.tree.context_menu(name="Draft Community Note")(self._message_menu)
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    # ---- plumbing -----------------------------------------------------------------------
+
+    async def setup(self) -> None:
+        self.client.add_dynamic_items(CardButton)
+        for guild in self.settings.guild_ids:
+            self.tree.copy_global_to(guild=discord.Object(id=guild))
+            await self.tree.sync(guild=discord.Object(id=guild))
+        if not self.settings.guild_ids:
+            await self.tree.sync()
+
+    def spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def drain(self) -> None:
+        while self.tasks:
+            await asyncio.gather(*list(self.tasks), return_exceptions=True)
+
+    def allowed(self, guild: int | None, channel: int | None) -> bool:
+        guilds, channels = self.settings.guild_ids, self.settings.channel_ids
+        return (not guilds or guild in guilds) and (not channels or channel in channels)
+
+    def is_moderator(self, user: Any) -> bool:
+        roles = {role.id for role in getattr(user, "roles", [])}
+        return bool(roles & self.settings.moderator_role_ids)
+
+    # ---- the episode --------------------------------------------------------------------
+
+    async def start(
+        self,
+        text: str,
+        editor: Editor,
+        *,
+        user: str,
+        channel: str | None,
+        message: str | None,
+        key: str,
+    ) -> None:
+        request = NoteRequest(
+            post_ref=text,
+            requester=user,
+            source="discord",
+            key=key,
+            reply_to=ReplyTarget(platform="discord", channel=channel, message=message),
+        )
+        try:
+            row = await self.notes.submit_once(request)
+        except EpisodeFailed as failed:
+            await editor.show(card_for(failed.episode), force=True)
+            return
+        if row is None:
+            return
+        assert row.id is not None
+        episode_id = row.id
+        await editor.show(card_for(row), force=True)
+
+        async def progress(event: Progress) -> None:
+            current = await self.store.get(episode_id)
+            if current is not None:
+                await editor.show(card_for(current, progress=progress_text(event)))
+
+        try:
+            finished = await self.notes.run(episode_id, progress)
+        except EpisodeFailed as failed:
+            finished = failed.episode
+        await editor.show(card_for(finished, await self.store.votes(episode_id)), force=True)
+
+    async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
+        await interaction.response.send_message(text, ephemeral=True)
+
+    # ---- entry points -------------------------------------------------------------------
+
+    async def _note_command(self, interaction: discord.Interaction[Any], url_or_text: str) -> None:
+        await self.on_note(interaction, url_or_text)
+
+    async def _message_menu(
+        self, interaction: discord.Interaction[Any], message: discord.Message
+    ) -> None:
+        await self.on_message(interaction, message)
+
+    async def on_note(self, interaction: discord.Interaction[Any], url_or_text: str) -> None:
+        if not self.allowed(interaction.guild_id, interaction.channel_id):
+            await self._refuse(interaction, "EvoNote is not enabled in this channel.")
+            return
+        if not url_or_text.strip():
+            await self._refuse(interaction, "Give a post to check: a post URL or its text.")
+            return
+        await interaction.response.defer(thinking=True)
+        editor = InteractionEditor(interaction, self.settings.progress_interval_s)
+        self.spawn(
+            self.start(
+                url_or_text.strip(),
+                editor,
+                user=str(interaction.user.id),
+                channel=str(interaction.channel_id),
+                message=None,
+                key=f"discord:interaction:{interaction.id}",
+            )
+        )
+
+    async def on_message(
+        self, interaction: discord.Interaction[Any], message: discord.Message
+    ) -> None:
+        links = [e.url for e in message.embeds if e.url]
+        text = " ".join(
+            [message.content.strip(), *[u for u in links if u not in message.content]]
+        ).strip()
+        if not text:
+            await self._refuse(interaction, "That message has no text or link to check.")
+            return
+        await self.on_note(interaction, text)
+
+    async def on_reaction(self, payload: discord.RawReactionActionEvent) -> None:
+        if (
+            not self.settings.reaction_trigger
+            or str(payload.emoji) != SEARCH_EMOJI
+            or not self.allowed(payload.guild_id, payload.channel_id)
+        ):
+            return
+        channel = self.client.get_channel(payload.channel_id)
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        target = await channel.fetch_message(payload.message_id)
+        if not target.content.strip():
+            return
+        reply = await target.reply(embed=card_embed(NoteCard(episode_id=0, status="queued")))
+        editor = MessageEditor(reply, self.settings.progress_interval_s)
+        self.spawn(
+            self.start(
+                target.content,
+                editor,
+                user=str(payload.user_id),
+                channel=str(payload.channel_id),
+                message=str(reply.id),
+                key=f"discord:reaction:{payload.message_id}",
+            )
+        )
+
+    # ---- buttons ------------------------------------------------------------------------
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], action: str, episode: int
+    ) -> None:
+        row = await self.store.get(episode)
+        if row is None:
+            await self._refuse(interaction, f"Episode {episode} no longer exists.")
+            return
+        if action == "up":
+            await self.vote(interaction, episode, 1, None)
+        elif action == "down":
+            await interaction.response.send_modal(ReasonModal(self, episode))
+        elif action in ("regenerate", "retry"):
+            await interaction.response.defer(thinking=True)
+            editor = InteractionEditor(interaction, self.settings.progress_interval_s)
+            self.spawn(
+                self.start(
+                    row.post_ref,
+                    editor,
+                    user=str(interaction.user.id),
+                    channel=str(interaction.channel_id),
+                    message=None,
+                    key=f"discord:regenerate:{episode}",
+                )
+            )
+        elif action == "evidence":
+            lines = [
+                f"**{e.get('title') or e.get('url')}** <{e.get('url')}>\n"
+                + "\n".join(f"> {' '.join(q.split())}" for q in e.get("quotes", []))
+                for e in row.evidence
+            ]
+            await interaction.response.send_message(
+                ("\n\n".join(lines) or "No sources were read.")[:2000], ephemeral=True
+            )
+        elif action == "approve":
+            if not self.is_moderator(interaction.user):
+                await self._refuse(interaction, "Only moderators can approve notes.")
+                return
+            row = await self.store.approve(episode, str(interaction.user.id))
+            card = card_for(row, await self.store.votes(episode))
+            await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))
+
+    async def vote(
+        self, interaction: discord.Interaction[Any], episode: int, vote: int, reason: str | None
+    ) -> None:
+        user = str(interaction.user.id)
+        counted = await self.store.record_vote(
+            episode,
+            platform="discord",
+            user=user,
+            vote=vote,
+            reason=reason,
+            event_id=f"discord:vote:{episode}:{user}",
+        )  # one vote per person and note
+        if not counted:
+            await self._refuse(interaction, "You have already voted on this note.")
+            return
+        row = await self.store.get(episode)
+        assert row is not None
+        card = card_for(row, await self.store.votes(episode))
+        await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))

@@ -1,0 +1,213 @@
+"""The Discord bot's handlers with recorded stand-ins for interactions (dpytest has no app
+commands); the episode behind them is real: scripted model server, corpus, SQLite."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from itertools import count
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.app import App, build
+from bot.discord.embeds import MAX_FIELD, MAX_FIELDS, MAX_TOTAL, card_embed
+from bot.discord.frontend import CardButton, DiscordFrontend, ReasonModal
+from bot.settings import Settings
+from pipeline.card import CardSource, NoteCard
+from tests.fakes.model_server import ScriptedModelServer
+
+POST = "The measles vaccine causes autism, skip the MMR shot"
+ids = count(1000)
+
+
+class Response:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def defer(self, **kwargs: Any) -> None:
+        self.calls.append(("defer", kwargs))
+
+    async def send_message(self, content: str | None = None, **kwargs: Any) -> None:
+        self.calls.append(("send_message", {"content": content, **kwargs}))
+
+    async def send_modal(self, modal: discord.ui.Modal) -> None:
+        self.calls.append(("send_modal", {"modal": modal}))
+
+    async def edit_message(self, **kwargs: Any) -> None:
+        self.calls.append(("edit_message", kwargs))
+
+
+class Interaction:
+    """What the handlers use of discord.Interaction, recording every answer."""
+
+    def __init__(self, client: Any, user: int = 1, roles: tuple[int, ...] = (),
+                 guild: int = 10, channel: int = 20) -> None:
+        self.id = next(ids)
+        self.client = client
+        self.user = SimpleNamespace(id=user, roles=[SimpleNamespace(id=r) for r in roles])
+        self.guild_id, self.channel_id = guild, channel
+        self.response = Response()
+        self.edits: list[dict[str, Any]] = []
+
+    async def edit_original_response(self, **kwargs: Any) -> Any:
+        self.edits.append(kwargs)
+        return SimpleNamespace()
+
+
+@pytest.fixture
+async def app(app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
+              ) -> AsyncIterator[App]:
+    monkeypatch.setenv("EVONOTE_DISCORD__GUILDS", "10")
+    monkeypatch.setenv("EVONOTE_DISCORD__CHANNELS", "20")
+    monkeypatch.setenv("EVONOTE_DISCORD__MODERATOR_ROLES", "77")
+    monkeypatch.setenv("EVONOTE_DISCORD__PROGRESS_INTERVAL_S", "0")
+    async with build(Settings()) as built:
+        yield built
+
+
+def frontend_for(app: App) -> DiscordFrontend:
+    return DiscordFrontend(app.notes, app.store, app.settings.discord)
+
+
+async def noted(frontend: DiscordFrontend) -> int:
+    interaction = Interaction(frontend.client)
+    await frontend.on_note(interaction, POST)
+    await frontend.drain()
+    return (await frontend.store.recent(1))[0].id or 0
+
+
+def custom_ids(view: discord.ui.View) -> list[str]:
+    return [str(item.custom_id) for item in view.children]  # type: ignore[attr-defined]
+
+
+async def test_note_defers_then_edits_in_the_result(app: App) -> None:
+    frontend = frontend_for(app)
+    interaction = Interaction(frontend.client)
+    await frontend.on_note(interaction, POST)
+    assert interaction.response.calls[0] == ("defer", {"thinking": True})
+    await frontend.drain()
+    final = interaction.edits[-1]
+    assert final["embed"].title == "Proposed Community Note"
+    fields = {f.name: f.value for f in final["embed"].fields}
+    assert "AI-drafted — needs human review" in fields["Length"]
+    assert "[official]" in fields["Sources"]
+    assert "Helpful" in fields["Rater forecast"]
+    episode = (await frontend.store.recent(1))[0]
+    assert custom_ids(final["view"]) == [f"evonote:{a}:{episode.id}" for a in
+                                         ("up", "down", "regenerate", "evidence", "approve")]
+    assert any(e["embed"].title.startswith("Checking") for e in interaction.edits[:-1])
+    assert (episode.source, episode.requester, episode.reply_channel) == ("discord", "1", "20")
+
+
+async def test_buttons_survive_a_restart(app: App) -> None:
+    episode = await noted(frontend_for(app))
+    restarted = frontend_for(app)  # a new process: a new client, the same database
+    match = re.fullmatch(CardButton.__discord_ui_compiled_template__, f"evonote:up:{episode}")
+    assert match is not None
+    interaction = Interaction(restarted.client, user=5)
+    button = await CardButton.from_custom_id(interaction, None, match)  # type: ignore[arg-type]
+    await button.callback(interaction)  # type: ignore[arg-type]
+    assert [(v.user, v.vote) for v in await app.store.votes(episode)] == [("5", 1)]
+    edited = interaction.response.calls[-1]
+    assert edited[0] == "edit_message" and "👍 1" in edited[1]["embed"].fields[-1].value
+    again = Interaction(restarted.client, user=5)
+    await button.callback(again)  # type: ignore[arg-type]
+    assert again.response.calls[-1][1]["content"] == "You have already voted on this note."
+    assert len(await app.store.votes(episode)) == 1
+
+
+async def test_down_vote_asks_for_a_reason(app: App) -> None:
+    frontend = frontend_for(app)
+    episode = await noted(frontend)
+    interaction = Interaction(frontend.client, user=6)
+    await frontend.on_button(interaction, "down", episode)
+    modal = interaction.response.calls[-1][1]["modal"]
+    assert isinstance(modal, ReasonModal)
+    modal.reason._value = "the source is a blog"  # what the person typed
+    submitted = Interaction(frontend.client, user=6)
+    await modal.on_submit(submitted)  # type: ignore[arg-type]
+    assert [(v.vote, v.reason) for v in await app.store.votes(episode)] == [
+        (-1, "the source is a blog")]
+
+
+async def test_only_moderators_approve(app: App) -> None:
+    frontend = frontend_for(app)
+    episode = await noted(frontend)
+    member = Interaction(frontend.client, user=7, roles=(1,))
+    await frontend.on_button(member, "approve", episode)
+    assert member.response.calls[-1][1]["content"] == "Only moderators can approve notes."
+    assert member.response.calls[-1][1]["ephemeral"] is True
+    moderator = Interaction(frontend.client, user=8, roles=(77,))
+    await frontend.on_button(moderator, "approve", episode)
+    row = await app.store.get(episode)
+    assert row is not None and row.approved_by == "8"
+    assert "approve" not in " ".join(custom_ids(moderator.response.calls[-1][1]["view"]))
+
+
+async def test_evidence_regenerate_and_refusals(app: App) -> None:
+    frontend = frontend_for(app)
+    episode = await noted(frontend)
+    evidence = Interaction(frontend.client)
+    await frontend.on_button(evidence, "evidence", episode)
+    assert "no link between the MMR vaccine and autism" in evidence.response.calls[-1][1][
+        "content"]
+    for _ in range(2):  # a double click regenerates once
+        await frontend.on_button(Interaction(frontend.client), "regenerate", episode)
+    await frontend.drain()
+    assert len(await app.store.recent()) == 2
+    elsewhere = Interaction(frontend.client, channel=99)
+    await frontend.on_note(elsewhere, POST)
+    assert "not enabled in this channel" in elsewhere.response.calls[-1][1]["content"]
+    message = SimpleNamespace(content="", embeds=[])
+    empty = Interaction(frontend.client)
+    await frontend.on_message(empty, message)  # type: ignore[arg-type]
+    assert "no text or link" in empty.response.calls[-1][1]["content"]
+
+
+async def test_failures_are_recorded_with_a_retry_button(
+    app: App, app_env: ScriptedModelServer
+) -> None:
+    frontend = frontend_for(app)
+    unsupported = Interaction(frontend.client)
+    await frontend.on_note(unsupported, "https://www.tiktok.com/@a/video/1")
+    await frontend.drain()
+    assert "unsupported site" in unsupported.edits[-1]["embed"].description
+    assert custom_ids(unsupported.edits[-1]["view"])[0].startswith("evonote:retry:")
+    app_env.stop()
+    down = Interaction(frontend.client)
+    await frontend.on_note(down, POST)
+    await frontend.drain()
+    assert "cannot reach the model server" in down.edits[-1]["embed"].description
+    assert [r.status for r in await app.store.recent(2)] == ["failed", "failed"]
+
+
+async def test_the_message_menu_reads_text_and_links(app: App) -> None:
+    frontend = frontend_for(app)
+    message = SimpleNamespace(content=POST, embeds=[SimpleNamespace(url="https://x.example/a")])
+    interaction = Interaction(frontend.client)
+    await frontend.on_message(interaction, message)  # type: ignore[arg-type]
+    await frontend.drain()
+    assert (await app.store.recent(1))[0].post_ref == f"{POST} https://x.example/a"
+
+
+def test_only_the_intent_needed_is_requested(app: App) -> None:
+    assert frontend_for(app).client.intents.message_content is False
+    settings = app.settings.discord.model_copy(update={"reaction_trigger": True})
+    with_reactions = DiscordFrontend(app.notes, app.store, settings)
+    assert with_reactions.client.intents.message_content is True
+
+
+def test_embeds_stay_within_discord_limits() -> None:
+    card = NoteCard(episode_id=3, status="noted", note="n" * 9000, char_count=280,
+                    sources=[CardSource(url=f"https://s{i}.org/" + "p" * 200, title="t" * 300,
+                                        tier=4, tier_name="official") for i in range(40)],
+                    forecast="f" * 3000, claim_pattern="vaccine risk",
+                    top_gaps=["g" * 900] * 6, voters=[str(10**17 + i) for i in range(300)],
+                    votes_up=300, timings="x" * 3000)
+    embed = card_embed(card)
+    assert len(embed) <= MAX_TOTAL
+    assert len(embed.fields) <= MAX_FIELDS
+    assert all(len(f.value or "") <= MAX_FIELD for f in embed.fields)
