@@ -25,7 +25,9 @@ log = logging.getLogger(__name__)
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     sub.add_parser(
-        "serve", help="run the scheduler and, when its tokens are set, the Slack app, until stopped"
+        "serve",
+        help="run the scheduler and, when their tokens are set, the Slack app and the Discord "
+        "bot, until stopped",
     )
 
 
