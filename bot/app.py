@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import httpx
 import openai
 from sqlalchemy.ext.asyncio import AsyncEngine
+from tweepy.asynchronous import AsyncClient
 
 from adapters.embeddings.minilm import LocalEmbedder, ModelNotInstalled, model_folder
 from adapters.embeddings.openai_embeddings import OpenAIEmbedder
@@ -25,6 +26,7 @@ from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.web.address_guard import SystemResolver
 from adapters.web.page_cache import PageCache
 from adapters.web.reader import GuardedPageReader, no_cookies
+from adapters.x.posts import XPostSource
 from bot.posts import PostResolver
 from bot.service import NoteService
 from bot.settings import Settings
@@ -38,7 +40,7 @@ from pipeline.errors import EvoNoteError
 from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
-from pipeline.ports import NoMemory, PageReader, SearchEngine
+from pipeline.ports import NoMemory, PageReader, PostSource, SearchEngine
 
 
 class ConfigurationError(EvoNoteError):
@@ -235,6 +237,15 @@ async def make_evidence(
     return search, reader
 
 
+def make_post_sources(settings: Settings) -> list[PostSource]:
+    """Where posts come from by URL: X when a bearer token is set."""
+    token = settings.x.bearer_token
+    if token is None:
+        return []
+    client = AsyncClient(bearer_token=token.get_secret_value(), wait_on_rate_limit=False)
+    return [XPostSource(client, settings.x.timeout_s)]
+
+
 def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel | None:
     f = settings.forecast
     if not f.enabled:
@@ -282,7 +293,7 @@ async def build(settings: Settings) -> AsyncIterator[App]:
         panel = make_panel(settings, client)
         notes = NoteService(
             store=store,
-            posts=PostResolver(),
+            posts=PostResolver(make_post_sources(settings)),
             runner=runner,
             worker_id=worker_id(),
             memory_mode=settings.memory.mode,

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+from adapters.x.urls import is_x_url
 from pipeline.errors import InvalidPostInput
 from pipeline.note_text import find_urls
 from pipeline.ports import PostSource
@@ -49,10 +50,10 @@ class PostResolver:
             if source.handles(ref):
                 return await source.fetch(ref)
         host = parts.hostname
-        if host.removeprefix("www.").removeprefix("mobile.") in ("x.com", "twitter.com"):
+        if is_x_url(ref):
             raise InvalidPostInput(
-                "posts on X cannot be fetched: no X post source is configured in this "
-                "installation. Paste the post's text instead, or pass @post.json"
+                "posts on X cannot be fetched: EVONOTE_X__BEARER_TOKEN is not set. Set it, or "
+                "paste the post's text instead, or pass @post.json"
             )
         raise InvalidPostInput(
             f"unsupported site '{host}': EvoNote reads posts from X (x.com, twitter.com); "

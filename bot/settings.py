@@ -279,6 +279,25 @@ class DiscordSettings(BaseModel):
         return {int(x) for x in SlackSettings._ids(self.moderator_roles)}
 
 
+class XSettings(BaseModel):
+    bearer_token: SecretStr | None = Field(
+        default=None, description="app-only bearer token for reading posts by URL"
+    )
+    consumer_key: SecretStr | None = Field(
+        default=None, description="OAuth 1.0a consumer key (Community Notes API)"
+    )
+    consumer_secret: SecretStr | None = Field(
+        default=None, description="OAuth 1.0a consumer secret (Community Notes API)"
+    )
+    access_token: SecretStr | None = Field(
+        default=None, description="OAuth 1.0a access token of the enrolled AI Note Writer account"
+    )
+    access_token_secret: SecretStr | None = Field(
+        default=None, description="OAuth 1.0a access token secret"
+    )
+    timeout_s: float = Field(default=15.0, gt=0, description="limit for one X API call")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="EVONOTE_", env_nested_delimiter="__", extra="ignore"
@@ -295,6 +314,7 @@ class Settings(BaseSettings):
     reader: ReaderSettings = Field(default_factory=ReaderSettings, description="page reading")
     slack: SlackSettings = Field(default_factory=SlackSettings, description="the Slack app")
     discord: DiscordSettings = Field(default_factory=DiscordSettings, description="the Discord bot")
+    x: XSettings = Field(default_factory=XSettings, description="X: posts by URL")
     forecast: ForecastSettings = Field(
         default_factory=ForecastSettings, description="simulated rater personas"
     )

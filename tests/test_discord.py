@@ -43,8 +43,14 @@ class Response:
 class Interaction:
     """What the handlers use of discord.Interaction, recording every answer."""
 
-    def __init__(self, client: Any, user: int = 1, roles: tuple[int, ...] = (),
-                 guild: int = 10, channel: int = 20) -> None:
+    def __init__(
+        self,
+        client: Any,
+        user: int = 1,
+        roles: tuple[int, ...] = (),
+        guild: int = 10,
+        channel: int = 20,
+    ) -> None:
         self.id = next(ids)
         self.client = client
         self.user = SimpleNamespace(id=user, roles=[SimpleNamespace(id=r) for r in roles])
@@ -58,8 +64,7 @@ class Interaction:
 
 
 @pytest.fixture
-async def app(app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
-              ) -> AsyncIterator[App]:
+async def app(app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[App]:
     monkeypatch.setenv("EVONOTE_DISCORD__GUILDS", "10")
     monkeypatch.setenv("EVONOTE_DISCORD__CHANNELS", "20")
     monkeypatch.setenv("EVONOTE_DISCORD__MODERATOR_ROLES", "77")
@@ -96,8 +101,9 @@ async def test_note_defers_then_edits_in_the_result(app: App) -> None:
     assert "[official]" in fields["Sources"]
     assert "Helpful" in fields["Rater forecast"]
     episode = (await frontend.store.recent(1))[0]
-    assert custom_ids(final["view"]) == [f"evonote:{a}:{episode.id}" for a in
-                                         ("up", "down", "regenerate", "evidence", "approve")]
+    assert custom_ids(final["view"]) == [
+        f"evonote:{a}:{episode.id}" for a in ("up", "down", "regenerate", "evidence", "approve")
+    ]
     assert any(e["embed"].title.startswith("Checking") for e in interaction.edits[:-1])
     assert (episode.source, episode.requester, episode.reply_channel) == ("discord", "1", "20")
 
@@ -130,7 +136,8 @@ async def test_down_vote_asks_for_a_reason(app: App) -> None:
     submitted = Interaction(frontend.client, user=6)
     await modal.on_submit(submitted)  # type: ignore[arg-type]
     assert [(v.vote, v.reason) for v in await app.store.votes(episode)] == [
-        (-1, "the source is a blog")]
+        (-1, "the source is a blog")
+    ]
 
 
 async def test_only_moderators_approve(app: App) -> None:
@@ -152,8 +159,7 @@ async def test_evidence_regenerate_and_refusals(app: App) -> None:
     episode = await noted(frontend)
     evidence = Interaction(frontend.client)
     await frontend.on_button(evidence, "evidence", episode)
-    assert "no link between the MMR vaccine and autism" in evidence.response.calls[-1][1][
-        "content"]
+    assert "no link between the MMR vaccine and autism" in evidence.response.calls[-1][1]["content"]
     for _ in range(2):  # a double click regenerates once
         await frontend.on_button(Interaction(frontend.client), "regenerate", episode)
     await frontend.drain()
@@ -201,12 +207,24 @@ def test_only_the_intent_needed_is_requested(app: App) -> None:
 
 
 def test_embeds_stay_within_discord_limits() -> None:
-    card = NoteCard(episode_id=3, status="noted", note="n" * 9000, char_count=280,
-                    sources=[CardSource(url=f"https://s{i}.org/" + "p" * 200, title="t" * 300,
-                                        tier=4, tier_name="official") for i in range(40)],
-                    forecast="f" * 3000, claim_pattern="vaccine risk",
-                    top_gaps=["g" * 900] * 6, voters=[str(10**17 + i) for i in range(300)],
-                    votes_up=300, timings="x" * 3000)
+    card = NoteCard(
+        episode_id=3,
+        status="noted",
+        note="n" * 9000,
+        char_count=280,
+        sources=[
+            CardSource(
+                url=f"https://s{i}.org/" + "p" * 200, title="t" * 300, tier=4, tier_name="official"
+            )
+            for i in range(40)
+        ],
+        forecast="f" * 3000,
+        claim_pattern="vaccine risk",
+        top_gaps=["g" * 900] * 6,
+        voters=[str(10**17 + i) for i in range(300)],
+        votes_up=300,
+        timings="x" * 3000,
+    )
     embed = card_embed(card)
     assert len(embed) <= MAX_TOTAL
     assert len(embed.fields) <= MAX_FIELDS

@@ -1,0 +1,1 @@
+"""X: posts by URL (tweepy AsyncClient, API v2)."""

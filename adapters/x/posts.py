@@ -1,0 +1,148 @@
+"""`PostSource` for X over tweepy's AsyncClient (API v2, app-only bearer token).
+
+A post comes with its long-form text (`note_tweet`), author, time, language, media (type, URL
+or preview image, alt text), and the posts it quotes or replies to, with their media. Deleted,
+protected and suspended posts arrive as HTTP 200 with `errors` and no `data`: each gets its own
+message. Rate limits never make an interactive request sleep: it fails with the time to retry.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+import tweepy
+from tweepy.asynchronous import AsyncClient
+
+from adapters.x.urls import is_x_url, post_id
+from pipeline.errors import InvalidPostInput, PostUnavailable
+from pipeline.post import MAX_POST_CHARS, Media, Post
+
+EXPANSIONS = [
+    "attachments.media_keys",
+    "author_id",
+    "referenced_tweets.id",
+    "referenced_tweets.id.attachments.media_keys",
+    "referenced_tweets.id.author_id",
+]
+TWEET_FIELDS = [
+    "created_at",
+    "lang",
+    "note_tweet",
+    "referenced_tweets",
+    "attachments",
+    "author_id",
+    "entities",
+]
+MEDIA_FIELDS = ["type", "url", "preview_image_url", "alt_text", "variants"]
+USER_FIELDS = ["username"]
+PROBLEMS = {
+    "resource-not-found": "the post was deleted, or never existed",
+    "not-authorized-for-resource": "the post is protected: only approved followers can see it",
+    "resource-unavailable": "the post is unavailable (its account may be suspended)",
+}
+
+
+def _problem(errors: list[dict[str, Any]]) -> str:
+    for error in errors:
+        kind = str(error.get("type", "")).rsplit("/", 1)[-1]
+        if kind in PROBLEMS:
+            return PROBLEMS[kind]
+        if error.get("title") == "Authorization Error":
+            return PROBLEMS["not-authorized-for-resource"]
+    detail = errors[0].get("detail") if errors else None
+    return f"X returned no post ({detail or 'no reason given'})"
+
+
+class XPostSource:
+    def __init__(self, client: AsyncClient, timeout_s: float = 15.0) -> None:
+        self.client = client
+        self.timeout_s = timeout_s
+
+    def handles(self, url: str) -> bool:
+        return is_x_url(url)
+
+    async def fetch(self, url: str) -> Post:
+        number = post_id(url)
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                response = await self.client.get_tweet(
+                    number,
+                    expansions=EXPANSIONS,
+                    tweet_fields=TWEET_FIELDS,
+                    media_fields=MEDIA_FIELDS,
+                    user_fields=USER_FIELDS,
+                )
+        except tweepy.TooManyRequests as e:
+            reset = e.response.headers.get("x-rate-limit-reset")
+            when = (
+                datetime.fromtimestamp(int(reset), UTC).strftime("%H:%M UTC") if reset else "later"
+            )
+            raise PostUnavailable(f"X's rate limit is reached; try again after {when}") from e
+        except tweepy.Unauthorized as e:
+            raise PostUnavailable(
+                "X rejected the bearer token: check EVONOTE_X__BEARER_TOKEN"
+            ) from e
+        except tweepy.NotFound as e:
+            raise PostUnavailable(PROBLEMS["resource-not-found"]) from e
+        except (tweepy.TweepyException, TimeoutError) as e:
+            raise PostUnavailable(f"X could not be reached ({type(e).__name__})") from e
+        if response.data is None:
+            raise PostUnavailable(_problem(list(response.errors or [])))
+        return self._post(response.data, response.includes or {}, url)
+
+    def _post(self, tweet: Any, includes: dict[str, Any], url: str | None) -> Post:
+        media = {m.media_key: m for m in includes.get("media", [])}
+        users = {u.id: u.username for u in includes.get("users", [])}
+        tweets = {t.id: t for t in includes.get("tweets", [])}
+        data = tweet.data
+        text = (data.get("note_tweet") or {}).get("text") or data.get("text") or ""
+        if len(text) > MAX_POST_CHARS:
+            raise InvalidPostInput(
+                f"the post has {len(text):,} characters; more than X's "
+                f"{MAX_POST_CHARS:,}-character limit, so it is not read"
+            )
+        links = [
+            u.get("expanded_url") or u.get("url")
+            for u in (data.get("entities") or {}).get("urls", [])
+        ]
+        post = Post(
+            text=text,
+            url=url or f"https://x.com/i/status/{tweet.id}",
+            post_id=str(tweet.id),
+            author=users.get(tweet.author_id),
+            created_at=tweet.created_at,
+            language=tweet.lang,
+            media=[
+                self._media(media[k])
+                for k in (data.get("attachments") or {}).get("media_keys", [])
+                if k in media
+            ],
+            links=[
+                link
+                for link in links
+                if link
+                and "/status/" not in link
+                and "/photo/" not in link
+                and "/video/" not in link
+            ],
+        )
+        for reference in data.get("referenced_tweets") or []:
+            referenced = tweets.get(int(reference["id"]))
+            if referenced is None or url is None:  # one level: quote chains stop here
+                continue
+            nested = self._post(referenced, includes, None)
+            if reference["type"] == "quoted":
+                post.quoted = nested
+            elif reference["type"] == "replied_to":
+                post.replied_to = nested
+        return post
+
+    @staticmethod
+    def _media(item: Any) -> Media:
+        return Media(
+            kind=item.type,
+            url=item.url or item.preview_image_url,
+            alt_text=getattr(item, "alt_text", None) or item.data.get("alt_text"),
+        )
