@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
-from bot import memory_cli, personas_cli, serve
+from bot import memory_cli, personas_cli, serve, x_cli
 from bot.app import ConfigurationError, build, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
@@ -73,6 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     memory_cli.add_parsers(sub)
     personas_cli.add_parsers(sub)
     serve.add_parser(sub)
+    x_cli.add_parsers(sub)
 
     db = sub.add_parser("db", help="database maintenance")
     db.add_argument("action", choices=["upgrade"], help="apply migrations")
@@ -195,6 +196,8 @@ async def _main(args: argparse.Namespace) -> int:
         return await memory_cli.evolve_command(settings)
     if args.command == "vote":
         return await memory_cli.vote_command(settings, args)
+    if args.command == "x":
+        return await x_cli.x_command(settings, args)
     if args.command == "serve":
         return await serve.serve(settings)
     if args.command == "corpus":

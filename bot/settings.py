@@ -296,6 +296,28 @@ class XSettings(BaseModel):
         default=None, description="OAuth 1.0a access token secret"
     )
     timeout_s: float = Field(default=15.0, gt=0, description="limit for one X API call")
+    notes_api_url: str = Field(
+        default="https://api.x.com", description="Community Notes API base URL"
+    )
+    evaluate_path: str = Field(
+        default="/2/evaluate_note",
+        description="evaluate endpoint "
+        "(X's docs and SDK disagree: /2/evaluate_note or "
+        "/2/notes/evaluate)",
+    )
+    test_mode: bool = Field(default=True, description="submit notes in test mode")
+    sync_every_s: float = Field(default=1800, gt=0, description="sync_note_status interval")
+
+    def credentials(self) -> tuple[str, str, str, str] | None:
+        parts = (
+            self.consumer_key,
+            self.consumer_secret,
+            self.access_token,
+            self.access_token_secret,
+        )
+        if any(p is None for p in parts):
+            return None
+        return tuple(p.get_secret_value() for p in parts if p is not None)  # type: ignore[return-value]
 
 
 class Settings(BaseSettings):

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
 
 from pipeline.actions import AgentTurn, FinalTurn
 from pipeline.brief import ClaimPattern, GapType, VerificationBrief
@@ -85,6 +87,44 @@ wording, no missing qualifier, no number or date changed, no claim the sources d
 Sentences that only restate what the post says may be supported by the post itself. \
 Answer with JSON only: one verdict per sentence, with the problem when it is unsupported."""
 SUPPORT_OUTPUT = SupportVerdicts
+
+
+class NoteClassification(BaseModel):
+    classification: Literal["misinformed_or_potentially_misleading", "not_misleading"]
+    misleading_tags: list[
+        Literal[
+            "disputed_claim_as_fact",
+            "factual_error",
+            "manipulated_media",
+            "misinterpreted_satire",
+            "missing_important_context",
+            "other",
+            "outdated_information",
+        ]
+    ] = Field(default_factory=list, max_length=7)
+
+
+CLASSIFY_SYSTEM = f"""You label a Community Note before it is submitted to X. {_UNTRUSTED_RULE}
+
+Given the post and the note, say whether the post is misinformed_or_potentially_misleading or \
+not_misleading, and, when misleading, which of X's tags apply: disputed_claim_as_fact, \
+factual_error, manipulated_media, misinterpreted_satire, missing_important_context, \
+outdated_information, other. Answer with JSON only."""
+CLASSIFY_OUTPUT = NoteClassification
+
+
+def classify_messages(post_text: str, note: str) -> list[ChatMessage]:
+    user = (
+        "## Post\n"
+        + quote_untrusted("post", post_text)
+        + "\n\n## Note\n"
+        + quote_untrusted("note", note)
+    )
+    return [
+        ChatMessage(role="system", content=CLASSIFY_SYSTEM),
+        ChatMessage(role="user", content=user),
+    ]
+
 
 REPAIR_INSTRUCTION = (
     "Your previous answer was not valid for the required JSON schema: {error}\n"

@@ -6,7 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
-from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow
 from memory.models import UtilityMode
 from memory.ports import FinishedEpisode, StepView, Vote
 
@@ -52,6 +52,11 @@ class SqlEpisodeFeed:
             steps = await session.exec(
                 select(StepRow).where(StepRow.episode_id == episode_id).order_by(col(StepRow.index))
             )
+            submission = (
+                await session.exec(
+                    select(SubmissionRow).where(SubmissionRow.episode_id == episode_id)
+                )
+            ).first()
             votes = await session.exec(
                 select(FeedbackRow).where(FeedbackRow.episode_id == episode_id)
             )
@@ -72,6 +77,7 @@ class SqlEpisodeFeed:
                     for s in steps
                 ],
                 votes=[Vote(vote=v.vote, reason=v.reason) for v in votes],
+                crowd_verdict=submission.status if submission else None,
             )
 
     async def release(self, episode_id: int) -> None:

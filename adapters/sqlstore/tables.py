@@ -112,3 +112,25 @@ class SchedulerLeaseRow(SQLModel, table=True):
     name: str = Field(primary_key=True, max_length=64)
     owner: str = Field(max_length=200)
     expires_at: datetime
+
+
+class SubmissionRow(SQLModel, table=True):
+    """A note submitted to X's Community Notes API (one per post) and what became of it."""
+
+    __tablename__ = "submission"
+
+    id: int | None = Field(default=None, primary_key=True)
+    episode_id: int = Field(foreign_key="episode.id", index=True)
+    post_id: str = Field(max_length=32, unique=True, index=True)
+    note_id: str = Field(max_length=64)
+    test_mode: bool = True
+    classification: str = Field(max_length=64)
+    misleading_tags: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    claim_opinion_score: float | None = None
+    submitted_by: str = Field(max_length=200)
+    status: str | None = Field(default=None, max_length=64)
+    status_history: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False)
+    )
+    submitted_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)

@@ -1,0 +1,177 @@
+"""X's Community Notes API for AI Note Writers, over httpx with OAuth 1.0a user context.
+
+Evaluate a draft (claim-opinion score), submit a note, and list the notes written with their
+status. X allows 90 requests per 15 minutes across these endpoints and 250 submissions a day:
+`RequestQuota` refuses a call that would exceed them and says when the next slot opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+from pydantic import BaseModel, Field
+
+from adapters.x.oauth import OAuth1Credentials, sign
+from pipeline.errors import EvoNoteError
+
+WINDOW_S = 15 * 60
+DAY_S = 24 * 3600
+
+
+class NotesApiError(EvoNoteError):
+    """The Community Notes API refused or failed; the message says why."""
+
+
+class QuotaExceeded(NotesApiError):
+    pass
+
+
+class RequestQuota:
+    """Sliding windows: `requests` per 15 minutes, `submissions` per day."""
+
+    def __init__(self, requests: int = 90, submissions: int = 250) -> None:
+        self.limits = {"request": (requests, WINDOW_S), "submission": (submissions, DAY_S)}
+        self.used: dict[str, deque[float]] = {"request": deque(), "submission": deque()}
+
+    def remaining(self, kind: str, now: float | None = None) -> int:
+        limit, window = self.limits[kind]
+        now = time.time() if now is None else now
+        used = self.used[kind]
+        while used and now - used[0] >= window:
+            used.popleft()
+        return limit - len(used)
+
+    def take(self, kind: str, now: float | None = None) -> None:
+        now = time.time() if now is None else now
+        if self.remaining(kind, now) <= 0:
+            opens = datetime.fromtimestamp(self.used[kind][0] + self.limits[kind][1], UTC)
+            raise QuotaExceeded(
+                f"X's {kind} quota is used up; the next slot opens at {opens:%Y-%m-%d %H:%M} UTC"
+            )
+        self.used[kind].append(now)
+
+
+class WrittenNote(BaseModel):
+    id: str
+    post_id: str | None = None
+    status: str | None = None
+    evaluations: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class CommunityNotesApi:
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        credentials: OAuth1Credentials,
+        *,
+        base_url: str = "https://api.x.com",
+        evaluate_path: str = "/2/evaluate_note",
+        quota: RequestQuota | None = None,
+        timeout_s: float = 20.0,
+    ) -> None:
+        self.client = client
+        self.credentials = credentials
+        self.base_url = base_url.rstrip("/")
+        self.evaluate_path = evaluate_path
+        self.quota = quota or RequestQuota()
+        self.timeout_s = timeout_s
+
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, Any] | None = None,
+        body: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        self.quota.take("request")
+        request = sign(
+            self.client.build_request(method, self.base_url + path, params=params, json=body),
+            self.credentials,
+        )
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                response = await self.client.send(request)
+        except (httpx.HTTPError, TimeoutError) as e:
+            raise NotesApiError(
+                f"the Community Notes API could not be reached ({type(e).__name__})"
+            ) from e
+        payload: dict[str, Any] = response.json() if response.content else {}
+        if response.status_code == 403 and "enrolled" in str(payload).lower():
+            raise NotesApiError(
+                "this X account is not enrolled as an AI Note Writer (403 client-not-enrolled)"
+            )
+        if response.status_code == 401:
+            raise NotesApiError(
+                "X rejected the OAuth 1.0a credentials: check "
+                "EVONOTE_X__CONSUMER_KEY / __CONSUMER_SECRET / __ACCESS_TOKEN "
+                "/ __ACCESS_TOKEN_SECRET"
+            )
+        if response.status_code == 429:
+            raise NotesApiError("X's rate limit is reached for the Community Notes API")
+        if response.status_code >= 400 or (payload.get("errors") and "data" not in payload):
+            detail = (payload.get("errors") or [{}])[0].get("message") or payload.get("detail")
+            raise NotesApiError(
+                f"the Community Notes API answered HTTP "
+                f"{response.status_code}: {detail or 'no detail'}"
+            )
+        return payload
+
+    async def evaluate(self, post_id: str, text: str) -> float:
+        payload = await self._call(
+            "POST", self.evaluate_path, body={"post_id": post_id, "note_text": text}
+        )
+        return float(payload["data"]["claim_opinion_score"])
+
+    async def submit(
+        self,
+        post_id: str,
+        text: str,
+        *,
+        classification: str,
+        misleading_tags: list[str],
+        sources: bool,
+        test_mode: bool,
+    ) -> str:
+        self.quota.take("submission")
+        info: dict[str, Any] = {
+            "text": text,
+            "classification": classification,
+            "trustworthy_sources": sources,
+        }
+        if classification == "misinformed_or_potentially_misleading":
+            info["misleading_tags"] = misleading_tags
+        payload = await self._call(
+            "POST", "/2/notes", body={"test_mode": test_mode, "post_id": post_id, "info": info}
+        )
+        return str(payload["data"]["id"])
+
+    async def notes_written(self, *, test_mode: bool, max_results: int = 100) -> list[WrittenNote]:
+        notes: list[WrittenNote] = []
+        token: str | None = None
+        while True:
+            params: dict[str, Any] = {
+                "test_mode": str(test_mode).lower(),
+                "max_results": max_results,
+                "note.fields": "id,info,status,test_result",
+            }
+            if token:
+                params["pagination_token"] = token
+            payload = await self._call("GET", "/2/notes/search/notes_written", params=params)
+            for note in payload.get("data", []):
+                notes.append(
+                    WrittenNote(
+                        id=str(note["id"]),
+                        post_id=(note.get("info") or {}).get("post_id"),
+                        status=note.get("status"),
+                        evaluations=(note.get("test_result") or {}).get("evaluation_outcome", []),
+                    )
+                )
+            token = (payload.get("meta") or {}).get("next_token")
+            if not token:
+                return notes

@@ -1,0 +1,91 @@
+"""Approved notes go to X's Community Notes API; their later status comes back.
+
+Only an approved episode (a moderator pressed Approve) whose post is on X can be submitted,
+once per post, in test mode unless asked otherwise. The model labels the note with X's
+classification and tags; the API's claim-opinion score is stored with the submission.
+"""
+
+from __future__ import annotations
+
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.submissions import SubmissionStore
+from adapters.sqlstore.tables import SubmissionRow
+from adapters.x.community_notes import CommunityNotesApi
+from pipeline.errors import EvoNoteError
+from pipeline.ports import ChatModel
+from pipeline.post import Post
+from pipeline.prompts import NoteClassification, classify_messages
+
+
+class SubmissionRefused(EvoNoteError):
+    pass
+
+
+class NoteSubmitter:
+    def __init__(
+        self,
+        episodes: EpisodeStore,
+        submissions: SubmissionStore,
+        api: CommunityNotesApi,
+        model: ChatModel,
+        timeout_s: float = 60.0,
+    ) -> None:
+        self.episodes = episodes
+        self.submissions = submissions
+        self.api = api
+        self.model = model
+        self.timeout_s = timeout_s
+
+    async def submit(self, episode_id: int, by: str, *, test_mode: bool = True) -> SubmissionRow:
+        row = await self.episodes.get(episode_id)
+        if row is None:
+            raise SubmissionRefused(f"there is no episode {episode_id}")
+        if row.status != "noted" or not row.note_text:
+            raise SubmissionRefused(f"episode {episode_id} has no note ({row.status})")
+        if not row.approved_by:
+            raise SubmissionRefused(
+                f"episode {episode_id} is not approved: a moderator must "
+                "approve the note before it is submitted"
+            )
+        post = Post.model_validate(row.post)
+        if not post.post_id:
+            raise SubmissionRefused(f"episode {episode_id} was not about a post on X")
+        if (earlier := await self.submissions.for_post(post.post_id)) is not None:
+            raise SubmissionRefused(
+                f"post {post.post_id} already has a note from EvoNote (X note {earlier.note_id})"
+            )
+        label = (
+            await self.model.structured(
+                classify_messages(post.all_text(), row.note_text),
+                NoteClassification,
+                timeout_s=self.timeout_s,
+            )
+        ).value
+        score = await self.api.evaluate(post.post_id, row.note_text)
+        note_id = await self.api.submit(
+            post.post_id,
+            row.note_text,
+            classification=label.classification,
+            misleading_tags=list(label.misleading_tags),
+            sources=bool(row.cited_urls),
+            test_mode=test_mode,
+        )
+        return await self.submissions.add(
+            SubmissionRow(
+                episode_id=episode_id,
+                post_id=post.post_id,
+                note_id=note_id,
+                test_mode=test_mode,
+                classification=label.classification,
+                misleading_tags=list(label.misleading_tags),
+                claim_opinion_score=score,
+                submitted_by=by,
+            )
+        )
+
+    async def sync(self, *, test_mode: bool = True) -> int:
+        """Store every status change of the notes written; returns how many changed."""
+        changed = 0
+        for note in await self.api.notes_written(test_mode=test_mode):
+            changed += await self.submissions.record_status(note.id, note.status, note.evaluations)
+        return changed

@@ -1,0 +1,87 @@
+"""`evonote x submit|sync|quota`: the Community Notes API loop."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+
+import httpx
+
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.submissions import SubmissionStore
+from adapters.x.community_notes import CommunityNotesApi, NotesApiError, RequestQuota
+from adapters.x.oauth import OAuth1Credentials
+from bot.app import ConfigurationError, make_chat_model, open_database
+from bot.settings import Settings
+from bot.submit import NoteSubmitter, SubmissionRefused
+
+EXIT_OK, EXIT_INPUT, EXIT_FAILED = 0, 3, 4
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    x = sub.add_parser("x", help="X's Community Notes API: submit approved notes, sync status")
+    xsub = x.add_subparsers(dest="x_command", required=True)
+    submit = xsub.add_parser("submit", help="submit an approved episode's note")
+    submit.add_argument("episode", type=int)
+    submit.add_argument("--by", default=getpass.getuser(), help="who submits")
+    submit.add_argument(
+        "--live", action="store_true", help="not test mode (the account must be admitted)"
+    )
+    xsub.add_parser("sync", help="fetch the status of the notes written")
+    xsub.add_parser("quota", help="remaining requests and submissions")
+
+
+def credentials(settings: Settings) -> OAuth1Credentials:
+    parts = settings.x.credentials()
+    if parts is None:
+        raise ConfigurationError(
+            "the Community Notes API needs EVONOTE_X__CONSUMER_KEY, __CONSUMER_SECRET, "
+            "__ACCESS_TOKEN and __ACCESS_TOKEN_SECRET"
+        )
+    return OAuth1Credentials(*parts)
+
+
+async def x_command(settings: Settings, args: argparse.Namespace) -> int:
+    quota = RequestQuota()
+    async with httpx.AsyncClient() as http, open_database(settings) as engine:
+        submissions = SubmissionStore(engine)
+        if args.x_command == "quota":
+            used = await submissions.submitted_since(24 * 3600)
+            print(
+                f"submissions in the last 24 h: {used}/250; requests: at most 90 per 15 "
+                "minutes (this process counts its own)"
+            )
+            return EXIT_OK
+        api = CommunityNotesApi(
+            http,
+            credentials(settings),
+            base_url=settings.x.notes_api_url,
+            evaluate_path=settings.x.evaluate_path,
+            quota=quota,
+        )
+        model, client = make_chat_model(settings)
+        submitter = NoteSubmitter(EpisodeStore(engine), submissions, api, model)
+        try:
+            if args.x_command == "sync":
+                changed = await submitter.sync(test_mode=settings.x.test_mode)
+                print(f"{changed} submissions changed status")
+                return EXIT_OK
+            row = await submitter.submit(
+                args.episode, args.by, test_mode=not args.live and settings.x.test_mode
+            )
+        except SubmissionRefused as e:
+            print(f"evonote: {e}", file=sys.stderr)
+            return EXIT_INPUT
+        except NotesApiError as e:
+            print(f"evonote: {e}", file=sys.stderr)
+            return EXIT_FAILED
+        finally:
+            await client.close()
+    mode = "test mode" if row.test_mode else "live"
+    print(
+        f"submitted episode {row.episode_id} as X note {row.note_id} ({mode}); "
+        f"{row.classification} {row.misleading_tags}; claim-opinion score "
+        f"{row.claim_opinion_score}"
+    )
+    return EXIT_OK
