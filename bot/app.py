@@ -23,13 +23,17 @@ from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episode_feed import SqlEpisodeFeed
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
+from adapters.sqlstore.submissions import SubmissionStore
 from adapters.web.address_guard import SystemResolver
 from adapters.web.page_cache import PageCache
 from adapters.web.reader import GuardedPageReader, no_cookies
+from adapters.x.community_notes import CommunityNotesApi
+from adapters.x.oauth import OAuth1Credentials
 from adapters.x.posts import XPostSource
 from bot.posts import PostResolver
 from bot.service import NoteService
 from bot.settings import Settings
+from bot.submit import NoteSubmitter
 from memory.distil import Distiller
 from memory.evolve import Evolver
 from memory.experience import ExperienceMemory, MemoryPolicy
@@ -56,6 +60,7 @@ class App:
     memory: ExperienceMemory | None
     engine: AsyncEngine
     client: openai.AsyncOpenAI
+    submitter: NoteSubmitter | None = None
 
 
 def worker_id() -> str:
@@ -237,6 +242,24 @@ async def make_evidence(
     return search, reader
 
 
+def make_submitter(
+    settings: Settings, engine: AsyncEngine, http: httpx.AsyncClient, model: OpenAIChatModel
+) -> NoteSubmitter | None:
+    """Submission to X's Community Notes API, when its OAuth 1.0a credentials are set."""
+    parts = settings.x.credentials()
+    if parts is None:
+        return None
+    x = settings.x
+    api = CommunityNotesApi(
+        http,
+        OAuth1Credentials(*parts),
+        base_url=x.notes_api_url,
+        evaluate_path=x.evaluate_path,
+        timeout_s=x.timeout_s,
+    )
+    return NoteSubmitter(EpisodeStore(engine), SubmissionStore(engine), api, model)
+
+
 def make_post_sources(settings: Settings) -> list[PostSource]:
     """Where posts come from by URL: X when a bearer token is set."""
     token = settings.x.bearer_token
@@ -307,6 +330,7 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             memory=memory,
             engine=engine,
             client=client,
+            submitter=make_submitter(settings, engine, http, model),
         )
         if memory is not None:
             await memory.persist()

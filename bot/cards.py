@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from adapters.sqlstore.tables import EpisodeRow, FeedbackRow
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, SubmissionRow
 from bot.render import timings_line
+from bot.submit import NoteSubmitter
 from pipeline.brief import VerificationBrief
 from pipeline.card import CardSource, NoteCard
 from pipeline.forecast.aggregate import Forecast
@@ -11,8 +13,13 @@ from pipeline.source_quality import TIER_NAMES, source_tier
 
 
 def card_for(
-    row: EpisodeRow, votes: list[FeedbackRow] | None = None, progress: str | None = None
+    row: EpisodeRow,
+    votes: list[FeedbackRow] | None = None,
+    progress: str | None = None,
+    submission: SubmissionRow | None = None,
+    submitting: bool = False,
 ) -> NoteCard:
+    """`submitting`: the Community Notes API is configured, so approved notes can be sent."""
     assert row.id is not None
     votes = votes or []
     read = {e.get("url"): e for e in row.evidence}
@@ -48,6 +55,19 @@ def card_for(
         approved_by=row.approved_by,
         timings=timings_line(row).removeprefix("Timings: ") if row.total_s is not None else None,
     )
+    if submission is not None:
+        mode = "test mode" if submission.test_mode else "live"
+        card.submission = (
+            f"Submitted to X as note {submission.note_id} ({mode}) · status: "
+            f"{submission.status or 'pending'}"
+        )
+    card.can_submit = (
+        submitting
+        and submission is None
+        and row.approved_by is not None
+        and bool(row.post.get("post_id"))
+        and row.status == "noted"
+    )
     if row.brief:
         brief = VerificationBrief.model_validate(row.brief)
         card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
@@ -60,3 +80,22 @@ def card_for(
         card.forecast = forecast.summary()
         card.forecast_reasons = forecast.top_reasons
     return card
+
+
+async def load_card(
+    store: EpisodeStore,
+    episode_id: int,
+    *,
+    submitter: NoteSubmitter | None = None,
+    progress: str | None = None,
+) -> NoteCard | None:
+    """The card of a stored episode with its votes and what X has of it."""
+    row = await store.get(episode_id)
+    if row is None:
+        return None
+    submission = (
+        await submitter.submissions.for_episode(episode_id) if submitter is not None else None
+    )
+    return card_for(
+        row, await store.votes(episode_id), progress, submission, submitting=submitter is not None
+    )

@@ -32,21 +32,34 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def scheduler_for(app: App) -> JobScheduler | None:
-    memory = app.memory
-    if memory is None:
+    """The periodic jobs this configuration calls for, behind the scheduler lease."""
+    jobs: list[Job] = []
+    memory, m = app.memory, app.settings.memory
+    if memory is not None:
+        evolver = make_evolver(app.settings, app.engine, memory, app.client)
+
+        async def evolve() -> None:
+            await evolver.run_once()
+            await memory.persist()
+
+        async def upkeep() -> None:
+            await memory.retire_unused("upkeep")
+            await memory.persist()
+
+        jobs += [
+            Job("evolve", evolve, m.evolve_every_s),
+            Job("upkeep_memory", upkeep, m.upkeep_every_s),
+        ]
+    submitter = app.submitter
+    if submitter is not None:
+        x = app.settings.x
+
+        async def sync_note_status() -> None:
+            await submitter.sync(test_mode=x.test_mode)
+
+        jobs.append(Job("sync_note_status", sync_note_status, x.sync_every_s))
+    if not jobs:
         return None
-    evolver = make_evolver(app.settings, app.engine, memory, app.client)
-
-    async def evolve() -> None:
-        await evolver.run_once()
-        await memory.persist()
-
-    async def upkeep() -> None:
-        await memory.retire_unused("upkeep")
-        await memory.persist()
-
-    m = app.settings.memory
-    jobs = [Job("evolve", evolve, m.evolve_every_s), Job("upkeep_memory", upkeep, m.upkeep_every_s)]
     return JobScheduler(SqlLeaseStore(app.engine), worker_id(), jobs)
 
 
@@ -67,7 +80,7 @@ async def start_slack(app: App, stack: AsyncExitStack) -> SlackFrontend | None:
     if s.bot_token is None:
         return None
     client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
-    frontend = SlackFrontend(app.notes, app.store, s, client)
+    frontend = SlackFrontend(app.notes, app.store, s, client, submitter=app.submitter)
     stack.push_async_callback(frontend.drain)
     if s.mode == "socket":
         if s.app_token is None:
@@ -94,7 +107,7 @@ async def start_discord(app: App, stack: AsyncExitStack) -> DiscordFrontend | No
     token = app.settings.discord.bot_token
     if token is None:
         return None
-    frontend = DiscordFrontend(app.notes, app.store, app.settings.discord)
+    frontend = DiscordFrontend(app.notes, app.store, app.settings.discord, submitter=app.submitter)
     await frontend.client.login(token.get_secret_value())
     connection = asyncio.create_task(frontend.client.connect())
     stack.push_async_callback(frontend.client.close)
@@ -118,9 +131,9 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
         slack = await start_slack(app, stack)
         discord_bot = await start_discord(app, stack)
         parts = [
-            f"scheduler (evolve every {settings.memory.evolve_every_s:.0f} s)"
+            f"scheduler ({', '.join(j.name for j in scheduler.jobs)})"
             if scheduler
-            else "no scheduler (memory off)",
+            else "no scheduler (memory off, no X credentials)",
             f"Slack ({settings.slack.mode} mode)" if slack else "no Slack (no bot token)",
             "Discord" if discord_bot else "no Discord (no bot token)",
         ]

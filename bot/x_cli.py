@@ -8,13 +8,12 @@ import sys
 
 import httpx
 
-from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.submissions import SubmissionStore
-from adapters.x.community_notes import CommunityNotesApi, NotesApiError, RequestQuota
+from adapters.x.community_notes import NotesApiError
 from adapters.x.oauth import OAuth1Credentials
-from bot.app import ConfigurationError, make_chat_model, open_database
+from bot.app import ConfigurationError, make_chat_model, make_submitter, open_database
 from bot.settings import Settings
-from bot.submit import NoteSubmitter, SubmissionRefused
+from bot.submit import SubmissionRefused
 
 EXIT_OK, EXIT_INPUT, EXIT_FAILED = 0, 3, 4
 
@@ -43,7 +42,6 @@ def credentials(settings: Settings) -> OAuth1Credentials:
 
 
 async def x_command(settings: Settings, args: argparse.Namespace) -> int:
-    quota = RequestQuota()
     async with httpx.AsyncClient() as http, open_database(settings) as engine:
         submissions = SubmissionStore(engine)
         if args.x_command == "quota":
@@ -53,15 +51,10 @@ async def x_command(settings: Settings, args: argparse.Namespace) -> int:
                 "minutes (this process counts its own)"
             )
             return EXIT_OK
-        api = CommunityNotesApi(
-            http,
-            credentials(settings),
-            base_url=settings.x.notes_api_url,
-            evaluate_path=settings.x.evaluate_path,
-            quota=quota,
-        )
+        credentials(settings)  # names the missing variables
         model, client = make_chat_model(settings)
-        submitter = NoteSubmitter(EpisodeStore(engine), submissions, api, model)
+        submitter = make_submitter(settings, engine, http, model)
+        assert submitter is not None
         try:
             if args.x_command == "sync":
                 changed = await submitter.sync(test_mode=settings.x.test_mode)

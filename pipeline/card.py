@@ -35,4 +35,9 @@ class NoteCard(BaseModel):
     votes_down: int = 0
     voters: list[str] = Field(default_factory=list)
     approved_by: str | None = None
+    can_submit: bool = Field(
+        default=False,
+        description="approved, on X, not yet submitted, and the Community Notes API is configured",
+    )
+    submission: str | None = Field(default=None, description="what X has of this note")
     label: str = "AI-drafted — needs human review"

@@ -377,3 +377,52 @@ async def test_serve_answers_slack_over_http(
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
+
+
+async def test_a_moderator_submits_an_approved_note_to_x(
+    app_env: ScriptedModelServer,
+    slack_api: MockSlackApi,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Any,
+) -> None:
+    import respx
+
+    for name in ("CONSUMER_KEY", "CONSUMER_SECRET", "ACCESS_TOKEN", "ACCESS_TOKEN_SECRET"):
+        monkeypatch.setenv(f"EVONOTE_X__{name}", "secret-" + name.lower())
+    monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", SECRET)
+    monkeypatch.setenv("EVONOTE_SLACK__MODERATORS", "UMOD")
+    monkeypatch.setenv("EVONOTE_SLACK__PROGRESS_INTERVAL_S", "0")
+    post = tmp_path / "post.json"
+    post.write_text(
+        json.dumps({"text": POST, "post_id": "1357", "url": "https://x.com/a/status/1357"})
+    )
+    settings = Settings()
+    async with build(settings) as app:
+        assert app.submitter is not None
+        client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
+        slack = SlackFrontend(
+            app.notes,
+            app.store,
+            settings.slack,
+            client,
+            submitter=app.submitter,
+            process_before_response=True,
+        )
+        await slack.app.async_dispatch(command(f"@{post}"))
+        await slack.drain()
+        episode = (await app.store.recent(1))[0].id or 0
+        before = json.dumps(slack_api.called("chat.update")[-1]["blocks"])
+        assert "evonote_submit" not in before  # not approved yet
+        await slack.app.async_dispatch(button("evonote_approve", episode, user="UMOD"))
+        assert "evonote_submit" in json.dumps(slack_api.called("chat.update")[-1]["blocks"])
+        await slack.app.async_dispatch(button("evonote_submit", episode, user="U1"))
+        assert "Only moderators" in slack_api.called("chat.postEphemeral")[-1]["text"]
+        with respx.mock(assert_all_called=True) as x:
+            x.post("https://api.x.com/2/evaluate_note").respond(
+                200, json={"data": {"claim_opinion_score": 0.71}}
+            )
+            x.post("https://api.x.com/2/notes").respond(200, json={"data": {"id": "18000"}})
+            await slack.app.async_dispatch(button("evonote_submit", episode, user="UMOD"))
+        final = json.dumps(slack_api.called("chat.update")[-1]["blocks"])
+        assert "Submitted to X as note 18000 (test mode)" in final
+        assert "evonote_submit" not in final

@@ -22,6 +22,13 @@ class SubmissionStore:
             rows = await session.exec(select(SubmissionRow).where(SubmissionRow.post_id == post_id))
             return rows.first()
 
+    async def for_episode(self, episode_id: int) -> SubmissionRow | None:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(SubmissionRow).where(SubmissionRow.episode_id == episode_id)
+            )
+            return rows.first()
+
     async def add(self, row: SubmissionRow) -> SubmissionRow:
         async with self.sessions() as session:
             session.add(row)

@@ -9,6 +9,7 @@ editing the message itself.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import re
 import time
@@ -19,13 +20,15 @@ import discord
 from discord import app_commands
 
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.cards import card_for
+from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
 from bot.service import EpisodeFailed, NoteService
 from bot.settings import DiscordSettings
 from bot.slack.frontend import progress_text
+from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
+from pipeline.errors import EvoNoteError
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import Progress
 
@@ -39,6 +42,7 @@ BUTTONS = {  # action: (label, style)
     "evidence": ("Show evidence", discord.ButtonStyle.secondary),
     "approve": ("Approve", discord.ButtonStyle.success),
     "retry": ("Retry", discord.ButtonStyle.primary),
+    "submit": ("Submit to X", discord.ButtonStyle.danger),
 }
 
 
@@ -76,6 +80,8 @@ def card_view(card: NoteCard) -> discord.ui.View:
         actions.append("evidence")
         if not card.approved_by:
             actions.append("approve")
+        if card.can_submit:
+            actions.append("submit")
     for action in actions:
         view.add_item(CardButton(action, card.episode_id))
     return view
@@ -150,8 +156,10 @@ class DiscordFrontend:
         store: EpisodeStore,
         settings: DiscordSettings,
         client: discord.Client | None = None,
+        submitter: NoteSubmitter | None = None,
     ) -> None:
         self.notes = notes
+        self.submitter = submitter
         self.store = store
         self.settings = settings
         intents = discord.Intents.default()
@@ -225,15 +233,23 @@ class DiscordFrontend:
         await editor.show(card_for(row), force=True)
 
         async def progress(event: Progress) -> None:
-            current = await self.store.get(episode_id)
-            if current is not None:
-                await editor.show(card_for(current, progress=progress_text(event)))
+            card = await self.card(episode_id, progress_text(event))
+            if card is not None:
+                await editor.show(card)
 
-        try:
-            finished = await self.notes.run(episode_id, progress)
-        except EpisodeFailed as failed:
-            finished = failed.episode
-        await editor.show(card_for(finished, await self.store.votes(episode_id)), force=True)
+        with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
+            await self.notes.run(episode_id, progress)
+        card = await self.card(episode_id)
+        if card is not None:
+            await editor.show(card, force=True)
+
+    async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
+        return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)
+
+    async def show_card(self, interaction: discord.Interaction[Any], episode: int) -> None:
+        card = await self.card(episode)
+        if card is not None:
+            await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))
 
     async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
         await interaction.response.send_message(text, ephemeral=True)
@@ -345,9 +361,18 @@ class DiscordFrontend:
             if not self.is_moderator(interaction.user):
                 await self._refuse(interaction, "Only moderators can approve notes.")
                 return
-            row = await self.store.approve(episode, str(interaction.user.id))
-            card = card_for(row, await self.store.votes(episode))
-            await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))
+            await self.store.approve(episode, str(interaction.user.id))
+            await self.show_card(interaction, episode)
+        elif action == "submit":
+            if not self.is_moderator(interaction.user) or self.submitter is None:
+                await self._refuse(interaction, "Only moderators can submit notes to X.")
+                return
+            try:
+                await self.submitter.submit(episode, str(interaction.user.id))
+            except EvoNoteError as e:
+                await self._refuse(interaction, f"Not submitted: {e}")
+                return
+            await self.show_card(interaction, episode)
 
     async def vote(
         self, interaction: discord.Interaction[Any], episode: int, vote: int, reason: str | None
@@ -364,7 +389,4 @@ class DiscordFrontend:
         if not counted:
             await self._refuse(interaction, "You have already voted on this note.")
             return
-        row = await self.store.get(episode)
-        assert row is not None
-        card = card_for(row, await self.store.votes(episode))
-        await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))
+        await self.show_card(interaction, episode)

@@ -91,6 +91,8 @@ def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any
         blocks.append(_context(f":+1: {card.votes_up} · :-1: {card.votes_down} — {voters}"))
     if card.approved_by:
         blocks.append(_context(f":white_check_mark: Approved by <@{card.approved_by}>"))
+    if card.submission:
+        blocks.append(_context(f":outbox_tray: {card.submission}"))
     blocks.append(
         {
             "type": "actions",
@@ -113,6 +115,8 @@ def _buttons(card: NoteCard, show_approve: bool) -> list[dict[str, Any]]:
         buttons.append(_button("Show evidence", "evonote_show_evidence", card))
         if show_approve and not card.approved_by:
             buttons.append(_button("Approve", "evonote_approve", card, "primary"))
+        if card.can_submit:
+            buttons.append(_button("Submit to X", "evonote_submit", card, "danger"))
     return buttons
 
 

@@ -9,6 +9,7 @@ retries and double clicks harmless.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -20,12 +21,14 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.cards import card_for
+from bot.cards import card_for, load_card
 from bot.service import EpisodeFailed, NoteService
 from bot.settings import SlackSettings
 from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
+from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
+from pipeline.errors import EvoNoteError
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import Progress
 
@@ -79,9 +82,11 @@ class SlackFrontend:
         settings: SlackSettings,
         client: AsyncWebClient,
         *,
+        submitter: NoteSubmitter | None = None,
         process_before_response: bool = False,
     ) -> None:
         self.notes = notes
+        self.submitter = submitter
         self.store = store
         self.settings = settings
         self.client = client
@@ -155,15 +160,18 @@ class SlackFrontend:
         await self.store.set_reply_message(episode_id, message.ts)
 
         async def progress(event: Progress) -> None:
-            current = await self.store.get(episode_id)
-            if current is not None:
-                await message.show(card_for(current, progress=progress_text(event)))
+            card = await self.card(episode_id, progress_text(event))
+            if card is not None:
+                await message.show(card)
 
-        try:
-            finished = await self.notes.run(episode_id, progress)
-        except EpisodeFailed as failed:
-            finished = failed.episode
-        await message.show(card_for(finished, await self.store.votes(episode_id)), force=True)
+        with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
+            await self.notes.run(episode_id, progress)
+        card = await self.card(episode_id)
+        if card is not None:
+            await message.show(card, force=True)
+
+    async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
+        return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)
 
     async def post(self, card: NoteCard, channel: str, thread: str | None) -> CardMessage:
         posted = await self.client.chat_postMessage(
@@ -174,9 +182,8 @@ class SlackFrontend:
         )
 
     async def refresh(self, episode_id: int, channel: str, ts: str) -> None:
-        row = await self.store.get(episode_id)
-        if row is not None:
-            card = card_for(row, await self.store.votes(episode_id))
+        card = await self.card(episode_id)
+        if card is not None:
             await CardMessage(self.client, channel, ts, 0).show(card, force=True)
 
     # ---- listeners ----------------------------------------------------------------------
@@ -192,6 +199,7 @@ class SlackFrontend:
         app.action("evonote_regenerate")(self.on_regenerate)
         app.action("evonote_show_evidence")(self.on_show_evidence)
         app.action("evonote_approve")(self.on_approve)
+        app.action("evonote_submit")(self.on_submit)
 
     async def on_command(
         self, ack: Callable[..., Awaitable[None]], command: dict[str, Any]
@@ -359,4 +367,23 @@ class SlackFrontend:
             )
             return
         await self.store.approve(episode_id, user)
+        await self.refresh(episode_id, channel, ts)
+
+    async def on_submit(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+        await ack()
+        episode_id, user, channel, ts = self._action(body)
+        if not await self.is_moderator(user) or self.submitter is None:
+            await self.client.chat_postEphemeral(
+                channel=channel,
+                user=user,
+                text="Only moderators can submit notes to X (EVONOTE_SLACK__MODERATORS).",
+            )
+            return
+        try:
+            await self.submitter.submit(episode_id, user)
+        except EvoNoteError as e:
+            await self.client.chat_postEphemeral(
+                channel=channel, user=user, text=f"Not submitted: {e}"
+            )
+            return
         await self.refresh(episode_id, channel, ts)
