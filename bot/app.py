@@ -17,6 +17,7 @@ from adapters.embeddings.minilm import LocalEmbedder, ModelNotInstalled, model_f
 from adapters.embeddings.openai_embeddings import OpenAIEmbedder
 from adapters.local_corpus import LocalCorpus
 from adapters.openai_chat import OpenAIChatModel
+from adapters.openai_vision import OpenAICaptioner
 from adapters.search.ddgs_search import DdgsSearch
 from adapters.search.http_backends import BraveSearch, SearxngSearch, SerperSearch, TavilySearch
 from adapters.sqlstore.engine import make_engine, upgrade
@@ -311,6 +312,11 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             reader=reader,
             memory=memory or NoMemory(),
             budget=settings.evidence_budget(),
+            captioner=(
+                OpenAICaptioner(client, settings.llm.captioner_model)
+                if settings.llm.captioner_model
+                else None
+            ),
         )
         store = EpisodeStore(engine)
         panel = make_panel(settings, client)

@@ -18,6 +18,7 @@ from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit, Visit
 from pipeline.brief import VerificationBrief
 from pipeline.budget import BudgetUse, EvidenceBudget
 from pipeline.errors import (
+    EvoNoteError,
     ModelOutputInvalid,
     ModelTimeout,
     PageUnreadable,
@@ -27,6 +28,7 @@ from pipeline.evidence import Evidence, PageNotes, SearchResult, SupportVerdicts
 from pipeline.excerpt import select_excerpt
 from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.ports import (
+    Captioner,
     ChatMessage,
     ChatModel,
     Lesson,
@@ -74,6 +76,7 @@ class EpisodeRunner:
         memory: MemoryRetriever,
         budget: EvidenceBudget,
         clock: Callable[[], float] = time.monotonic,
+        captioner: Captioner | None = None,
     ) -> None:
         self.model = model
         self.search = search
@@ -81,6 +84,7 @@ class EpisodeRunner:
         self.memory = memory
         self.budget = budget
         self.clock = clock
+        self.captioner = captioner
 
     async def run(
         self,
@@ -104,7 +108,7 @@ class _Run:
     ) -> None:
         self.r = runner
         self.b = runner.budget
-        self.post = post
+        self.post = post.model_copy(deep=True)  # captions are added to this copy
         self.journal = journal
         self.progress = progress
         self.use = BudgetUse()
@@ -195,6 +199,7 @@ class _Run:
         outcome.memory_ids = self.memory_ids
         outcome.model = self.model_name
         outcome.support_checked = self.support_checked
+        outcome.post = self.post
         return outcome
 
     async def abstain(self, reason: str) -> EpisodeOutcome:
@@ -212,6 +217,7 @@ class _Run:
 
     async def execute(self) -> EpisodeOutcome:
         await self.tell("analysing")
+        await self.caption_media()
         claim_lessons = await self.lessons_for(MemoryPhase.CLAIM_ANALYSIS, self.post.all_text())
         reply = await self.ask(
             analysis_messages(self.post, claim_lessons), VerificationBrief, self.loop_deadline
@@ -232,6 +238,42 @@ class _Run:
         if isinstance(stop_reason, EpisodeOutcome):
             return stop_reason
         return await self.final(stop_reason)
+
+    async def caption_media(self) -> None:
+        """Describe the images (and videos' preview frames) a vision model may read."""
+        captioner = self.r.captioner
+        if captioner is None:
+            return
+        posts = [p for p in (self.post, self.post.quoted, self.post.replied_to) if p]
+        media = [
+            m
+            for p in posts
+            for m in p.media
+            if m.url and not m.caption and captioner.can_read(m.url)
+        ]
+        if not media:
+            return
+        started = self.r.clock()
+        timeout = min(self.b.model_call_timeout_s, max(1.0, self.seconds_left(self.loop_deadline)))
+        results = await asyncio.gather(
+            *(captioner.caption(m.url or "", self.post.text, timeout_s=timeout) for m in media),
+            return_exceptions=True,
+        )
+        failed = []
+        for item, result in zip(media, results, strict=True):
+            if isinstance(result, EvoNoteError):
+                failed.append(str(result))
+            elif isinstance(result, BaseException):
+                raise result
+            elif result:
+                item.caption = result
+        self.timings.inference_s += self.r.clock() - started
+        await self.record(
+            "caption",
+            {"media": [m.url for m in media]},
+            f"captioned {len(media) - len(failed)} of {len(media)} images"
+            + (f"; failed: {'; '.join(failed)}" if failed else ""),
+        )
 
     async def loop(self) -> EpisodeOutcome | str:
         while True:

@@ -46,6 +46,15 @@ class ChatModel(Protocol):
     ) -> ModelReply[T]: ...
 
 
+class Captioner(Protocol):
+    """Image (or a video's preview frame) → what a fact-check needs of it: text on screen,
+    charts with their numbers, who or what is shown. Raises ModelUnavailable / ModelTimeout."""
+
+    def can_read(self, url: str) -> bool: ...
+
+    async def caption(self, image_url: str, post_text: str, *, timeout_s: float) -> str: ...
+
+
 class SearchEngine(Protocol):
     """Query → ranked results. Raises SearchFailed with a readable reason."""
 

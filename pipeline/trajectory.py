@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from pipeline.brief import VerificationBrief
 from pipeline.evidence import Evidence
+from pipeline.post import Post
 
 # Observations are stored and shown; a page's whole text is not.
 MAX_OBSERVATION_CHARS = 4000
@@ -46,6 +47,7 @@ class EpisodeOutcome(BaseModel):
     timings: Timings = Field(default_factory=Timings)
     memory_ids: list[int] = Field(default_factory=list)
     model: str | None = None
+    post: Post | None = Field(default=None, description="the post as analysed (with captions)")
     support_checked: bool | None = Field(
         default=None,
         description="True: every sentence was checked against its sources; False: the "

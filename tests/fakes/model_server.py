@@ -39,6 +39,7 @@ class ScriptedModelServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     queue: list[Raw] = field(default_factory=list)
     embedder: HashingEmbedder = field(default_factory=lambda: HashingEmbedder(64))
+    caption: str = 'A bar chart titled "Autism diagnoses" rising from 2000 to 2020.'
 
     def __post_init__(self) -> None:
         server = self
@@ -104,6 +105,8 @@ class ScriptedModelServer:
                     return
                 if scripted is not None:
                     content = scripted.content or ""
+                elif "response_format" not in request:  # a plain answer: the captioner
+                    content = server.caption
                 else:
                     schema = request["response_format"]["json_schema"]["name"]
                     content = json.dumps(answer(server.policy, schema, request["messages"]))
