@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import sys
 from contextlib import AsyncExitStack
@@ -12,12 +13,17 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.web.async_client import AsyncWebClient
+from tweepy.asynchronous import AsyncClient
 
 from adapters.sqlstore.lease import SqlLeaseStore
+from adapters.sqlstore.watch import WatchStore
+from adapters.x.watch import XWatchFeed
 from bot.app import App, ConfigurationError, build, make_evolver, worker_id
 from bot.discord.frontend import DiscordFrontend
+from bot.service import EpisodeFailed
 from bot.settings import Settings
 from bot.slack.frontend import SlackFrontend
+from bot.watch import WatchScanner
 from scheduler.jobs import Job, JobScheduler
 
 log = logging.getLogger(__name__)
@@ -31,8 +37,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
 
 
-def scheduler_for(app: App) -> JobScheduler | None:
-    """The periodic jobs this configuration calls for, behind the scheduler lease."""
+def scheduled_jobs(app: App) -> list[Job]:
+    """The periodic jobs this configuration calls for (run behind the scheduler lease)."""
     jobs: list[Job] = []
     memory, m = app.memory, app.settings.memory
     if memory is not None:
@@ -58,9 +64,55 @@ def scheduler_for(app: App) -> JobScheduler | None:
             await submitter.sync(test_mode=x.test_mode)
 
         jobs.append(Job("sync_note_status", sync_note_status, x.sync_every_s))
+    return jobs
+
+
+async def start_scheduler(
+    app: App, stack: AsyncExitStack, slack: SlackFrontend | None
+) -> JobScheduler | None:
+    jobs = scheduled_jobs(app)
+    scanner = make_scanner(app)
+    if scanner is not None:
+        channel = app.settings.x.watch_channel
+
+        pending: set[asyncio.Task[None]] = set()
+
+        async def run_quietly(episode_id: int) -> None:
+            with contextlib.suppress(EpisodeFailed):  # stored as failed, with its reason
+                await app.notes.run(episode_id)
+
+        async def scan_watchlists() -> None:
+            for episode_id in await scanner.run_once():
+                if slack is not None and channel:
+                    slack.spawn(slack.follow(episode_id, channel))
+                else:
+                    task = asyncio.create_task(run_quietly(episode_id))
+                    pending.add(task)
+                    task.add_done_callback(pending.discard)
+
+        jobs.append(Job("scan_watchlists", scan_watchlists, app.settings.x.watch_every_s))
     if not jobs:
         return None
-    return JobScheduler(SqlLeaseStore(app.engine), worker_id(), jobs)
+    scheduler = JobScheduler(SqlLeaseStore(app.engine), worker_id(), jobs)
+    scheduler.start()
+    stack.push_async_callback(scheduler.stop)
+    return scheduler
+
+
+def make_scanner(app: App) -> WatchScanner | None:
+    x = app.settings.x
+    if x.bearer_token is None or not x.watches:
+        return None
+    client = AsyncClient(bearer_token=x.bearer_token.get_secret_value(), wait_on_rate_limit=False)
+    screen = app.model if x.watch_health_filter else None
+    return WatchScanner(
+        XWatchFeed(client, x.timeout_s),
+        WatchStore(app.engine),
+        app.notes,
+        x.watches,
+        health_filter=screen,
+        limit=x.watch_max_per_scan,
+    )
 
 
 def slack_http_app(frontend: SlackFrontend) -> web.Application:
@@ -124,11 +176,8 @@ async def start_discord(app: App, stack: AsyncExitStack) -> DiscordFrontend | No
 async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
     async with AsyncExitStack() as stack:
         app = await stack.enter_async_context(build(settings))
-        scheduler = scheduler_for(app)
-        if scheduler is not None:
-            scheduler.start()
-            stack.push_async_callback(scheduler.stop)
         slack = await start_slack(app, stack)
+        scheduler = await start_scheduler(app, stack, slack)
         discord_bot = await start_discord(app, stack)
         parts = [
             f"scheduler ({', '.join(j.name for j in scheduler.jobs)})"

@@ -71,6 +71,15 @@ class NoteService:
             raise EpisodeFailed(await self.store.fail(row.id, str(e)), e) from e
         return await self.store.create(request, post, self.memory_mode)
 
+    async def submit_post(self, request: NoteRequest, post: Post) -> EpisodeRow | None:
+        """Queue an already fetched post (a watchlist scan); None when its key was seen."""
+        if request.key and await self.store.by_request_key(request.key) is not None:
+            return None
+        try:
+            return await self.store.create(request, post, self.memory_mode)
+        except IntegrityError:
+            return None
+
     async def submit_once(self, request: NoteRequest) -> EpisodeRow | None:
         """Like `submit`, but None when the request's key was seen before — also when two
         deliveries of the same event race (the database's unique key decides)."""

@@ -307,6 +307,31 @@ class XSettings(BaseModel):
     )
     test_mode: bool = Field(default=True, description="submit notes in test mode")
     sync_every_s: float = Field(default=1800, gt=0, description="sync_note_status interval")
+    watch_accounts: str = Field(
+        default="", description="comma-separated usernames whose new posts are checked"
+    )
+    watch_queries: str = Field(
+        default="", description="semicolon-separated X searches whose new posts are checked"
+    )
+    watch_every_s: float = Field(default=900, gt=0, description="scan_watchlists interval")
+    watch_health_filter: bool = Field(
+        default=True, description="the model skips posts that are not about health"
+    )
+    watch_max_per_scan: int = Field(
+        default=10, ge=1, le=100, description="posts per watch and scan"
+    )
+    watch_channel: str | None = Field(
+        default=None, description="Slack channel where cards for watched posts appear"
+    )
+
+    @property
+    def watches(self) -> list[tuple[str, str]]:
+        """(kind, value): ("account", "who") and ("query", "words")."""
+        accounts = [
+            ("account", a.strip().lstrip("@")) for a in self.watch_accounts.split(",") if a.strip()
+        ]
+        queries = [("query", q.strip()) for q in self.watch_queries.split(";") if q.strip()]
+        return accounts + queries
 
     def credentials(self) -> tuple[str, str, str, str] | None:
         parts = (

@@ -114,6 +114,17 @@ class SchedulerLeaseRow(SQLModel, table=True):
     expires_at: datetime
 
 
+class WatchStateRow(SQLModel, table=True):
+    """The newest post seen per watch (an account or a search), so a scan never re-queues."""
+
+    __tablename__ = "watch_state"
+
+    key: str = Field(primary_key=True, max_length=300)
+    newest_id: str | None = Field(default=None, max_length=32)
+    user_id: str | None = Field(default=None, max_length=32)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 class SubmissionRow(SQLModel, table=True):
     """A note submitted to X's Community Notes API (one per post) and what became of it."""
 

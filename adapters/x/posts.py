@@ -90,9 +90,9 @@ class XPostSource:
             raise PostUnavailable(f"X could not be reached ({type(e).__name__})") from e
         if response.data is None:
             raise PostUnavailable(_problem(list(response.errors or [])))
-        return self._post(response.data, response.includes or {}, url)
+        return self.to_post(response.data, response.includes or {}, url)
 
-    def _post(self, tweet: Any, includes: dict[str, Any], url: str | None) -> Post:
+    def to_post(self, tweet: Any, includes: dict[str, Any], url: str | None) -> Post:
         media = {m.media_key: m for m in includes.get("media", [])}
         users = {u.id: u.username for u in includes.get("users", [])}
         tweets = {t.id: t for t in includes.get("tweets", [])}
@@ -132,7 +132,7 @@ class XPostSource:
             referenced = tweets.get(int(reference["id"]))
             if referenced is None or url is None:  # one level: quote chains stop here
                 continue
-            nested = self._post(referenced, includes, None)
+            nested = self.to_post(referenced, includes, None)
             if reference["type"] == "quoted":
                 post.quoted = nested
             elif reference["type"] == "replied_to":

@@ -155,8 +155,14 @@ class SlackFrontend:
         if row is None:
             return  # a retried event or a second click: that episode is already under way
         assert row.id is not None
-        episode_id = row.id
-        message = await self.post(card_for(row), channel, thread)
+        await self.follow(row.id, channel, thread)
+
+    async def follow(self, episode_id: int, channel: str, thread: str | None = None) -> None:
+        """Post the card of a queued episode, run it, and edit the card as it goes."""
+        card = await self.card(episode_id)
+        if card is None:
+            return
+        message = await self.post(card, channel, thread)
         await self.store.set_reply_message(episode_id, message.ts)
 
         async def progress(event: Progress) -> None:

@@ -1,0 +1,86 @@
+"""The scan_watchlists job: new posts from watched X accounts and searches become episodes."""
+
+from __future__ import annotations
+
+import logging
+
+from adapters.sqlstore.watch import WatchStore
+from adapters.x.watch import XWatchFeed
+from bot.service import NoteService
+from pipeline.errors import EvoNoteError
+from pipeline.ports import ChatModel
+from pipeline.post import Post
+from pipeline.prompts import HealthRelevance, health_filter_messages
+from pipeline.request import NoteRequest
+
+log = logging.getLogger(__name__)
+
+
+class WatchScanner:
+    def __init__(
+        self,
+        feed: XWatchFeed,
+        state: WatchStore,
+        notes: NoteService,
+        watches: list[tuple[str, str]],
+        *,
+        health_filter: ChatModel | None = None,
+        limit: int = 10,
+        timeout_s: float = 30.0,
+    ) -> None:
+        self.feed = feed
+        self.state = state
+        self.notes = notes
+        self.watches = watches
+        self.health_filter = health_filter
+        self.limit = limit
+        self.timeout_s = timeout_s
+
+    async def about_health(self, post: Post) -> bool:
+        if self.health_filter is None:
+            return True
+        try:
+            reply = await self.health_filter.structured(
+                health_filter_messages(post.all_text()), HealthRelevance, timeout_s=self.timeout_s
+            )
+        except EvoNoteError as e:
+            log.warning("health filter failed, keeping post %s: %s", post.post_id, e)
+            return True  # better a note too many than a health post missed
+        return reply.value.about_health
+
+    async def run_once(self) -> list[int]:
+        """Queue an episode for every new post; returns their ids, oldest post first."""
+        queued: list[int] = []
+        for kind, value in self.watches:
+            key = f"{kind}:{value}"
+            state = await self.state.get(key)
+            since = state.newest_id if state else None
+            user_id = state.user_id if state else None
+            try:
+                if kind == "account":
+                    user_id = user_id or await self.feed.user_id(value)
+                    posts = await self.feed.account_posts(user_id, since, self.limit)
+                else:
+                    posts = await self.feed.search_posts(value, since, self.limit)
+            except EvoNoteError as e:
+                log.warning("watch %s skipped this time: %s", key, e)
+                continue
+            for post in posts:
+                if not await self.about_health(post):
+                    continue
+                row = await self.notes.submit_post(
+                    NoteRequest(
+                        post_ref=post.url or "",
+                        requester=key,
+                        source="x_watch",
+                        key=f"x:watch:{post.post_id}",
+                    ),
+                    post,
+                )
+                if row is not None and row.id is not None:
+                    queued.append(row.id)
+            newest = max((int(p.post_id or 0) for p in posts), default=None)
+            if newest is not None and (since is None or newest > int(since)):
+                since = str(newest)
+            await self.state.save(key, since, user_id)
+        return queued

@@ -1,0 +1,154 @@
+"""Watchlists: new posts from watched accounts and searches become queued episodes, once."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+from tweepy.asynchronous import AsyncClient
+
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.watch import WatchStore
+from adapters.x.watch import XWatchFeed
+from bot.posts import PostResolver
+from bot.service import NoteService
+from bot.watch import WatchScanner
+from pipeline.budget import EvidenceBudget
+from pipeline.episode import EpisodeRunner
+from pipeline.ports import NoMemory
+from tests.conftest import NetworkGuard
+from tests.fakes.policy import ResearchPolicy
+from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+from tests.fakes.x_api import LoopbackSession, MockXApi
+
+
+def tweet(number: int, text: str, author: str = "111") -> dict[str, Any]:
+    return {
+        "id": str(number),
+        "text": text,
+        "author_id": author,
+        "lang": "en",
+        "created_at": "2021-02-01T12:00:00.000Z",
+        "edit_history_tweet_ids": [str(number)],
+    }
+
+
+TIMELINE = {
+    "data": [
+        tweet(503, "Cooking pasta tonight"),
+        tweet(502, "The flu shot gives you the flu"),
+        tweet(501, "Vaccines cause autism"),
+    ],
+    "includes": {"users": [{"id": "111", "name": "H", "username": "healthguru"}]},
+    "meta": {"result_count": 3, "newest_id": "503", "oldest_id": "501"},
+}
+SEARCH = {
+    "data": [tweet(601, "Ivermectin cures covid, vaccines useless", author="222")],
+    "includes": {"users": [{"id": "222", "name": "O", "username": "other"}]},
+    "meta": {"result_count": 1, "newest_id": "601"},
+}
+
+
+class Screen:
+    answers = frozenset({"HealthRelevance"})
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+        text = messages[-1]["content"]
+        self.seen.append(text)
+        return {"about_health": "pasta" not in text, "reason": ""}
+
+
+@pytest.fixture
+async def x_api(network_guard: NetworkGuard) -> AsyncIterator[MockXApi]:
+    api = MockXApi()
+    await api.start()
+    network_guard.allow(api.port)
+    api.answer(
+        "/2/users/by/username/healthguru",
+        {"data": {"id": "111", "name": "H", "username": "healthguru"}},
+    )
+    api.answer("/2/users/111/tweets", TIMELINE)
+    api.answer("/2/tweets/search/recent", SEARCH)
+    yield api
+    await api.stop()
+
+
+@pytest.fixture
+async def feed(x_api: MockXApi) -> AsyncIterator[XWatchFeed]:
+    client = AsyncClient(bearer_token="b")
+    client.session = LoopbackSession(x_api.port)
+    yield XWatchFeed(client)
+    await client.session.close()
+
+
+def scanner(
+    engine: AsyncEngine, feed: XWatchFeed, screen: Screen, watches: list[tuple[str, str]]
+) -> WatchScanner:
+    web = FakeWeb(health_pages())
+    runner = EpisodeRunner(
+        model=FakeChatModel(ResearchPolicy()),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(),
+    )
+    notes = NoteService(
+        store=EpisodeStore(engine), posts=PostResolver(), runner=runner, worker_id="w"
+    )
+    return WatchScanner(
+        feed, WatchStore(engine), notes, watches, health_filter=FakeChatModel(screen)
+    )
+
+
+async def test_new_health_posts_are_queued_once(
+    engine: AsyncEngine, feed: XWatchFeed, x_api: MockXApi
+) -> None:
+    screen = Screen()
+    watches = [("account", "healthguru"), ("query", "ivermectin OR vaccines")]
+    first = await scanner(engine, feed, screen, watches).run_once()
+    store = EpisodeStore(engine)
+    rows = [await store.get(i) for i in first]
+    assert [r.post["post_id"] for r in rows if r] == ["501", "502", "601"]  # oldest first
+    assert {r.source for r in rows if r} == {"x_watch"}
+    assert rows[0] is not None and rows[0].post_ref == "https://x.com/healthguru/status/501"
+    assert len(screen.seen) == 4  # the pasta post was screened out
+    state = await WatchStore(engine).get("account:healthguru")
+    assert state is not None and (state.newest_id, state.user_id) == ("503", "111")
+
+    x_api.requests.clear()
+    restarted = scanner(engine, feed, Screen(), watches)  # a new process: state from the db
+    assert await restarted.run_once() == []  # X answered the same posts again: none re-queued
+    paths = [r.path for r in x_api.requests]
+    assert "/2/users/by/username/healthguru" not in paths  # the user id was remembered
+    timeline = next(r for r in x_api.requests if r.path == "/2/users/111/tweets")
+    assert timeline.query["since_id"] == "503"
+    search = next(r for r in x_api.requests if r.path == "/2/tweets/search/recent")
+    assert search.query["since_id"] == "601"
+    assert "-is:retweet" in search.query["query"]
+
+
+async def test_a_failing_watch_does_not_stop_the_others(
+    engine: AsyncEngine, feed: XWatchFeed, x_api: MockXApi
+) -> None:
+    x_api.answer(
+        "/2/users/by/username/gone",
+        {
+            "errors": [
+                {
+                    "type": "https://api.twitter.com/2/problems/resource-not-found",
+                    "title": "Not Found Error",
+                    "detail": "Could not find user with username: [gone].",
+                }
+            ]
+        },
+    )
+    queued = await scanner(
+        engine, feed, Screen(), [("account", "gone"), ("query", "vaccines")]
+    ).run_once()
+    assert len(queued) == 1
+    assert await WatchStore(engine).get("account:gone") is None
