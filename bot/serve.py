@@ -101,17 +101,22 @@ async def start_scheduler(
 
 def make_scanner(app: App) -> WatchScanner | None:
     x = app.settings.x
-    if x.bearer_token is None or not x.watches:
+    eligible = app.submitter.api if x.watch_eligible and app.submitter is not None else None
+    watches = x.watches if x.bearer_token is not None else []
+    if not watches and eligible is None:
         return None
-    client = AsyncClient(bearer_token=x.bearer_token.get_secret_value(), wait_on_rate_limit=False)
+    token = x.bearer_token.get_secret_value() if x.bearer_token is not None else None
+    client = AsyncClient(bearer_token=token, wait_on_rate_limit=False)
     screen = app.model if x.watch_health_filter else None
     return WatchScanner(
         XWatchFeed(client, x.timeout_s),
         WatchStore(app.engine),
         app.notes,
-        x.watches,
+        watches,
         health_filter=screen,
         limit=x.watch_max_per_scan,
+        eligible=eligible,
+        test_mode=x.test_mode,
     )
 
 

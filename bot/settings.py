@@ -320,6 +320,11 @@ class XSettings(BaseModel):
     watch_max_per_scan: int = Field(
         default=10, ge=1, le=100, description="posts per watch and scan"
     )
+    watch_eligible: bool = Field(
+        default=False,
+        description="also scan the Community Notes "
+        "API's posts eligible for notes (needs the OAuth credentials)",
+    )
     watch_channel: str | None = Field(
         default=None, description="Slack channel where cards for watched posts appear"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from adapters.sqlstore.watch import WatchStore
+from adapters.x.community_notes import CommunityNotesApi
 from adapters.x.watch import XWatchFeed
 from bot.service import NoteService
 from pipeline.errors import EvoNoteError
@@ -27,7 +28,11 @@ class WatchScanner:
         health_filter: ChatModel | None = None,
         limit: int = 10,
         timeout_s: float = 30.0,
+        eligible: CommunityNotesApi | None = None,
+        test_mode: bool = True,
     ) -> None:
+        self.eligible = eligible
+        self.test_mode = test_mode
         self.feed = feed
         self.state = state
         self.notes = notes
@@ -48,9 +53,33 @@ class WatchScanner:
             return True  # better a note too many than a health post missed
         return reply.value.about_health
 
+    async def queue(self, posts: list[Post], requester: str) -> list[int]:
+        queued: list[int] = []
+        for post in posts:
+            if not await self.about_health(post):
+                continue
+            row = await self.notes.submit_post(
+                NoteRequest(
+                    post_ref=post.url or "",
+                    requester=requester,
+                    source="x_watch",
+                    key=f"x:watch:{post.post_id}",
+                ),
+                post,
+            )
+            if row is not None and row.id is not None:
+                queued.append(row.id)
+        return queued
+
     async def run_once(self) -> list[int]:
         """Queue an episode for every new post; returns their ids, oldest post first."""
         queued: list[int] = []
+        if self.eligible is not None:
+            try:
+                for payload in await self.eligible.eligible_posts(test_mode=self.test_mode):
+                    queued += await self.queue(self.feed.posts_from_payload(payload), "eligible")
+            except EvoNoteError as e:
+                log.warning("eligible posts skipped this time: %s", e)
         for kind, value in self.watches:
             key = f"{kind}:{value}"
             state = await self.state.get(key)
@@ -65,20 +94,7 @@ class WatchScanner:
             except EvoNoteError as e:
                 log.warning("watch %s skipped this time: %s", key, e)
                 continue
-            for post in posts:
-                if not await self.about_health(post):
-                    continue
-                row = await self.notes.submit_post(
-                    NoteRequest(
-                        post_ref=post.url or "",
-                        requester=key,
-                        source="x_watch",
-                        key=f"x:watch:{post.post_id}",
-                    ),
-                    post,
-                )
-                if row is not None and row.id is not None:
-                    queued.append(row.id)
+            queued += await self.queue(posts, key)
             newest = max((int(p.post_id or 0) for p in posts), default=None)
             if newest is not None and (since is None or newest > int(since)):
                 since = str(newest)

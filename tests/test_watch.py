@@ -152,3 +152,34 @@ async def test_a_failing_watch_does_not_stop_the_others(
     ).run_once()
     assert len(queued) == 1
     assert await WatchStore(engine).get("account:gone") is None
+
+
+async def test_posts_eligible_for_notes_are_a_scan_source(
+    engine: AsyncEngine, feed: XWatchFeed
+) -> None:
+    import httpx
+    import respx
+
+    from adapters.x.community_notes import CommunityNotesApi
+    from adapters.x.oauth import OAuth1Credentials
+
+    async with httpx.AsyncClient() as http:
+        api = CommunityNotesApi(http, OAuth1Credentials("a", "b", "c", "d"))
+        watcher = scanner(engine, feed, Screen(), [])
+        watcher.eligible = api
+        with respx.mock:
+            route = respx.get("https://api.x.com/2/notes/search/posts_eligible_for_notes")
+            route.respond(
+                200,
+                json={
+                    "data": [tweet(701, "Raw milk cures allergies", author="333")],
+                    "includes": {"users": [{"id": "333", "name": "M", "username": "milkfan"}]},
+                    "meta": {"result_count": 1},
+                },
+            )
+            queued = await watcher.run_once()
+            assert route.calls.last.request.url.params["test_mode"] == "true"
+    row = await EpisodeStore(engine).get(queued[0])
+    assert row is not None
+    assert row.post_ref == "https://x.com/milkfan/status/701"
+    assert row.requester == "eligible"

@@ -151,6 +151,26 @@ class CommunityNotesApi:
         )
         return str(payload["data"]["id"])
 
+    async def eligible_posts(
+        self, *, test_mode: bool, max_results: int = 20, feed_size: str = "small"
+    ) -> list[dict[str, Any]]:
+        """Posts X asks AI Note Writers to look at: the raw v2 payload (data + includes)."""
+        payload = await self._call(
+            "GET",
+            "/2/notes/search/posts_eligible_for_notes",
+            params={
+                "test_mode": str(test_mode).lower(),
+                "max_results": max_results,
+                "post_selection": f"feed_size:{feed_size}",
+                "tweet.fields": "author_id,created_at,lang,note_tweet,referenced_tweets,entities,"
+                "attachments",
+                "expansions": "attachments.media_keys,author_id,referenced_tweets.id",
+                "media.fields": "type,url,preview_image_url,alt_text",
+                "user.fields": "username",
+            },
+        )
+        return [payload]
+
     async def notes_written(self, *, test_mode: bool, max_results: int = 100) -> list[WrittenNote]:
         notes: list[WrittenNote] = []
         token: str | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import tweepy
 from tweepy.asynchronous import AsyncClient
@@ -44,6 +45,22 @@ class XWatchFeed:
             **self._fields(),
         )
         return self._posts(response)[:limit]
+
+    def posts_from_payload(self, payload: dict[str, Any]) -> list[Post]:
+        """Posts from a raw API v2 payload (the Community Notes eligible-posts feed)."""
+        raw = payload.get("includes") or {}
+        includes = {
+            "media": [tweepy.Media(m) for m in raw.get("media", [])],
+            "users": [tweepy.User(u) for u in raw.get("users", [])],
+            "tweets": [tweepy.Tweet(t) for t in raw.get("tweets", [])],
+        }
+        response = tweepy.Response(
+            [tweepy.Tweet(t) for t in payload.get("data", [])],
+            includes,
+            [],
+            payload.get("meta") or {},
+        )
+        return self._posts(response)
 
     @staticmethod
     def _fields() -> dict[str, list[str]]:
