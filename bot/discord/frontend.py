@@ -9,12 +9,11 @@ editing the message itself.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import re
 import time
 from collections.abc import Awaitable
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -22,15 +21,14 @@ from discord import app_commands
 from adapters.sqlstore.episodes import EpisodeStore
 from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
+from bot.live_card import CardView, run_behind_card
 from bot.service import EpisodeFailed, NoteService
 from bot.settings import DiscordSettings
-from bot.slack.frontend import progress_text
 from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.errors import EvoNoteError
 from pipeline.request import NoteRequest, ReplyTarget
-from pipeline.trajectory import Progress
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME_S = 14 * 60  # Discord's is 15 minutes; leave a margin
@@ -99,10 +97,6 @@ class ReasonModal(discord.ui.Modal, title="Why is this note not helpful?"):
 
     async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
         await self.frontend.vote(interaction, self.episode, -1, str(self.reason.value) or None)
-
-
-class Editor(Protocol):
-    async def show(self, card: NoteCard, force: bool = False) -> None: ...
 
 
 class InteractionEditor:
@@ -207,7 +201,7 @@ class DiscordFrontend:
     async def start(
         self,
         text: str,
-        editor: Editor,
+        editor: CardView,
         *,
         user: str,
         channel: str | None,
@@ -232,16 +226,7 @@ class DiscordFrontend:
         episode_id = row.id
         await editor.show(card_for(row), force=True)
 
-        async def progress(event: Progress) -> None:
-            card = await self.card(episode_id, progress_text(event))
-            if card is not None:
-                await editor.show(card)
-
-        with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
-            await self.notes.run(episode_id, progress)
-        card = await self.card(episode_id)
-        if card is not None:
-            await editor.show(card, force=True)
+        await run_behind_card(self.notes, self.store, episode_id, editor, self.submitter)
 
     async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
         return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)

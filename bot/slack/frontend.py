@@ -9,7 +9,6 @@ retries and double clicks harmless.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
@@ -22,6 +21,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.sqlstore.episodes import EpisodeStore
 from bot.cards import card_for, load_card
+from bot.live_card import run_behind_card
 from bot.service import EpisodeFailed, NoteService
 from bot.settings import SlackSettings
 from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
@@ -30,7 +30,6 @@ from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.errors import EvoNoteError
 from pipeline.request import NoteRequest, ReplyTarget
-from pipeline.trajectory import Progress
 
 log = logging.getLogger(__name__)
 _MENTION = re.compile(r"<@[A-Z0-9]+>")
@@ -40,14 +39,6 @@ _SLACK_LINK = re.compile(r"<(https?://[^>|]+)(?:\|[^>]*)?>")
 def plain_text(text: str) -> str:
     """Slack's markup → what the person typed: <https://x|x> → https://x, mentions dropped."""
     return _MENTION.sub("", _SLACK_LINK.sub(r"\1", text)).strip()
-
-
-def progress_text(p: Progress) -> str:
-    parts = {"analysing": "Analysing the claim…", "done": "Finishing…"}
-    if p.phase in parts:
-        return parts[p.phase]
-    text = f"Searching {p.searches}/{p.max_searches} · Read {p.sources_read} sources"
-    return text + (" · Writing…" if p.phase == "writing" else "")
 
 
 class CardMessage:
@@ -165,16 +156,7 @@ class SlackFrontend:
         message = await self.post(card, channel, thread)
         await self.store.set_reply_message(episode_id, message.ts)
 
-        async def progress(event: Progress) -> None:
-            card = await self.card(episode_id, progress_text(event))
-            if card is not None:
-                await message.show(card)
-
-        with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
-            await self.notes.run(episode_id, progress)
-        card = await self.card(episode_id)
-        if card is not None:
-            await message.show(card, force=True)
+        await run_behind_card(self.notes, self.store, episode_id, message, self.submitter)
 
     async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
         return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)
