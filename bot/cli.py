@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
-from bot import memory_cli, personas_cli, serve, x_cli
+from bot import doctor, memory_cli, personas_cli, serve, x_cli
 from bot.app import ConfigurationError, build, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
@@ -47,6 +47,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="print one JSON object")
 
     sub.add_parser("config", help="print the effective settings (secrets masked)")
+    sub.add_parser("doctor", help="check every configured dependency (exit 0: all work)")
 
     episodes = sub.add_parser("episodes", help="stored episodes and their trajectories")
     esub = episodes.add_subparsers(dest="episodes_command", required=True)
@@ -184,6 +185,8 @@ async def _main(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.command == "check":
         return await _check(settings, args)
+    if args.command == "doctor":
+        return await doctor.doctor(settings)
     if args.command == "episodes":
         return await _episodes(settings, args)
     if args.command == "personas" and args.personas_command == "build":

@@ -74,6 +74,7 @@ def helpful_rating(messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 DEFAULTS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
     "RatingForm": helpful_rating,
+    "DoctorProbe": lambda messages: {"ok": True},
     "NoteClassification": lambda messages: {
         "classification": "misinformed_or_potentially_misleading",
         "misleading_tags": ["factual_error", "missing_important_context"],

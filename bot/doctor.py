@@ -1,0 +1,169 @@
+"""`evonote doctor`: every configured dependency checked, one line each, with a fix for what
+fails. Exit code 0 when everything configured works, 1 otherwise."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import httpx
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from pydantic import BaseModel
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.sqlstore.engine import alembic_config, make_engine
+from bot.app import (
+    ConfigurationError,
+    make_chat_model,
+    make_embedder,
+    make_web_search,
+    open_corpus,
+)
+from bot.settings import Settings
+from pipeline.errors import EvoNoteError
+from pipeline.ports import ChatMessage
+
+VLLM_HINT = "start deploy/vllm/serve.sh or set EVONOTE_LLM__BASE_URL"
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'✓' if self.ok else '✗'} {self.name}: {self.detail}"
+
+
+class DoctorProbe(BaseModel):
+    ok: bool
+
+
+async def check_model(settings: Settings) -> Check:
+    model, client = make_chat_model(settings)
+    try:
+        name = await model.model_name(timeout_s=10)
+        reply = await model.structured(
+            [ChatMessage(role="user", content='Answer {"ok": true} as JSON.')],
+            DoctorProbe,
+            timeout_s=min(60.0, settings.llm.call_timeout_s),
+        )
+        note = "" if not reply.repaired else " (needed a repair: check structured outputs)"
+        return Check(
+            "model server",
+            True,
+            f"{settings.llm.base_url} serves {name}; structured output works{note}",
+        )
+    except EvoNoteError as e:
+        return Check("model server", False, f"{e} — {VLLM_HINT}")
+    finally:
+        await client.close()
+
+
+async def check_search(settings: Settings) -> Check:
+    backend = settings.search.backend
+    try:
+        if backend == "local":
+            corpus = await open_corpus(settings)
+            return Check("search (local)", True, f"{len(corpus.documents):,} documents")
+        async with httpx.AsyncClient(timeout=settings.search.timeout_s) as http:
+            results = await make_web_search(settings, http).search("measles vaccine", limit=3)
+        return Check(f"search ({backend})", True, f"a test query returned {len(results)}")
+    except EvoNoteError as e:
+        return Check(f"search ({backend})", False, str(e))
+
+
+async def check_embedder(settings: Settings) -> Check:
+    if settings.memory.mode == "off":
+        return Check("embedder", True, "not needed (memory off)")
+    try:
+        vectors = await make_embedder(settings).embed(["a test sentence"])
+        return Check("embedder", True, f"{settings.memory.embedder}: {vectors.shape[1]} dimensions")
+    except EvoNoteError as e:
+        return Check("embedder", False, str(e))
+
+
+async def check_database(settings: Settings) -> Check:
+    engine = make_engine(settings.database_url)
+    try:
+        async with engine.connect() as connection:
+            current = await connection.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+        head = ScriptDirectory.from_config(alembic_config(settings.database_url)).get_current_head()
+        if current != head:
+            return Check(
+                "database",
+                False,
+                f"schema at {current or 'nothing'}, newest is {head}: run evonote db upgrade",
+            )
+        return Check("database", True, f"{engine.url.render_as_string()} at schema {head}")
+    except Exception as e:  # any driver error is the finding
+        return Check("database", False, f"{type(e).__name__}: {e} — check EVONOTE_DB__URL")
+    finally:
+        await engine.dispose()
+
+
+async def check_slack(settings: Settings) -> Check | None:
+    s = settings.slack
+    if s.bot_token is None:
+        return None
+    client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
+    try:
+        who = await client.auth_test()
+    except Exception as e:  # slack_sdk raises several error types
+        return Check("Slack", False, f"auth.test failed ({e}) — check EVONOTE_SLACK__BOT_TOKEN")
+    missing = [
+        name
+        for name, value in (
+            ("APP_TOKEN", s.app_token if s.mode == "socket" else True),
+            ("SIGNING_SECRET", s.signing_secret if s.mode == "http" else True),
+        )
+        if value is None
+    ]
+    if missing:
+        return Check("Slack", False, f"set EVONOTE_SLACK__{missing[0]} for {s.mode} mode")
+    return Check(
+        "Slack", True, f"bot {who.get('user')} in team {who.get('team_id')} ({s.mode} mode)"
+    )
+
+
+async def check_x(settings: Settings) -> Check | None:
+    x = settings.x
+    if x.bearer_token is None and x.credentials() is None:
+        return None
+    parts = []
+    if x.bearer_token is not None:
+        parts.append("bearer token set (posts by URL, watchlists)")
+    parts.append(
+        "Community Notes API credentials "
+        + ("set" if x.credentials() is not None else "not set (no submission)")
+    )
+    return Check("X", True, "; ".join(parts))
+
+
+async def run_checks(settings: Settings) -> list[Check]:
+    probes: list[Callable[[Settings], Awaitable[Check | None]]] = [
+        check_database,
+        check_model,
+        check_search,
+        check_embedder,
+        check_slack,
+        check_x,
+    ]
+    results = await asyncio.gather(*(probe(settings) for probe in probes))
+    return [r for r in results if r is not None]
+
+
+async def doctor(settings: Settings) -> int:
+    try:
+        checks = await run_checks(settings)
+    except ConfigurationError as e:
+        checks = [Check("configuration", False, str(e))]
+    for check in checks:
+        print(check.line(), file=sys.stdout)
+    return 0 if all(c.ok for c in checks) else 1
