@@ -15,9 +15,13 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from slack_sdk.web.async_client import AsyncWebClient
+
 from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
-from bot import doctor, memory_cli, personas_cli, serve, x_cli
-from bot.app import ConfigurationError, build, open_store
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.memory_store import SqlMemoryStore
+from bot import digest, doctor, memory_cli, personas_cli, serve, x_cli
+from bot.app import ConfigurationError, build, open_database, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
 from bot.settings import Settings
@@ -48,6 +52,14 @@ def _parser() -> argparse.ArgumentParser:
 
     sub.add_parser("config", help="print the effective settings (secrets masked)")
     sub.add_parser("doctor", help="check every configured dependency (exit 0: all work)")
+    digest_parser = sub.add_parser("digest", help="the daily digest: drafted notes, votes, lessons")
+    digest_parser.add_argument(
+        "--now",
+        action="store_true",
+        required=True,
+        help="build it now, print it, post it where configured",
+    )
+    digest_parser.add_argument("--out", type=Path, help="where to write the chart (PNG)")
 
     episodes = sub.add_parser("episodes", help="stored episodes and their trajectories")
     esub = episodes.add_subparsers(dest="episodes_command", required=True)
@@ -172,6 +184,21 @@ def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+async def _digest(settings: Settings, args: argparse.Namespace) -> int:
+    async with open_database(settings) as engine:
+        store = EpisodeStore(engine)
+        built = await digest.build_digest(store, SqlMemoryStore(engine))
+    out = args.out or settings.data_dir / "digest.png"
+    await asyncio.to_thread(out.write_bytes, built.chart_png)
+    print(built.text() + f"\nchart: {out}")
+    slack = settings.slack
+    if slack.bot_token is not None and slack.digest_channel:
+        client = AsyncWebClient(token=slack.bot_token.get_secret_value(), base_url=slack.api_url)
+        await digest.post_to_slack(client, slack.digest_channel, built)
+        print(f"posted to Slack channel {slack.digest_channel}")
+    return EXIT_OK
+
+
 async def _db(settings: Settings) -> int:
     async with open_store(settings):
         print(f"database at the newest schema: {settings.database_url}")
@@ -185,6 +212,8 @@ async def _main(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.command == "check":
         return await _check(settings, args)
+    if args.command == "digest":
+        return await _digest(settings, args)
     if args.command == "doctor":
         return await doctor.doctor(settings)
     if args.command == "episodes":

@@ -16,9 +16,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 from tweepy.asynchronous import AsyncClient
 
 from adapters.sqlstore.lease import SqlLeaseStore
+from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.watch import WatchStore
 from adapters.x.watch import XWatchFeed
 from bot.app import App, ConfigurationError, build, make_evolver, worker_id
+from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.service import EpisodeFailed
 from bot.settings import Settings
@@ -67,10 +69,34 @@ def scheduled_jobs(app: App) -> list[Job]:
     return jobs
 
 
+def digest_job(
+    app: App, slack: SlackFrontend | None, discord_bot: DiscordFrontend | None
+) -> Job | None:
+    slack_channel = app.settings.slack.digest_channel if slack is not None else None
+    discord_channel = app.settings.discord.digest_channel if discord_bot is not None else None
+    if not slack_channel and not discord_channel:
+        return None
+    memory_store = app.memory.store if app.memory is not None else SqlMemoryStore(app.engine)
+
+    async def post_digest() -> None:
+        built = await build_digest(app.store, memory_store)
+        if slack is not None and slack_channel:
+            await post_to_slack(slack.client, slack_channel, built)
+        if discord_bot is not None and discord_channel:
+            await post_to_discord(discord_bot.client, int(discord_channel), built)
+
+    return Job("post_digest", post_digest, 24 * 3600)
+
+
 async def start_scheduler(
-    app: App, stack: AsyncExitStack, slack: SlackFrontend | None
+    app: App,
+    stack: AsyncExitStack,
+    slack: SlackFrontend | None,
+    discord_bot: DiscordFrontend | None = None,
 ) -> JobScheduler | None:
     jobs = scheduled_jobs(app)
+    if (digest := digest_job(app, slack, discord_bot)) is not None:
+        jobs.append(digest)
     scanner = make_scanner(app)
     if scanner is not None:
         channel = app.settings.x.watch_channel
@@ -182,8 +208,8 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
     async with AsyncExitStack() as stack:
         app = await stack.enter_async_context(build(settings))
         slack = await start_slack(app, stack)
-        scheduler = await start_scheduler(app, stack, slack)
         discord_bot = await start_discord(app, stack)
+        scheduler = await start_scheduler(app, stack, slack, discord_bot)
         parts = [
             f"scheduler ({', '.join(j.name for j in scheduler.jobs)})"
             if scheduler

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import insert, update
@@ -172,6 +172,22 @@ class EpisodeStore:
         async with self.sessions() as session:
             rows = await session.exec(
                 select(StepRow).where(StepRow.episode_id == episode_id).order_by(col(StepRow.index))
+            )
+            return list(rows)
+
+    async def since(self, moment: datetime) -> list[EpisodeRow]:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(EpisodeRow)
+                .where(col(EpisodeRow.created_at) >= moment)
+                .order_by(col(EpisodeRow.id))
+            )
+            return list(rows)
+
+    async def votes_since(self, moment: datetime) -> list[FeedbackRow]:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(FeedbackRow).where(col(FeedbackRow.created_at) >= moment)
             )
             return list(rows)
 

@@ -14,6 +14,7 @@ from aiohttp import web
 class MockSlackApi:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     group_members: dict[str, list[str]] = field(default_factory=dict)
+    uploads: list[bytes] = field(default_factory=list)
     _ts: int = 1700000000
     runner: web.AppRunner | None = None
     port: int = 0
@@ -39,13 +40,22 @@ class MockSlackApi:
         elif method == "chat.postMessage":
             self._ts += 1
             answer.update(channel=args.get("channel"), ts=f"{self._ts}.000100")
+        elif method == "files.getUploadURLExternal":
+            answer.update(upload_url=f"http://127.0.0.1:{self.port}/upload/F1", file_id="F1")
+        elif method == "files.completeUploadExternal":
+            answer["files"] = [{"id": "F1", "title": args.get("files", "")}]
         elif method == "usergroups.users.list":
             answer["users"] = self.group_members.get(str(args.get("usergroup")), [])
         return web.json_response(answer)
 
+    async def upload(self, request: web.Request) -> web.Response:
+        self.uploads.append(await request.read())
+        return web.Response(text="OK")
+
     async def start(self) -> str:
         app = web.Application()
         app.router.add_route("*", "/api/{method}", self.handle)
+        app.router.add_route("*", "/upload/{file}", self.upload)
         self.runner = web.AppRunner(app)
         await self.runner.setup()
         site = web.TCPSite(self.runner, "127.0.0.1", 0)

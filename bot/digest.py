@@ -1,0 +1,153 @@
+"""The daily digest: what EvoNote drafted, how moderators voted, and what it learned.
+
+Posted by the `post_digest` job to the configured Slack and Discord channels, or printed by
+`evonote digest --now`, with a PNG chart of the last 30 days.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+import discord
+from matplotlib.figure import Figure
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.tables import EpisodeRow, utcnow
+from memory.models import LessonStatus, MemoryItem
+from memory.ports import MemoryStore
+from pipeline.ports import MemoryPhase
+
+
+@dataclass
+class Digest:
+    since: datetime
+    noted: int = 0
+    abstained: int = 0
+    failed: int = 0
+    votes_up: int = 0
+    votes_down: int = 0
+    abstain_reasons: list[str] = field(default_factory=list)
+    new_lessons: dict[str, list[str]] = field(default_factory=dict)
+    most_used: dict[str, list[str]] = field(default_factory=dict)
+    retired: list[str] = field(default_factory=list)
+    chart_png: bytes = b""
+
+    @property
+    def helpful_rate(self) -> float | None:
+        votes = self.votes_up + self.votes_down
+        return self.votes_up / votes if votes else None
+
+    def text(self) -> str:
+        rate = (
+            f"{100 * self.helpful_rate:.0f}% of votes helpful"
+            if self.helpful_rate is not None
+            else "no votes"
+        )
+        lines = [
+            f"*EvoNote daily digest* (since {self.since:%Y-%m-%d %H:%M} UTC)",
+            f"Notes drafted: {self.noted} · abstentions: {self.abstained} · failures: "
+            f"{self.failed}",
+            f"Votes: 👍 {self.votes_up} · 👎 {self.votes_down} ({rate})",
+        ]
+        if self.abstain_reasons:
+            lines.append("Why it abstained: " + "; ".join(self.abstain_reasons))
+        for phase in MemoryPhase:
+            new = self.new_lessons.get(phase.value, [])
+            used = self.most_used.get(phase.value, [])
+            if new or used:
+                lines.append(
+                    f"{phase.value.replace('_', ' ')}: {len(new)} new lessons"
+                    + (f" (e.g. “{new[0]}”)" if new else "")
+                    + (f"; most used: “{used[0]}”" if used else "")
+                )
+        if self.retired:
+            lines.append("Retired: " + "; ".join(self.retired[:3]))
+        return "\n".join(lines)
+
+
+def _chart(episodes: list[EpisodeRow], now: datetime) -> bytes:
+    days = [(now - timedelta(days=d)).date() for d in range(29, -1, -1)]
+    counts = {
+        status: Counter(e.created_at.date() for e in episodes if e.status == status)
+        for status in ("noted", "abstained", "failed")
+    }
+    figure = Figure(figsize=(8, 3), dpi=100)  # no pyplot: no display, no global state
+    axes = figure.subplots()
+    bottom = [0] * len(days)
+    for status, colour in (("noted", "#2e7d32"), ("abstained", "#9e9e9e"), ("failed", "#c62828")):
+        heights = [counts[status].get(day, 0) for day in days]
+        axes.bar(range(len(days)), heights, bottom=bottom, color=colour, label=status)
+        bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
+    axes.set_xticks(range(0, len(days), 7), [f"{d:%b %d}" for d in days[::7]])
+    axes.set_ylabel("episodes")
+    axes.set_title("EvoNote, last 30 days")
+    axes.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+async def build_digest(
+    store: EpisodeStore, memory: MemoryStore | None, now: datetime | None = None, hours: float = 24
+) -> Digest:
+    now = now or utcnow()
+    since = now - timedelta(hours=hours)
+    month = await store.since(now - timedelta(days=30))
+    today = [e for e in month if e.created_at >= since]
+    votes = await store.votes_since(since)
+    digest = Digest(
+        since=since,
+        noted=sum(e.status == "noted" for e in today),
+        abstained=sum(e.status == "abstained" for e in today),
+        failed=sum(e.status == "failed" for e in today),
+        votes_up=sum(v.vote > 0 for v in votes),
+        votes_down=sum(v.vote < 0 for v in votes),
+        abstain_reasons=[(e.abstain_reason or "")[:120] for e in today if e.status == "abstained"][
+            :3
+        ],
+    )
+    items: list[MemoryItem] = await memory.items() if memory is not None else []
+    for phase in MemoryPhase:
+        mine = [i for i in items if i.phase == phase]
+        digest.new_lessons[phase.value] = [i.trigger for i in mine if i.created_at >= since]
+        digest.most_used[phase.value] = [
+            i.trigger
+            for i in sorted(
+                (i for i in mine if i.status != LessonStatus.RETIRED), key=lambda i: -i.uses
+            )
+            if i.uses
+        ][:1]
+    digest.retired = [
+        f"{i.trigger} ({i.why_retired})"
+        for i in items
+        if i.status == LessonStatus.RETIRED and i.updated_at >= since
+    ]
+    digest.chart_png = await asyncio.to_thread(_chart, month, now)
+    return digest
+
+
+async def post_to_slack(client: AsyncWebClient, channel: str, digest: Digest) -> None:
+    await client.files_upload_v2(
+        channel=channel,
+        content=None,
+        file=digest.chart_png,
+        filename="evonote-digest.png",
+        title="EvoNote, last 30 days",
+        initial_comment=digest.text(),
+    )
+
+
+async def post_to_discord(client: discord.Client, channel_id: int, digest: Digest) -> None:
+    channel = client.get_channel(channel_id) or await client.fetch_channel(channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        raise ValueError(f"Discord channel {channel_id} cannot take messages")
+    await channel.send(
+        content=digest.text().replace("*", "**")[:2000],
+        file=discord.File(io.BytesIO(digest.chart_png), "evonote-digest.png"),
+    )
