@@ -86,7 +86,7 @@ def _chart(episodes: list[EpisodeRow], now: datetime) -> bytes:
     axes.set_xticks(range(0, len(days), 7), [f"{d:%b %d}" for d in days[::7]])
     axes.set_ylabel("episodes")
     axes.set_title("EvoNote, last 30 days")
-    axes.legend(loc="upper left", fontsize=8)
+    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8)
     figure.tight_layout()
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png")
