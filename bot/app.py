@@ -31,6 +31,7 @@ from adapters.web.reader import GuardedPageReader, no_cookies
 from adapters.x.community_notes import CommunityNotesApi
 from adapters.x.oauth import OAuth1Credentials
 from adapters.x.posts import XPostSource
+from bot.metrics import Metrics
 from bot.posts import PostResolver
 from bot.service import NoteService
 from bot.settings import Settings
@@ -62,6 +63,7 @@ class App:
     engine: AsyncEngine
     client: openai.AsyncOpenAI
     submitter: NoteSubmitter | None = None
+    metrics: Metrics | None = None
 
 
 def worker_id() -> str:
@@ -320,6 +322,7 @@ async def build(settings: Settings) -> AsyncIterator[App]:
         )
         store = EpisodeStore(engine)
         panel = make_panel(settings, client)
+        metrics = Metrics()
         notes = NoteService(
             store=store,
             posts=PostResolver(make_post_sources(settings)),
@@ -327,6 +330,7 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             worker_id=worker_id(),
             memory_mode=settings.memory.mode,
             panel=panel,
+            on_finished=metrics.observe,
         )
         yield App(
             settings=settings,
@@ -337,6 +341,7 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             engine=engine,
             client=client,
             submitter=make_submitter(settings, engine, http, model),
+            metrics=metrics,
         )
         if memory is not None:
             await memory.persist()

@@ -22,10 +22,12 @@ from adapters.x.watch import XWatchFeed
 from bot.app import App, ConfigurationError, build, make_evolver, worker_id
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
+from bot.metrics import configure_logging
 from bot.service import EpisodeFailed
 from bot.settings import Settings
 from bot.slack.frontend import SlackFrontend
 from bot.watch import WatchScanner
+from memory.models import LessonStatus
 from scheduler.jobs import Job, JobScheduler
 
 log = logging.getLogger(__name__)
@@ -69,6 +71,32 @@ def scheduled_jobs(app: App) -> list[Job]:
     return jobs
 
 
+async def refresh_gauges(app: App) -> None:
+    """Queue depth and lessons by status, read from the database for the next scrape."""
+    assert app.metrics is not None
+    counts = await app.store.count_by_status()
+    for status in ("queued", "running"):
+        app.metrics.queue.labels(status).set(counts.get(status, 0))
+    if app.memory is not None:
+        items = await app.memory.store.items()
+        for status in LessonStatus:
+            app.metrics.lessons.labels(status.value).set(
+                sum(1 for i in items if i.status == status)
+            )
+
+
+async def start_metrics(app: App, stack: AsyncExitStack) -> int | None:
+    port = app.settings.ops.metrics_port
+    if not port or app.metrics is None:
+        return None
+    runner = web.AppRunner(app.metrics.app())
+    await runner.setup()
+    stack.push_async_callback(runner.cleanup)
+    await web.TCPSite(runner, "0.0.0.0", port).start()
+    await refresh_gauges(app)
+    return port
+
+
 def digest_job(
     app: App, slack: SlackFrontend | None, discord_bot: DiscordFrontend | None
 ) -> Job | None:
@@ -97,6 +125,8 @@ async def start_scheduler(
     jobs = scheduled_jobs(app)
     if (digest := digest_job(app, slack, discord_bot)) is not None:
         jobs.append(digest)
+    if app.metrics is not None and app.settings.ops.metrics_port:
+        jobs.append(Job("refresh_gauges", lambda: refresh_gauges(app), 30))
     scanner = make_scanner(app)
     if scanner is not None:
         channel = app.settings.x.watch_channel
@@ -205,8 +235,10 @@ async def start_discord(app: App, stack: AsyncExitStack) -> DiscordFrontend | No
 
 
 async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
+    configure_logging(settings.ops.log_format, settings.ops.log_level)
     async with AsyncExitStack() as stack:
         app = await stack.enter_async_context(build(settings))
+        metrics_port = await start_metrics(app, stack)
         slack = await start_slack(app, stack)
         discord_bot = await start_discord(app, stack)
         scheduler = await start_scheduler(app, stack, slack, discord_bot)
@@ -216,6 +248,7 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
             else "no scheduler (memory off, no X credentials)",
             f"Slack ({settings.slack.mode} mode)" if slack else "no Slack (no bot token)",
             "Discord" if discord_bot else "no Discord (no bot token)",
+            f"metrics on :{metrics_port}/metrics" if metrics_port else "no metrics endpoint",
         ]
         print(f"evonote: serving: {', '.join(parts)}; Ctrl-C stops it", file=sys.stderr)
         if ready is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from sqlalchemy.exc import IntegrityError
 
@@ -48,7 +49,9 @@ class NoteService:
         worker_id: str,
         memory_mode: str = "off",
         panel: PersonaPanel | None = None,
+        on_finished: Callable[[EpisodeRow], None] | None = None,
     ) -> None:
+        self.on_finished = on_finished
         self.store = store
         self.posts = posts
         self.runner = runner
@@ -102,18 +105,38 @@ class NoteService:
         try:
             outcome = await self.runner.run(post, journal=journal, progress=progress)
         except EvoNoteError as e:
-            raise EpisodeFailed(await self.store.fail(episode_id, str(e)), e) from e
+            failed = await self.store.fail(episode_id, str(e))
+            self._finished(failed)
+            raise EpisodeFailed(failed, e) from e
         except asyncio.CancelledError:
             await asyncio.shield(self.store.fail(episode_id, "interrupted before it finished"))
             raise
         except Exception as e:
             log.exception("episode %s crashed", episode_id)
             failed = await self.store.fail(episode_id, f"internal error: {e!r}")
+            self._finished(failed)
             raise EpisodeFailed(failed, e) from e
         finished = await self.store.finish(episode_id, outcome)
+        self._finished(finished)
         if outcome.status == "noted" and outcome.note and self.panel is not None:
             finished = await self._forecast(finished, post, outcome.note)
         return finished
+
+    def _finished(self, row: EpisodeRow) -> None:
+        log.info(
+            "episode %s %s",
+            row.id,
+            row.status,
+            extra={
+                "episode_id": row.id,
+                "status": row.status,
+                "total_s": row.total_s,
+                "source": row.source,
+                "reason": row.failure_reason or row.abstain_reason,
+            },
+        )
+        if self.on_finished is not None:
+            self.on_finished(row)
 
     async def _forecast(self, row: EpisodeRow, post: Post, note: str) -> EpisodeRow:
         """The persona panel's forecast; a failure leaves the note without one."""

@@ -350,6 +350,17 @@ class XSettings(BaseModel):
         return tuple(p.get_secret_value() for p in parts if p is not None)  # type: ignore[return-value]
 
 
+class OpsSettings(BaseModel):
+    metrics_port: int | None = Field(
+        default=None,
+        description="evonote serve: port of the Prometheus endpoint GET /metrics (empty = off)",
+    )
+    log_format: Literal["text", "json"] = Field(
+        default="text", description="json: one object a line, with episode ids"
+    )
+    log_level: str = Field(default="INFO", description="logging level")
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="EVONOTE_", env_nested_delimiter="__", extra="ignore"
@@ -367,6 +378,7 @@ class Settings(BaseSettings):
     slack: SlackSettings = Field(default_factory=SlackSettings, description="the Slack app")
     discord: DiscordSettings = Field(default_factory=DiscordSettings, description="the Discord bot")
     x: XSettings = Field(default_factory=XSettings, description="X: posts by URL")
+    ops: OpsSettings = Field(default_factory=OpsSettings, description="metrics and logs")
     forecast: ForecastSettings = Field(
         default_factory=ForecastSettings, description="simulated rater personas"
     )

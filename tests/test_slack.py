@@ -349,6 +349,10 @@ async def test_serve_answers_slack_over_http(
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     network_guard.allow(port)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        metrics_port = s.getsockname()[1]
+    network_guard.allow(metrics_port)
     for name, value in {
         "EVONOTE_SLACK__MODE": "http",
         "EVONOTE_SLACK__PORT": str(port),
@@ -356,6 +360,7 @@ async def test_serve_answers_slack_over_http(
         "EVONOTE_SLACK__SIGNING_SECRET": SECRET,
         "EVONOTE_SLACK__API_URL": f"http://127.0.0.1:{slack_api.port}/api/",
         "EVONOTE_MEMORY__EVOLVE_EVERY_S": "3600",
+        "EVONOTE_OPS__METRICS_PORT": str(metrics_port),
     }.items():
         monkeypatch.setenv(name, value)
     ready = asyncio.Event()
@@ -373,6 +378,12 @@ async def test_serve_answers_slack_over_http(
             headers["x-slack-signature"] = "v0=forged"
             async with http.post(url, data=body, headers=headers) as response:
                 assert response.status == 401
+            metrics_url = f"http://127.0.0.1:{metrics_port}/metrics"
+            async with http.get(metrics_url) as response:
+                assert response.status == 200
+                exposition = await response.text()
+                assert 'evonote_queue_depth{status="queued"} 0.0' in exposition
+                assert "evonote_episode_seconds" in exposition
     finally:
         task.cancel()
         with pytest.raises(asyncio.CancelledError):

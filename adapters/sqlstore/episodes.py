@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select
@@ -174,6 +174,13 @@ class EpisodeStore:
                 select(StepRow).where(StepRow.episode_id == episode_id).order_by(col(StepRow.index))
             )
             return list(rows)
+
+    async def count_by_status(self) -> dict[str, int]:
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(EpisodeRow.status, func.count()).group_by(col(EpisodeRow.status))
+            )
+            return {str(status): int(n) for status, n in rows}
 
     async def since(self, moment: datetime) -> list[EpisodeRow]:
         async with self.sessions() as session:

@@ -1,0 +1,130 @@
+"""Prometheus metrics and structured JSON logs for operators.
+
+Counters and histograms are updated as episodes finish; gauges (queue depth, lessons by
+status) are refreshed by a scheduled job, because reading the database belongs on the loop,
+not in a scrape.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from adapters.sqlstore.tables import EpisodeRow
+
+PHASE_BUCKETS = (0.5, 1, 2, 5, 10, 20, 30, 60, 90, 120, 180, 300)
+
+
+def failure_kind(reason: str | None) -> str:
+    text = (reason or "").lower()
+    if "model server" in text:
+        return "model_unavailable"
+    if "repair attempt" in text or "timed out" in text or "did not answer" in text:
+        return "model_output"
+    if "worker stopped" in text or "interrupted" in text:
+        return "worker"
+    if "internal error" in text:
+        return "internal"
+    return "input"
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.episodes = Counter(
+            "evonote_episodes", "Episodes finished, by status", ["status"], registry=self.registry
+        )
+        self.failures = Counter(
+            "evonote_failures",
+            "Failed episodes, by kind of cause",
+            ["kind"],
+            registry=self.registry,
+        )
+        self.seconds = Histogram(
+            "evonote_episode_seconds",
+            "Episode time by phase",
+            ["phase"],
+            buckets=PHASE_BUCKETS,
+            registry=self.registry,
+        )
+        self.tokens = Counter(
+            "evonote_model_tokens",
+            "Model tokens used by episodes",
+            ["kind"],
+            registry=self.registry,
+        )
+        self.queue = Gauge(
+            "evonote_queue_depth", "Episodes queued or running", ["status"], registry=self.registry
+        )
+        self.lessons = Gauge(
+            "evonote_memory_items",
+            "Lessons in the experience memory",
+            ["status"],
+            registry=self.registry,
+        )
+
+    def observe(self, row: EpisodeRow) -> None:
+        self.episodes.labels(row.status).inc()
+        if row.status == "failed":
+            self.failures.labels(failure_kind(row.failure_reason)).inc()
+        for phase, value in (
+            ("search", row.search_s),
+            ("visit", row.visit_s),
+            ("inference", row.inference_s),
+            ("total", row.total_s),
+        ):
+            if value is not None:
+                self.seconds.labels(phase).observe(value)
+        self.tokens.labels("prompt").inc(row.prompt_tokens or 0)
+        self.tokens.labels("completion").inc(row.completion_tokens or 0)
+
+    def exposition(self) -> bytes:
+        return generate_latest(self.registry)
+
+    def app(self) -> web.Application:
+        async def metrics(request: web.Request) -> web.Response:
+            return web.Response(
+                body=self.exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST}
+            )
+
+        application = web.Application()
+        application.router.add_get("/metrics", metrics)
+        return application
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line, with the episode id and any other `extra` fields."""
+
+    STANDARD = frozenset(vars(logging.makeLogRecord({})))
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, Any] = {
+            "time": self.formatTime(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        entry.update(
+            {k: v for k, v in vars(record).items() if k not in self.STANDARD and k != "message"}
+        )
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, default=str, ensure_ascii=False)
+
+
+def configure_logging(fmt: str, level: str = "INFO") -> None:
+    handler = logging.StreamHandler()
+    handler.setFormatter(
+        JsonFormatter()
+        if fmt == "json"
+        else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+    )
+    handler.set_name("evonote")
+    root = logging.getLogger()
+    root.handlers[:] = [h for h in root.handlers if h.get_name() != "evonote"] + [handler]
+    root.setLevel(level)

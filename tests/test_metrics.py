@@ -1,0 +1,63 @@
+"""Metrics observed as episodes finish, and JSON logs with episode ids."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from adapters.sqlstore.tables import EpisodeRow
+from bot.metrics import JsonFormatter, Metrics, failure_kind
+
+
+def row(status: str, **values: object) -> EpisodeRow:
+    return EpisodeRow(
+        id=1, source="cli", requester="me", post_ref="p", post={}, status=status, **values
+    )
+
+
+def test_finished_episodes_are_counted_and_timed() -> None:
+    metrics = Metrics()
+    metrics.observe(
+        row(
+            "noted",
+            search_s=0.4,
+            visit_s=3.0,
+            inference_s=8.0,
+            total_s=12.5,
+            prompt_tokens=900,
+            completion_tokens=120,
+        )
+    )
+    metrics.observe(row("failed", failure_reason="cannot reach the model server at http://x"))
+    text = metrics.exposition().decode()
+    assert 'evonote_episodes_total{status="noted"} 1.0' in text
+    assert 'evonote_failures_total{kind="model_unavailable"} 1.0' in text
+    assert 'evonote_episode_seconds_count{phase="total"} 1.0' in text
+    assert 'evonote_episode_seconds_bucket{le="20.0",phase="total"} 1.0' in text
+    assert 'evonote_model_tokens_total{kind="prompt"} 900.0' in text
+
+
+def test_failure_kinds() -> None:
+    assert failure_kind("the post is empty") == "input"
+    assert failure_kind("the model's answer does not fit X even after a repair attempt") == (
+        "model_output"
+    )
+    assert failure_kind("the worker stopped before the episode finished") == "worker"
+
+
+def test_json_logs_carry_the_episode_id() -> None:
+    record = logging.makeLogRecord(
+        {
+            "name": "bot.service",
+            "levelname": "INFO",
+            "levelno": 20,
+            "msg": "episode %s %s",
+            "args": (7, "noted"),
+            "episode_id": 7,
+            "total_s": 12.5,
+        }
+    )
+    entry = json.loads(JsonFormatter().format(record))
+    assert entry["message"] == "episode 7 noted"
+    assert entry["episode_id"] == 7 and entry["total_s"] == 12.5
+    assert entry["level"] == "INFO" and entry["logger"] == "bot.service"
