@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
+import shutil
 import socket
+import subprocess
+import tempfile
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -94,10 +100,88 @@ def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return data
 
 
-@pytest.fixture
-async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
-    """A migrated SQLite database of the test's own."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'db' / 'evonote.db'}"
+def _postgres_binaries() -> Path | None:
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    return versions[-1].parent if versions else None
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[int | None]:
+    """A real PostgreSQL server for the session (trust auth, loopback only), when the
+    machine has PostgreSQL's binaries; None otherwise."""
+    binaries = _postgres_binaries()
+    if binaries is None:
+        yield None
+        return
+    # Not under pytest's temporary folder: the postgres user cannot enter root's.
+    data = Path(tempfile.mkdtemp(prefix="evonote-pg-"))
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # postgres refuses to run as root
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            yield None
+            return
+        shutil.chown(data, "postgres")
+        prefix = ["runuser", "-u", "postgres", "--"]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    subprocess.run(
+        [*prefix, str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        [
+            *prefix,
+            str(binaries / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-w",
+            "-l",
+            str(data / "log"),
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    yield port
+    subprocess.run(
+        [*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"],
+        check=False,
+        capture_output=True,
+    )
+    shutil.rmtree(data, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def engine(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    postgres_server: int | None,
+    network_guard: NetworkGuard,
+) -> AsyncIterator[AsyncEngine]:
+    """A migrated database of the test's own: SQLite, and PostgreSQL where it is installed."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'db' / 'evonote.db'}"
+    else:
+        if postgres_server is None:
+            pytest.skip("PostgreSQL is not installed on this machine")
+        network_guard.allow(postgres_server)
+        name = f"t_{uuid.uuid4().hex[:12]}"
+        admin = await asyncpg.connect(
+            host="127.0.0.1", port=postgres_server, user="postgres", database="postgres"
+        )
+        await admin.execute(f'CREATE DATABASE "{name}"')
+        await admin.close()
+        url = f"postgresql+asyncpg://postgres@127.0.0.1:{postgres_server}/{name}"
     await upgrade(url)
     engine = make_engine(url)
     yield engine
