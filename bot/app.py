@@ -76,7 +76,7 @@ async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
     engine = make_engine(settings.database_url)
     try:
         await upgrade(settings.database_url)
-        await EpisodeStore(engine).fail_abandoned()
+        await EpisodeStore(engine).requeue_expired(settings.ops.max_attempts)
         yield engine
     finally:
         await engine.dispose()

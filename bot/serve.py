@@ -125,6 +125,13 @@ async def start_scheduler(
     jobs = scheduled_jobs(app)
     if (digest := digest_job(app, slack, discord_bot)) is not None:
         jobs.append(digest)
+    ops = app.settings.ops
+
+    async def recover_episodes() -> None:
+        # Episodes queued for two minutes are nobody's: their front end or worker is gone.
+        await app.notes.recover(ops.max_attempts, queued_for_s=120)
+
+    jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s))
     if app.metrics is not None and app.settings.ops.metrics_port:
         jobs.append(Job("refresh_gauges", lambda: refresh_gauges(app), 30))
     scanner = make_scanner(app)

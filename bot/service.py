@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -93,6 +94,21 @@ class NoteService:
         except IntegrityError:
             return None
 
+    async def recover(self, max_attempts: int, queued_for_s: float) -> list[int]:
+        """Requeue episodes whose worker died, then run every episode left waiting longer
+        than `queued_for_s` (one a front end has just queued is still its own to run).
+        Returns the ids of the episodes run."""
+        await self.store.requeue_expired(max_attempts)
+        done = []
+        while (
+            row := await self.store.claim_next(self.worker_id, self.lease_s, queued_for_s)
+        ) is not None:
+            assert row.id is not None
+            with contextlib.suppress(EpisodeFailed):
+                await self.execute(row)
+            done.append(row.id)
+        return done
+
     async def run(self, episode_id: int, progress: ProgressListener | None = None) -> EpisodeRow:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`."""
         row = await self.store.claim(episode_id, self.worker_id, self.lease_s)
@@ -100,6 +116,14 @@ class NoteService:
             current = await self.store.get(episode_id)
             status = current.status if current else "missing"
             raise RuntimeError(f"episode {episode_id} is not queued (status: {status})")
+        return await self.execute(row, progress)
+
+    async def execute(
+        self, row: EpisodeRow, progress: ProgressListener | None = None
+    ) -> EpisodeRow:
+        """Run an episode this worker has claimed."""
+        assert row.id is not None
+        episode_id = row.id
         post = Post.model_validate(row.post)
         journal = _StoreJournal(self.store, episode_id)
         try:

@@ -359,6 +359,16 @@ class OpsSettings(BaseModel):
         default="text", description="json: one object a line, with episode ids"
     )
     log_level: str = Field(default="INFO", description="logging level")
+    max_attempts: int = Field(
+        default=3,
+        ge=1,
+        description="runs of an episode whose worker died before it is failed with the reason",
+    )
+    recover_every_s: float = Field(
+        default=60,
+        gt=0,
+        description="evonote serve: how often episodes left queued or orphaned are picked up",
+    )
 
 
 class Settings(BaseSettings):

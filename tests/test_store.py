@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -65,11 +66,56 @@ async def test_an_episode_moves_queued_running_noted(store: EpisodeStore) -> Non
     assert [s.phase for s in await store.steps(row.id)] == ["search"]
 
 
-async def test_a_running_episode_whose_lease_expired_is_failed(store: EpisodeStore) -> None:
-    row = await store.create(NoteRequest(post_ref="text"), Post(text="claim"), "off")
+async def test_workers_claim_different_episodes(store: EpisodeStore) -> None:
+    ids = []
+    for i in range(6):
+        row = await store.create(NoteRequest(post_ref=f"p{i}"), Post(text=f"p{i}"), "off")
+        ids.append(row.id)
+    claims = await asyncio.gather(*(store.claim_next(f"w{i}", 60) for i in range(8)))
+    won = [c.id for c in claims if c is not None]
+    assert sorted(won) == sorted(ids), "every queued episode once, none twice"
+    assert all(c.status == "running" for c in claims if c is not None)
+    assert await store.claim_next("late", 60) is None
+
+
+async def test_expired_leases_are_retried_then_given_up(store: EpisodeStore) -> None:
+    row = await store.create(NoteRequest(post_ref="p"), Post(text="p"), "off")
     assert row.id is not None
-    await store.claim(row.id, "dead-worker", lease_s=-1)
-    assert await store.fail_abandoned() == 1
+    for attempt in (1, 2):
+        claimed = await store.claim_next("dying-worker", lease_s=-1)  # dies at once
+        assert claimed is not None and claimed.attempts == attempt
+        assert await store.requeue_expired(max_attempts=3) == (1, 0)
+    await store.claim_next("dying-worker", lease_s=-1)
+    assert await store.requeue_expired(max_attempts=3) == (0, 1)
     failed = await store.get(row.id)
     assert failed is not None and failed.status == "failed"
-    assert "worker stopped" in (failed.failure_reason or "")
+    assert "gave up after 3 attempts" in (failed.failure_reason or "")
+
+
+async def test_orphaned_episodes_are_recovered(engine: Any) -> None:
+    from bot.posts import PostResolver
+    from bot.service import NoteService
+    from pipeline.budget import EvidenceBudget
+    from pipeline.episode import EpisodeRunner
+    from pipeline.ports import NoMemory
+    from tests.fakes.policy import ResearchPolicy
+    from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+
+    store = EpisodeStore(engine)
+    web = FakeWeb(health_pages())
+    runner = EpisodeRunner(
+        model=FakeChatModel(ResearchPolicy()),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(),
+    )
+    notes = NoteService(store=store, posts=PostResolver(), runner=runner, worker_id="w")
+    waiting = await store.create(NoteRequest(post_ref="a"), Post(text="MMR causes autism"), "off")
+    orphan = await store.create(NoteRequest(post_ref="b"), Post(text="MMR causes autism"), "off")
+    await store.claim(orphan.id or 0, "dead-worker", lease_s=-1)
+    assert sorted(await notes.recover(max_attempts=3, queued_for_s=0)) == [waiting.id, orphan.id]
+    for episode_id in (waiting.id, orphan.id):
+        row = await store.get(episode_id or 0)
+        assert row is not None and row.status == "noted"
+    assert await notes.recover(max_attempts=3, queued_for_s=0) == []

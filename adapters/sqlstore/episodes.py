@@ -146,23 +146,72 @@ class EpisodeStore:
             raise KeyError(f"episode {episode_id} does not exist")
         return row
 
-    async def fail_abandoned(self) -> int:
-        """Running episodes whose lease ran out had a worker die under them."""
+    async def claim_next(
+        self, owner: str, lease_s: float, queued_for_s: float = 0.0
+    ) -> EpisodeRow | None:
+        """The oldest queued episode, now running under `owner`'s lease. On PostgreSQL the row
+        is locked with SKIP LOCKED, so concurrent workers each get a different one; on SQLite
+        the conditional update settles a race and the loser tries the next episode."""
+        while True:
+            async with self.sessions() as session:
+                episode_id = (
+                    await session.exec(
+                        select(EpisodeRow.id)
+                        .where(
+                            EpisodeRow.status == "queued",
+                            col(EpisodeRow.created_at)
+                            <= utcnow() - timedelta(seconds=queued_for_s),
+                        )
+                        .order_by(col(EpisodeRow.created_at), col(EpisodeRow.id))
+                        .limit(1)
+                        .with_for_update(skip_locked=True)
+                    )
+                ).first()
+                if episode_id is None:
+                    return None
+                now = utcnow()
+                row: EpisodeRow | None = (
+                    await session.exec(
+                        update(EpisodeRow)
+                        .where(col(EpisodeRow.id) == episode_id, col(EpisodeRow.status) == "queued")
+                        .values(
+                            status="running",
+                            lease_owner=owner,
+                            attempts=EpisodeRow.attempts + 1,
+                            started_at=now,
+                            lease_expires_at=now + timedelta(seconds=lease_s),
+                        )
+                        .returning(EpisodeRow)
+                    )
+                ).scalar_one_or_none()
+                await session.commit()
+            if row is not None:
+                return row
+
+    async def requeue_expired(self, max_attempts: int) -> tuple[int, int]:
+        """Episodes whose worker died (lease expired) run again, at most `max_attempts` times
+        in all; then they fail with the reason. Returns (requeued, failed)."""
+        now = utcnow()
+        expired = (col(EpisodeRow.status) == "running", col(EpisodeRow.lease_expires_at) < now)
         async with self.sessions() as session:
-            result = await session.exec(
+            failed = await session.exec(
                 update(EpisodeRow)
-                .where(
-                    col(EpisodeRow.status) == "running", col(EpisodeRow.lease_expires_at) < utcnow()
-                )
+                .where(*expired, col(EpisodeRow.attempts) >= max_attempts)
                 .values(
                     status="failed",
-                    finished_at=utcnow(),
+                    finished_at=now,
                     lease_owner=None,
-                    failure_reason="the worker stopped before the episode finished",
+                    failure_reason=f"gave up after {max_attempts} attempts: the worker "
+                    "stopped before the episode finished",
                 )
             )
+            requeued = await session.exec(
+                update(EpisodeRow)
+                .where(*expired)
+                .values(status="queued", lease_owner=None, lease_expires_at=None)
+            )
             await session.commit()
-            return int(result.rowcount)
+            return int(requeued.rowcount), int(failed.rowcount)
 
     async def get(self, episode_id: int) -> EpisodeRow | None:
         async with self.sessions() as session:
