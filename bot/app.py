@@ -16,6 +16,7 @@ from tweepy.asynchronous import AsyncClient
 from adapters.embeddings.minilm import LocalEmbedder, ModelNotInstalled, model_folder
 from adapters.embeddings.openai_embeddings import OpenAIEmbedder
 from adapters.local_corpus import LocalCorpus
+from adapters.model_pool import ModelPool
 from adapters.openai_chat import OpenAIChatModel
 from adapters.openai_vision import OpenAICaptioner
 from adapters.search.ddgs_search import DdgsSearch
@@ -46,7 +47,7 @@ from pipeline.errors import EvoNoteError
 from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
-from pipeline.ports import NoMemory, PageReader, PostSource, SearchEngine
+from pipeline.ports import ChatModel, NoMemory, PageReader, PostSource, SearchEngine
 
 
 class ConfigurationError(EvoNoteError):
@@ -151,19 +152,30 @@ def make_evolver(
     )
 
 
-def make_llm_client(settings: Settings) -> openai.AsyncOpenAI:
+def make_llm_client(settings: Settings, base_url: str | None = None) -> openai.AsyncOpenAI:
     llm = settings.llm
     return openai.AsyncOpenAI(
-        base_url=llm.base_url,
+        base_url=base_url or llm.base_url,
         api_key=llm.api_key.get_secret_value() or "EMPTY",
         max_retries=llm.max_retries,
         timeout=llm.call_timeout_s,
     )
 
 
-def make_chat_model(settings: Settings) -> tuple[OpenAIChatModel, openai.AsyncOpenAI]:
+def make_writer(settings: Settings, first: OpenAIChatModel) -> ChatModel:
+    """The writer model: one endpoint, or a pool of replicas serving the same model."""
+    replicas = [url.strip() for url in settings.llm.replicas.split(",") if url.strip()]
+    if not replicas:
+        return first
+    others = [make_chat_model(settings, url)[0] for url in replicas]
+    return ModelPool([first, *others])
+
+
+def make_chat_model(
+    settings: Settings, base_url: str | None = None
+) -> tuple[OpenAIChatModel, openai.AsyncOpenAI]:
     llm = settings.llm
-    client = make_llm_client(settings)
+    client = make_llm_client(settings, base_url)
     extra = {"chat_template_kwargs": {"enable_thinking": False}} if llm.disable_thinking else None
     model = OpenAIChatModel(
         client,
@@ -308,8 +320,11 @@ async def build(settings: Settings) -> AsyncIterator[App]:
         stack.push_async_callback(client.close)
         engine = await stack.enter_async_context(open_database(settings))
         memory = await open_memory(settings, engine)
+        writer = make_writer(settings, model)
+        if isinstance(writer, ModelPool):
+            stack.push_async_callback(writer.close)
         runner = EpisodeRunner(
-            model=model,
+            model=writer,
             search=search,
             reader=reader,
             memory=memory or NoMemory(),

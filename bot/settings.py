@@ -21,6 +21,11 @@ class LLMSettings(BaseModel):
         description="OpenAI-compatible endpoint (vLLM's default address; llama.cpp server, "
         "Ollama's /v1 or a hosted API work too)",
     )
+    replicas: str = Field(
+        default="",
+        description="comma-separated extra endpoints serving the same model (vLLM replicas); "
+        "each call goes to the least busy",
+    )
     api_key: SecretStr = Field(
         default=SecretStr("EMPTY"), description="API key for the endpoint (vLLM accepts any)"
     )

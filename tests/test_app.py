@@ -128,3 +128,16 @@ def test_web_episode_end_to_end(
     assert "refused: internal.example resolves to 10.0.0.8" in visit["observation"]
     assert result["evidence"][-1]["tier"] == 4
     assert result["support_checked"] is True
+
+
+async def test_replicas_make_a_pool(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from adapters.model_pool import ModelPool
+    from bot.app import build
+
+    monkeypatch.setenv("EVONOTE_LLM__REPLICAS", f"{app_env.base_url}, {app_env.base_url}")
+    async with build(Settings()) as app:
+        pool = app.notes.runner.model
+        assert isinstance(pool, ModelPool)
+        assert len(pool.endpoints) == 3

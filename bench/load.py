@@ -1,0 +1,77 @@
+"""Many requests at once through the note service. Prints numbers; asserts nothing.
+
+    python -m bench.load [--requests 500] [--db sqlite+aiosqlite:///path.db | postgresql+asyncpg://...]
+
+An instant in-process model and in-memory pages, so what is measured is the bot: storage,
+claims and the episode loop. Reports completions, duplicates, queue wait (queued → running)
+p50/p95, and episodes per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import time
+
+from adapters.sqlstore.engine import make_engine, upgrade
+from adapters.sqlstore.episodes import EpisodeStore
+from bot.posts import PostResolver
+from bot.service import NoteService
+from pipeline.budget import EvidenceBudget
+from pipeline.episode import EpisodeRunner
+from pipeline.ports import NoMemory
+from pipeline.request import NoteRequest
+from tests.fakes.policy import ResearchPolicy
+from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+
+
+async def run(url: str, requests: int) -> None:
+    await upgrade(url)
+    engine = make_engine(url)
+    web = FakeWeb(health_pages())
+    runner = EpisodeRunner(
+        model=FakeChatModel(ResearchPolicy()),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(),
+    )
+    notes = NoteService(
+        store=EpisodeStore(engine), posts=PostResolver(), runner=runner, worker_id="bench"
+    )
+    started = time.perf_counter()
+    rows = await asyncio.gather(
+        *(
+            notes.check(NoteRequest(post_ref=f"MMR causes autism, variant {i}", key=f"load:{i}"))
+            for i in range(requests)
+        )
+    )
+    elapsed = time.perf_counter() - started
+    waits = sorted(
+        (r.started_at - r.created_at).total_seconds() for r in rows if r.started_at and r.created_at
+    )
+    done = sum(r.status in ("noted", "abstained") for r in rows)
+    print(
+        f"{requests} requests at once on {engine.dialect.name}: {done} completed, "
+        f"{requests - len({r.id for r in rows})} duplicates, {elapsed:.1f} s "
+        f"({requests / elapsed:.0f} episodes/s); queue wait p50 "
+        f"{statistics.median(waits):.2f} s, p95 {waits[int(0.95 * len(waits))]:.2f} s"
+    )
+    await engine.dispose()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--requests", type=int, default=500)
+    parser.add_argument("--db", help="SQLAlchemy async URL (default: a fresh SQLite file)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        asyncio.run(run(args.db or f"sqlite+aiosqlite:///{folder}/load.db", args.requests))
+
+
+if __name__ == "__main__":
+    main()
