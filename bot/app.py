@@ -346,6 +346,7 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             memory_mode=settings.memory.mode,
             panel=panel,
             on_finished=metrics.observe,
+            lease_s=settings.ops.lease_s,
         )
         yield App(
             settings=settings,

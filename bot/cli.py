@@ -231,7 +231,7 @@ async def _main(args: argparse.Namespace) -> int:
     if args.command == "x":
         return await x_cli.x_command(settings, args)
     if args.command == "serve":
-        return await serve.serve(settings)
+        return await serve.serve(settings, role=args.role)
     if args.command == "corpus":
         return await asyncio.to_thread(_index_corpus, settings, args)
     return await _db(settings)

@@ -9,6 +9,7 @@ import logging
 import sys
 from contextlib import AsyncExitStack
 
+import discord
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
@@ -27,17 +28,29 @@ from bot.service import EpisodeFailed
 from bot.settings import Settings
 from bot.slack.frontend import SlackFrontend
 from bot.watch import WatchScanner
+from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
 from scheduler.jobs import Job, JobScheduler
 
 log = logging.getLogger(__name__)
 
 
+ROLES = ("all", "gateway", "worker", "scheduler")
+
+
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    sub.add_parser(
+    serve_parser = sub.add_parser(
         "serve",
         help="run the scheduler and, when their tokens are set, the Slack app and the Discord "
         "bot, until stopped",
+    )
+    serve_parser.add_argument(
+        "--role",
+        choices=ROLES,
+        default="all",
+        help="all (one process, default); or, for several processes on one PostgreSQL "
+        "database: gateway (chat front ends queue requests), worker (runs queued episodes and "
+        "edits their cards), scheduler (the periodic jobs)",
     )
 
 
@@ -98,10 +111,10 @@ async def start_metrics(app: App, stack: AsyncExitStack) -> int | None:
 
 
 def digest_job(
-    app: App, slack: SlackFrontend | None, discord_bot: DiscordFrontend | None
+    app: App, slack: AsyncWebClient | None, discord_client: discord.Client | None
 ) -> Job | None:
     slack_channel = app.settings.slack.digest_channel if slack is not None else None
-    discord_channel = app.settings.discord.digest_channel if discord_bot is not None else None
+    discord_channel = app.settings.discord.digest_channel if discord_client is not None else None
     if not slack_channel and not discord_channel:
         return None
     memory_store = app.memory.store if app.memory is not None else SqlMemoryStore(app.engine)
@@ -109,9 +122,9 @@ def digest_job(
     async def post_digest() -> None:
         built = await build_digest(app.store, memory_store)
         if slack is not None and slack_channel:
-            await post_to_slack(slack.client, slack_channel, built)
-        if discord_bot is not None and discord_channel:
-            await post_to_discord(discord_bot.client, int(discord_channel), built)
+            await post_to_slack(slack, slack_channel, built)
+        if discord_client is not None and discord_channel:
+            await post_to_discord(discord_client, int(discord_channel), built)
 
     return Job("post_digest", post_digest, 24 * 3600)
 
@@ -121,17 +134,25 @@ async def start_scheduler(
     stack: AsyncExitStack,
     slack: SlackFrontend | None,
     discord_bot: DiscordFrontend | None = None,
+    *,
+    run_episodes: bool = True,
 ) -> JobScheduler | None:
+    """The periodic jobs. `run_episodes`: this process also runs episodes (role all); with
+    separate workers, new episodes are only queued here."""
     jobs = scheduled_jobs(app)
-    if (digest := digest_job(app, slack, discord_bot)) is not None:
+    digest = digest_job(
+        app, slack.client if slack else None, discord_bot.client if discord_bot else None
+    )
+    if digest is not None:
         jobs.append(digest)
     ops = app.settings.ops
+    if run_episodes:
 
-    async def recover_episodes() -> None:
-        # Episodes queued for two minutes are nobody's: their front end or worker is gone.
-        await app.notes.recover(ops.max_attempts, queued_for_s=120)
+        async def recover_episodes() -> None:
+            # Episodes queued for two minutes are nobody's: their front end or worker is gone.
+            await app.notes.recover(ops.max_attempts, queued_for_s=120)
 
-    jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s))
+        jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s))
     if app.metrics is not None and app.settings.ops.metrics_port:
         jobs.append(Job("refresh_gauges", lambda: refresh_gauges(app), 30))
     scanner = make_scanner(app)
@@ -148,7 +169,7 @@ async def start_scheduler(
             for episode_id in await scanner.run_once():
                 if slack is not None and channel:
                     slack.spawn(slack.follow(episode_id, channel))
-                else:
+                elif run_episodes:
                     task = asyncio.create_task(run_quietly(episode_id))
                     pending.add(task)
                     task.add_done_callback(pending.discard)
@@ -195,12 +216,23 @@ def slack_http_app(frontend: SlackFrontend) -> web.Application:
     return application
 
 
-async def start_slack(app: App, stack: AsyncExitStack) -> SlackFrontend | None:
+def slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
     s = app.settings.slack
     if s.bot_token is None:
         return None
     client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
-    frontend = SlackFrontend(app.notes, app.store, s, client, submitter=app.submitter)
+    return SlackFrontend(
+        app.notes, app.store, s, client, submitter=app.submitter, run_episodes=run_episodes
+    )
+
+
+async def start_slack(
+    app: App, stack: AsyncExitStack, run_episodes: bool = True
+) -> SlackFrontend | None:
+    frontend = slack_frontend(app, run_episodes)
+    if frontend is None:
+        return None
+    s = app.settings.slack
     stack.push_async_callback(frontend.drain)
     if s.mode == "socket":
         if s.app_token is None:
@@ -223,11 +255,19 @@ async def start_slack(app: App, stack: AsyncExitStack) -> SlackFrontend | None:
     return frontend
 
 
-async def start_discord(app: App, stack: AsyncExitStack) -> DiscordFrontend | None:
+async def start_discord(
+    app: App, stack: AsyncExitStack, run_episodes: bool = True
+) -> DiscordFrontend | None:
     token = app.settings.discord.bot_token
     if token is None:
         return None
-    frontend = DiscordFrontend(app.notes, app.store, app.settings.discord, submitter=app.submitter)
+    frontend = DiscordFrontend(
+        app.notes,
+        app.store,
+        app.settings.discord,
+        submitter=app.submitter,
+        run_episodes=run_episodes,
+    )
     await frontend.client.login(token.get_secret_value())
     connection = asyncio.create_task(frontend.client.connect())
     stack.push_async_callback(frontend.client.close)
@@ -241,23 +281,55 @@ async def start_discord(app: App, stack: AsyncExitStack) -> DiscordFrontend | No
     return frontend
 
 
-async def serve(settings: Settings, ready: asyncio.Event | None = None) -> int:
+async def start_worker(app: App, stack: AsyncExitStack) -> None:
+    slack = slack_frontend(app, run_episodes=False)
+    token = app.settings.discord.bot_token
+    discord_client = None
+    if token is not None:  # REST only: a worker edits messages, it does not listen
+        discord_client = discord.Client(intents=discord.Intents.none())
+        await discord_client.login(token.get_secret_value())
+        stack.push_async_callback(discord_client.close)
+    views = CardViews(app, slack.client if slack else None, discord_client)
+    task = asyncio.create_task(run_workers(app, views))
+
+    async def stop() -> None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    stack.push_async_callback(stop)
+
+
+async def serve(settings: Settings, ready: asyncio.Event | None = None, role: str = "all") -> int:
+    """Run the parts of EvoNote this process's role calls for, until cancelled."""
     configure_logging(settings.ops.log_format, settings.ops.log_level)
     async with AsyncExitStack() as stack:
         app = await stack.enter_async_context(build(settings))
         metrics_port = await start_metrics(app, stack)
-        slack = await start_slack(app, stack)
-        discord_bot = await start_discord(app, stack)
-        scheduler = await start_scheduler(app, stack, slack, discord_bot)
+        run_here = role == "all"
+        slack = discord_bot = scheduler = None
+        if role in ("all", "gateway"):
+            slack = await start_slack(app, stack, run_episodes=run_here)
+            discord_bot = await start_discord(app, stack, run_episodes=run_here)
+        if role == "scheduler":
+            slack = slack_frontend(app, run_episodes=False)  # digest and watch cards only
+        if role in ("all", "scheduler"):
+            scheduler = await start_scheduler(app, stack, slack, discord_bot, run_episodes=run_here)
+        if role == "worker":
+            await start_worker(app, stack)
         parts = [
+            f"role {role}",
             f"scheduler ({', '.join(j.name for j in scheduler.jobs)})"
             if scheduler
-            else "no scheduler (memory off, no X credentials)",
-            f"Slack ({settings.slack.mode} mode)" if slack else "no Slack (no bot token)",
-            "Discord" if discord_bot else "no Discord (no bot token)",
+            else "no scheduler",
+            f"Slack ({settings.slack.mode} mode)"
+            if slack and role != "scheduler"
+            else "no Slack app",
+            "Discord" if discord_bot else "no Discord bot",
+            f"{settings.ops.workers} workers" if role == "worker" else "no queue workers",
             f"metrics on :{metrics_port}/metrics" if metrics_port else "no metrics endpoint",
         ]
-        print(f"evonote: serving: {', '.join(parts)}; Ctrl-C stops it", file=sys.stderr)
+        print(f"evonote: serving: {', '.join(parts)}; Ctrl-C stops it", file=sys.stderr, flush=True)
         if ready is not None:
             ready.set()
         await asyncio.Event().wait()

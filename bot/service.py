@@ -51,6 +51,7 @@ class NoteService:
         memory_mode: str = "off",
         panel: PersonaPanel | None = None,
         on_finished: Callable[[EpisodeRow], None] | None = None,
+        lease_s: float | None = None,
     ) -> None:
         self.on_finished = on_finished
         self.store = store
@@ -60,7 +61,7 @@ class NoteService:
         self.memory_mode = memory_mode
         self.panel = panel
         # A lease outlives any healthy episode; one still running past it has lost its worker.
-        self.lease_s = runner.budget.deadline_s * 2 + 60
+        self.lease_s = lease_s or runner.budget.deadline_s * 2 + 60
 
     async def submit(self, request: NoteRequest) -> EpisodeRow:
         """Persist the request as a queued episode; bad input is recorded as failed.
@@ -108,6 +109,20 @@ class NoteService:
                 await self.execute(row)
             done.append(row.id)
         return done
+
+    async def work_once(
+        self, progress_for: Callable[[EpisodeRow], ProgressListener | None] | None = None
+    ) -> EpisodeRow | None:
+        """A worker's turn: claim the oldest queued episode (SKIP LOCKED) and run it; None
+        when the queue is empty."""
+        row = await self.store.claim_next(self.worker_id, self.lease_s)
+        if row is None:
+            return None
+        progress = progress_for(row) if progress_for is not None else None
+        try:
+            return await self.execute(row, progress)
+        except EpisodeFailed as failed:
+            return failed.episode
 
     async def run(self, episode_id: int, progress: ProgressListener | None = None) -> EpisodeRow:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`."""

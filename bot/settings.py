@@ -369,6 +369,14 @@ class OpsSettings(BaseModel):
         ge=1,
         description="runs of an episode whose worker died before it is failed with the reason",
     )
+    lease_s: float | None = Field(
+        default=None,
+        gt=0,
+        description="how long a worker holds "
+        "an episode before others may take it over; empty = twice "
+        "the deadline plus a minute",
+    )
+    workers: int = Field(default=8, ge=1, description="--role worker: episodes run at once")
     recover_every_s: float = Field(
         default=60,
         gt=0,

@@ -151,7 +151,9 @@ class DiscordFrontend:
         settings: DiscordSettings,
         client: discord.Client | None = None,
         submitter: NoteSubmitter | None = None,
+        run_episodes: bool = True,
     ) -> None:
+        self.run_episodes = run_episodes
         self.notes = notes
         self.submitter = submitter
         self.store = store
@@ -182,7 +184,12 @@ class DiscordFrontend:
     def spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("discord task failed", exc_info=task.exception())
 
     async def drain(self) -> None:
         while self.tasks:
@@ -225,8 +232,11 @@ class DiscordFrontend:
         assert row.id is not None
         episode_id = row.id
         await editor.show(card_for(row), force=True)
-
-        await run_behind_card(self.notes, self.store, episode_id, editor, self.submitter)
+        message_id = getattr(getattr(editor, "message", None), "id", None)
+        if message_id is not None:  # where a worker in another process edits the card
+            await self.store.set_reply_message(episode_id, str(message_id))
+        if self.run_episodes:
+            await run_behind_card(self.notes, self.store, episode_id, editor, self.submitter)
 
     async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
         return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)

@@ -75,7 +75,9 @@ class SlackFrontend:
         *,
         submitter: NoteSubmitter | None = None,
         process_before_response: bool = False,
+        run_episodes: bool = True,
     ) -> None:
+        self.run_episodes = run_episodes
         self.notes = notes
         self.submitter = submitter
         self.store = store
@@ -155,8 +157,8 @@ class SlackFrontend:
             return
         message = await self.post(card, channel, thread)
         await self.store.set_reply_message(episode_id, message.ts)
-
-        await run_behind_card(self.notes, self.store, episode_id, message, self.submitter)
+        if self.run_episodes:  # else a worker runs it and edits this card
+            await run_behind_card(self.notes, self.store, episode_id, message, self.submitter)
 
     async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
         return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)

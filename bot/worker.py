@@ -1,0 +1,122 @@
+"""`evonote serve --role worker`: run queued episodes, edit their cards where they were asked.
+
+Several workers (processes, machines) share one database: each claims the oldest queued
+episode with SKIP LOCKED under a lease; an episode whose worker died is requeued when its
+lease runs out and run again, at most `max_attempts` times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+import discord
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.sqlstore.tables import EpisodeRow
+from bot.app import App
+from bot.cards import load_card
+from bot.discord.embeds import card_embed
+from bot.discord.frontend import card_view
+from bot.live_card import CardView, progress_text
+from bot.slack.frontend import CardMessage
+from bot.throttle import EditThrottle
+from pipeline.card import NoteCard
+from pipeline.trajectory import Progress, ProgressListener
+
+log = logging.getLogger(__name__)
+
+
+class DiscordMessageView:
+    """A Discord message edited through the REST API (no gateway connection needed)."""
+
+    def __init__(
+        self, client: discord.Client, channel: int, message: int, interval_s: float
+    ) -> None:
+        self.message = client.get_partial_messageable(channel).get_partial_message(message)
+        self.throttle = EditThrottle(interval_s)
+
+    async def show(self, card: NoteCard, force: bool = False) -> None:
+        if self.throttle.ready(force):
+            await self.message.edit(embed=card_embed(card), view=card_view(card))
+
+
+class CardViews:
+    """Finds the card of an episode from where it was asked (its reply target)."""
+
+    def __init__(
+        self, app: App, slack: AsyncWebClient | None, discord_client: discord.Client | None
+    ) -> None:
+        self.app = app
+        self.slack = slack
+        self.discord = discord_client
+
+    def for_row(self, row: EpisodeRow) -> CardView | None:
+        channel, message = row.reply_channel, row.reply_message
+        if not channel or not message:
+            return None
+        if row.reply_platform == "slack" and self.slack is not None:
+            return CardMessage(
+                self.slack, channel, message, self.app.settings.slack.progress_interval_s
+            )
+        if row.reply_platform == "discord" and self.discord is not None:
+            return DiscordMessageView(
+                self.discord,
+                int(channel),
+                int(message),
+                self.app.settings.discord.progress_interval_s,
+            )
+        return None
+
+    def progress_for(self, row: EpisodeRow) -> ProgressListener | None:
+        view = self.for_row(row)
+        if view is None or row.id is None:
+            return None
+        episode_id = row.id
+
+        async def progress(event: Progress) -> None:
+            card = await load_card(
+                self.app.store,
+                episode_id,
+                submitter=self.app.submitter,
+                progress=progress_text(event),
+            )
+            if card is not None:
+                with contextlib.suppress(Exception):  # a card edit must not fail the episode
+                    await view.show(card)
+
+        return progress
+
+    async def final(self, row: EpisodeRow) -> None:
+        view = self.for_row(row)
+        if view is None or row.id is None:
+            return
+        card = await load_card(self.app.store, row.id, submitter=self.app.submitter)
+        if card is not None:
+            try:
+                await view.show(card, force=True)
+            except Exception:
+                log.exception("could not edit the card of episode %s", row.id)
+
+
+async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
+    """Run until cancelled: `app.settings.ops.workers` loops claiming and running episodes."""
+    ops = app.settings.ops
+
+    async def requeue() -> None:
+        while True:
+            requeued, failed = await app.store.requeue_expired(ops.max_attempts)
+            if requeued or failed:
+                log.info("requeued %s orphaned episodes, failed %s", requeued, failed)
+            await asyncio.sleep(ops.recover_every_s)
+
+    async def loop() -> None:
+        while True:
+            row = await app.notes.work_once(views.progress_for)
+            if row is None:
+                await asyncio.sleep(poll_s)
+                continue
+            await views.final(row)
+
+    await asyncio.gather(requeue(), *(loop() for _ in range(ops.workers)))

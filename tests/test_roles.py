@@ -1,0 +1,145 @@
+"""Several processes on one database: gateways queue, workers run and edit the cards, and an
+episode whose worker is killed is finished by another."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import asyncpg
+import pytest
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.sqlstore.engine import make_engine, upgrade
+from adapters.sqlstore.episodes import EpisodeStore
+from bot.app import build
+from bot.settings import Settings
+from bot.slack.frontend import SlackFrontend
+from bot.worker import CardViews
+from pipeline.post import Post
+from pipeline.request import NoteRequest
+from tests.conftest import NetworkGuard
+from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.slack_api import MockSlackApi
+from tests.test_slack import POST, command, slack_api  # noqa: F401
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+async def test_a_gateway_queues_and_a_worker_edits_the_card(
+    app_env: ScriptedModelServer,
+    slack_api: MockSlackApi,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", "test-signing-secret")
+    monkeypatch.setenv("EVONOTE_SLACK__PROGRESS_INTERVAL_S", "0")
+    settings = Settings()
+    async with build(settings) as app:
+        client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
+        gateway = SlackFrontend(
+            app.notes,
+            app.store,
+            settings.slack,
+            client,
+            process_before_response=True,
+            run_episodes=False,
+        )
+        await gateway.app.async_dispatch(command(POST))
+        await gateway.drain()
+        queued = (await app.store.recent(1))[0]
+        assert queued.status == "queued"
+        assert queued.reply_message is not None
+        assert app_env.requests == [], "the gateway calls no model"
+        views = CardViews(app, client, None)
+        finished = await app.notes.work_once(views.progress_for)
+        assert finished is not None and finished.status == "noted"
+        await views.final(finished)
+        update = slack_api.called("chat.update")[-1]
+        assert update["ts"] == queued.reply_message  # the card the gateway posted
+        final = json.dumps(update["blocks"], ensure_ascii=False)
+        assert "Proposed Community Note" in final
+        assert await app.notes.work_once(views.progress_for) is None
+
+
+def worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "serve", "--role", "worker"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+async def wait_for(store: EpisodeStore, episode_id: int, status: str, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        row = await store.get(episode_id)
+        if row is not None and row.status == status:
+            return
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"episode {episode_id} did not become {status} in {seconds} s")
+
+
+async def test_a_killed_worker_s_episode_is_finished_by_another(
+    postgres_server: int | None,
+    network_guard: NetworkGuard,
+    corpus_file: Path,
+    model_server: ScriptedModelServer,
+    tmp_path: Path,
+) -> None:
+    if postgres_server is None:
+        pytest.skip("PostgreSQL is not installed on this machine")
+    network_guard.allow(postgres_server)
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(
+        host="127.0.0.1", port=postgres_server, user="postgres", database="postgres"
+    )
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    url = f"postgresql+asyncpg://postgres@127.0.0.1:{postgres_server}/{name}"
+    await upgrade(url)
+    engine = make_engine(url)
+    store = EpisodeStore(engine)
+    row = await store.create(NoteRequest(post_ref="p"), Post(text=POST), "off")
+    assert row.id is not None
+    assert await store.record_vote(row.id, platform="slack", user="U1", vote=1, event_id="v1")
+    model_server.delay_s = 1.0  # slow enough to be killed in the middle
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EVONOTE_")}
+    env.update(
+        {
+            "EVONOTE_DB__URL": url,
+            "EVONOTE_LLM__BASE_URL": model_server.base_url,
+            "EVONOTE_SEARCH__CORPUS": str(corpus_file),
+            "EVONOTE_DATA_DIR": str(tmp_path / "w"),
+            "EVONOTE_MEMORY__MODE": "off",
+            "EVONOTE_FORECAST__ENABLED": "false",
+            "EVONOTE_OPS__LEASE_S": "3",
+            "EVONOTE_OPS__RECOVER_EVERY_S": "0.5",
+            "EVONOTE_OPS__WORKERS": "1",
+            "PYTHONPATH": str(ROOT),
+        }
+    )
+    first = worker(env)
+    try:
+        await wait_for(store, row.id, "running", 60)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+    second = worker(env)
+    try:
+        await wait_for(store, row.id, "noted", 90)
+    finally:
+        second.terminate()
+        second.wait(10)
+    finished = await store.get(row.id)
+    assert finished is not None and finished.attempts == 2
+    assert [v.user for v in await store.votes(row.id)] == ["U1"], "no vote is lost"
+    await engine.dispose()
