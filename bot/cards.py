@@ -36,6 +36,8 @@ def card_for(
                 quotes=[" ".join(q.split()) for q in source.get("quotes", [])],
             )
         )
+    if progress is None and row.status == "queued" and row.delay_reason:
+        progress = row.delay_reason[0].upper() + row.delay_reason[1:]
     card = NoteCard(
         episode_id=row.id,
         status=row.status,

@@ -13,7 +13,7 @@ from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.tables import EpisodeRow
 from bot.posts import PostResolver
 from pipeline.episode import EpisodeRunner
-from pipeline.errors import EvoNoteError
+from pipeline.errors import EvoNoteError, ModelUnavailable
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.post import Post
 from pipeline.request import NoteRequest
@@ -120,7 +120,7 @@ class NoteService:
             return None
         progress = progress_for(row) if progress_for is not None else None
         try:
-            return await self.execute(row, progress)
+            return await self.execute(row, progress, delay_when_model_down=True)
         except EpisodeFailed as failed:
             return failed.episode
 
@@ -134,15 +134,31 @@ class NoteService:
         return await self.execute(row, progress)
 
     async def execute(
-        self, row: EpisodeRow, progress: ProgressListener | None = None
+        self,
+        row: EpisodeRow,
+        progress: ProgressListener | None = None,
+        *,
+        delay_when_model_down: bool = False,
     ) -> EpisodeRow:
-        """Run an episode this worker has claimed."""
+        """Run an episode this worker has claimed. With `delay_when_model_down` (queue
+        workers), an unreachable model server sends the episode back to the queue, marked
+        delayed, instead of failing it."""
         assert row.id is not None
         episode_id = row.id
+        if row.attempts > 1:
+            await self.store.clear_steps(episode_id)
         post = Post.model_validate(row.post)
         journal = _StoreJournal(self.store, episode_id)
         try:
             outcome = await self.runner.run(post, journal=journal, progress=progress)
+        except ModelUnavailable as e:
+            if not delay_when_model_down:
+                failed = await self.store.fail(episode_id, str(e))
+                self._finished(failed)
+                raise EpisodeFailed(failed, e) from e
+            return await self.store.delay(
+                episode_id, f"delayed: {e}; it will be retried when the model server answers"
+            )
         except EvoNoteError as e:
             failed = await self.store.fail(episode_id, str(e))
             self._finished(failed)

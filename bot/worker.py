@@ -112,11 +112,17 @@ async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
             await asyncio.sleep(ops.recover_every_s)
 
     async def loop() -> None:
+        backoff = poll_s
         while True:
             row = await app.notes.work_once(views.progress_for)
             if row is None:
                 await asyncio.sleep(poll_s)
                 continue
             await views.final(row)
+            if row.status == "queued":  # delayed: the model server is down; wait, then retry
+                backoff = min(60.0, backoff * 2)
+                await asyncio.sleep(backoff)
+            else:
+                backoff = poll_s
 
     await asyncio.gather(requeue(), *(loop() for _ in range(ops.workers)))

@@ -143,3 +143,23 @@ async def test_a_killed_worker_s_episode_is_finished_by_another(
     assert finished is not None and finished.attempts == 2
     assert [v.user for v in await store.votes(row.id)] == ["U1"], "no vote is lost"
     await engine.dispose()
+
+
+async def test_workers_delay_episodes_while_the_model_server_is_down(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EVONOTE_LLM__MAX_RETRIES", "0")
+    async with build(Settings()) as app:
+        row = await app.notes.submit(NoteRequest(post_ref=POST))
+        app_env.down = True
+        delayed = await app.notes.work_once()
+        assert delayed is not None and delayed.status == "queued"
+        assert "model server" in (delayed.delay_reason or "")
+        from bot.cards import card_for
+
+        assert (card_for(delayed).progress or "").startswith("Delayed: ")
+        app_env.down = False
+        done = await app.notes.work_once()
+        assert done is not None and done.id == row.id and done.status == "noted"
+        assert done.delay_reason is None
+        assert done.attempts == 2

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import func, insert, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
-from sqlmodel import col, select
+from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
@@ -77,6 +77,7 @@ class EpisodeStore:
         return await self._update(
             episode_id,
             status=outcome.status,
+            delay_reason=None,
             finished_at=utcnow(),
             lease_owner=None,
             lease_expires_at=None,
@@ -126,6 +127,7 @@ class EpisodeStore:
         return await self._update(
             episode_id,
             status="failed",
+            delay_reason=None,
             failure_reason=reason,
             finished_at=utcnow(),
             lease_owner=None,
@@ -212,6 +214,22 @@ class EpisodeStore:
             )
             await session.commit()
             return int(requeued.rowcount), int(failed.rowcount)
+
+    async def clear_steps(self, episode_id: int) -> None:
+        """An attempt that did not finish leaves steps the next attempt replaces."""
+        async with self.sessions() as session:
+            await session.exec(delete(StepRow).where(col(StepRow.episode_id) == episode_id))
+            await session.commit()
+
+    async def delay(self, episode_id: int, reason: str) -> EpisodeRow:
+        """Back to the queue, to be retried later, with the reason the requester sees."""
+        return await self._update(
+            episode_id,
+            status="queued",
+            lease_owner=None,
+            lease_expires_at=None,
+            delay_reason=reason,
+        )
 
     async def get(self, episode_id: int) -> EpisodeRow | None:
         async with self.sessions() as session:

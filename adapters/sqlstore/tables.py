@@ -62,6 +62,7 @@ class EpisodeRow(SQLModel, table=True):
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
     support_checked: bool | None = None
+    delay_reason: str | None = Field(default=None, sa_column=Column(Text))
     approved_by: str | None = Field(default=None, max_length=200)
     approved_at: datetime | None = None
     forecast: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON))

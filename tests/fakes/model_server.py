@@ -39,6 +39,7 @@ class ScriptedModelServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     queue: list[Raw] = field(default_factory=list)
     embedder: HashingEmbedder = field(default_factory=lambda: HashingEmbedder(64))
+    down: bool = False  # answer every chat call with HTTP 503
     caption: str = 'A bar chart titled "Autism diagnoses" rising from 2000 to 2020.'
 
     def __post_init__(self) -> None:
@@ -98,6 +99,9 @@ class ScriptedModelServer:
                     return
                 if not self.path.endswith("/chat/completions"):
                     self._send(404, {"error": {"message": "not found"}})
+                    return
+                if server.down:
+                    self._send(503, {"error": {"message": "model server overloaded"}})
                     return
                 scripted = server.queue.pop(0) if server.queue else None
                 if scripted is not None and scripted.content is None:
