@@ -4,11 +4,7 @@ from __future__ import annotations
 
 import json
 import os
-import pwd
-import shutil
 import socket
-import subprocess
-import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -21,6 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from adapters.sqlstore.engine import make_engine, upgrade
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.policy import ResearchPolicy
+from tests.fakes.postgres import start_postgres
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 REAL_MODEL = os.environ.get("EVONOTE_TEST_REAL_MODEL") == "1"
@@ -100,65 +97,13 @@ def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return data
 
 
-def _postgres_binaries() -> Path | None:
-    found = shutil.which("initdb")
-    if found:
-        return Path(found).resolve().parent
-    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
-    return versions[-1].parent if versions else None
-
-
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[int | None]:
-    """A real PostgreSQL server for the session (trust auth, loopback only), when the
-    machine has PostgreSQL's binaries; None otherwise."""
-    binaries = _postgres_binaries()
-    if binaries is None:
-        yield None
-        return
-    # Not under pytest's temporary folder: the postgres user cannot enter root's.
-    data = Path(tempfile.mkdtemp(prefix="evonote-pg-"))
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # postgres refuses to run as root
-        try:
-            pwd.getpwnam("postgres")
-        except KeyError:
-            yield None
-            return
-        shutil.chown(data, "postgres")
-        prefix = ["runuser", "-u", "postgres", "--"]
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    subprocess.run(
-        [*prefix, str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
-        check=True,
-        capture_output=True,
-    )
-    options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
-    subprocess.run(
-        [
-            *prefix,
-            str(binaries / "pg_ctl"),
-            "-D",
-            str(data),
-            "-o",
-            options,
-            "-w",
-            "-l",
-            str(data / "log"),
-            "start",
-        ],
-        check=True,
-        capture_output=True,
-    )
-    yield port
-    subprocess.run(
-        [*prefix, str(binaries / "pg_ctl"), "-D", str(data), "-m", "fast", "stop"],
-        check=False,
-        capture_output=True,
-    )
-    shutil.rmtree(data, ignore_errors=True)
+    """A real PostgreSQL server for the session, when the machine has PostgreSQL."""
+    server = start_postgres()
+    yield server.port if server else None
+    if server is not None:
+        server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -1,0 +1,82 @@
+"""A throwaway PostgreSQL server on loopback (trust auth), for tests and benchmarks."""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def binaries() -> Path | None:
+    found = shutil.which("initdb")
+    if found:
+        return Path(found).resolve().parent
+    versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+    return versions[-1].parent if versions else None
+
+
+@dataclass
+class LocalPostgres:
+    port: int
+    data: Path
+    prefix: list[str]
+    bin: Path
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{database}"
+
+    def stop(self) -> None:
+        subprocess.run(
+            [*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop"],
+            check=False,
+            capture_output=True,
+        )
+        shutil.rmtree(self.data, ignore_errors=True)
+
+
+def start_postgres() -> LocalPostgres | None:
+    """None when PostgreSQL is not installed (or, as root, there is no postgres user)."""
+    found = binaries()
+    if found is None:
+        return None
+    # Not under pytest's temporary folder: the postgres user cannot enter root's.
+    data = Path(tempfile.mkdtemp(prefix="evonote-pg-"))
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # postgres refuses to run as root
+        try:
+            pwd.getpwnam("postgres")
+        except KeyError:
+            return None
+        shutil.chown(data, "postgres")
+        prefix = ["runuser", "-u", "postgres", "--"]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    subprocess.run(
+        [*prefix, str(found / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
+    subprocess.run(
+        [
+            *prefix,
+            str(found / "pg_ctl"),
+            "-D",
+            str(data),
+            "-o",
+            options,
+            "-w",
+            "-l",
+            str(data / "log"),
+            "start",
+        ],
+        check=True,
+        capture_output=True,
+    )
+    return LocalPostgres(port, data, prefix, found)
