@@ -42,6 +42,16 @@ DOCS = [
 ]
 
 
+def spawn_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "serve", "--role", "worker"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
 async def measure(
     server: LocalPostgres,
     model: ScriptedModelServer,
@@ -73,16 +83,7 @@ async def measure(
             "PYTHONPATH": str(ROOT),
         }
     )
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "serve", "--role", "worker"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(processes)
-    ]
+    workers = [spawn_worker(env) for _ in range(processes)]
     await asyncio.sleep(4)  # let the workers start before the clock does
     started = time.perf_counter()
     ids = [
