@@ -71,7 +71,7 @@ async def test_search_failing_half_the_time(engine: AsyncEngine) -> None:
 
 async def test_many_requests_at_once_all_complete_once(engine: AsyncEngine) -> None:
     notes = service(engine, FakeWeb(health_pages()), ResearchPolicy())
-    count = 150
+    count = 500
     rows = await asyncio.gather(
         *(
             notes.check(NoteRequest(post_ref=f"MMR causes autism, variant {i}", key=f"load:{i}"))
