@@ -66,9 +66,6 @@ class MemoryItem(SQLModel, table=True):
     updated_at: datetime = Field(default_factory=utcnow)
     last_used_at: datetime | None = None
 
-    def text_for_index(self) -> str:
-        return self.trigger
-
 
 class MemoryAudit(SQLModel, table=True):
     """Every change to a memory item: who, what, when, before and after."""
