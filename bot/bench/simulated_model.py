@@ -1,0 +1,228 @@
+"""A deterministic stand-in for a model: reads the prompt, answers every schema EvoNote asks.
+
+It drives the latency-simulating model server (`evonote bench simulate`), the in-process fake
+model of the tests and the scripted server of the end-to-end tests — one behaviour for all.
+It researches like a careful model (search the top gap, read the best results, write citing
+what was read) but knows nothing: numbers measured with it are about the bot, not a model.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+Policy = Callable[[str, list[dict[str, Any]]], Any]
+
+_STATE = re.compile(r"<untrusted_state>\n(.*)\n</untrusted_state>", re.DOTALL)
+_PAGE = re.compile(r"<untrusted_page>\nTitle: [^\n]*\n\n(.*)\n</untrusted_page>", re.DOTALL)
+_DRAFT = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+
+
+def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """Quote the page's first sentence, as a careful reader would quote its key line."""
+    match = _PAGE.search(messages[-1]["content"])
+    text = match.group(1) if match else ""
+    first = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0][:250]
+    return {
+        "relevant": bool(first),
+        "summary": f"The page says: {first}",
+        "quotes": [first] if first else [],
+    }
+
+
+def all_supported(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    numbers = [int(n) for n in _DRAFT.findall(messages[-1]["content"])]
+    return {"verdicts": [{"index": n, "supported": True, "problem": ""} for n in numbers]}
+
+
+def satisfactory(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "understandability": 4,
+        "meaningfulness": 4,
+        "usability": 3,
+        "trustworthiness": 4,
+        "helped": [{"phase": "evidence_acquisition", "what": "read an official page"}],
+        "hurt": [],
+        "utility_mode": "Satisfactory",
+        "feedback": "Accurate and sourced; could name the agency.",
+    }
+
+
+def one_lesson(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "lessons": [
+            {
+                "phase": "evidence_acquisition",
+                "trigger": "posts claiming a vaccine causes a chronic condition",
+                "strategy": "search the health agency's vaccine safety pages before news coverage",
+                "rationale": "agency pages summarise the large studies",
+            }
+        ]
+    }
+
+
+def helpful_rating(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "helpfulness": "helpful",
+        "agree": True,
+        "confidence": 4,
+        "helpful_reasons": ["GoodSources", "Clear"],
+        "not_helpful_reasons": [],
+        "changes_understanding": True,
+    }
+
+
+def passed_gate(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"passed": True, "reason": "looks right"}
+
+
+def prefer_first(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "overall": "A",
+        "understandability": "A",
+        "meaningfulness": "tie",
+        "usability": "A",
+        "trustworthiness": "tie",
+        "reason": "",
+    }
+
+
+DEFAULTS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
+    "GateVerdict": passed_gate,
+    "PairwiseVerdict": prefer_first,
+    "RatingForm": helpful_rating,
+    "DoctorProbe": lambda messages: {"ok": True},
+    "NoteClassification": lambda messages: {
+        "classification": "misinformed_or_potentially_misleading",
+        "misleading_tags": ["factual_error", "missing_important_context"],
+    },
+    "PageNotes": page_notes,
+    "SupportVerdicts": all_supported,
+    "JudgeVerdict": satisfactory,
+    "DistilledLessons": one_lesson,
+}
+
+
+def answer(policy: Policy, schema: str, messages: list[dict[str, Any]]) -> Any:
+    """Page notes, support checks, judging and distilling follow the defaults above unless
+    the policy names the schema in its `answers` attribute."""
+    if schema in DEFAULTS and schema not in getattr(policy, "answers", ()):
+        return DEFAULTS[schema](messages)
+    return policy(schema, messages)
+
+
+DEFAULT_BRIEF: dict[str, Any] = {
+    "claim_pattern": "vaccine_risk",
+    "checkworthy_claims": ["The measles vaccine causes autism."],
+    "gaps": [
+        {
+            "type": "unsubstantiated_claim",
+            "description": "No evidence is given that the vaccine causes autism.",
+            "priority": 5,
+            "suggested_query": "measles vaccine autism",
+        }
+    ],
+    "evidence_needs": ["health agency guidance on vaccine safety"],
+    "note_intent": "correction",
+    "language": "en",
+    "applicable_memories": [],
+}
+
+DEFAULT_PROSE = (
+    "Large studies have found no link between the MMR vaccine and autism; health agencies "
+    "recommend two doses to prevent measles."
+)
+
+
+def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    match = _STATE.search(messages[-1]["content"])
+    if match is None:
+        raise AssertionError("the prompt carries no <untrusted_state> block")
+    state: dict[str, Any] = json.loads(match.group(1))
+    return state
+
+
+def search(query: str) -> dict[str, Any]:
+    return {"thought": "", "action": {"kind": "search", "query": query}}
+
+
+def visit(*urls: str, goal: str = "what the page says about the claim") -> dict[str, Any]:
+    targets = [{"url": u, "goal": goal} for u in urls]
+    return {"thought": "", "action": {"kind": "visit", "targets": targets}}
+
+
+def write(text: str, urls: list[str]) -> dict[str, Any]:
+    support = [{"claim": text[:200], "url": u} for u in urls]
+    return {"thought": "", "action": {"kind": "write", "text": text, "support": support}}
+
+
+def abstain(reason: str) -> dict[str, Any]:
+    return {"thought": "", "action": {"kind": "abstain", "reason": reason}}
+
+
+State = dict[str, Any]
+
+
+class ScriptedSteps:
+    """Brief, one search, one visit, then writes — the URLs chosen by the test."""
+
+    def __init__(
+        self,
+        *,
+        visit_urls: Callable[[State], list[str]],
+        write_urls: Callable[[State], list[str]],
+        text: str = "Studies find no link between the MMR vaccine and autism.",
+    ) -> None:
+        self.visit_urls = visit_urls
+        self.write_urls = write_urls
+        self.text = text
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        if schema == "VerificationBrief":
+            return DEFAULT_BRIEF
+        state = state_of(messages)
+        if schema == "AgentTurn" and not state["searches_done"]:
+            return search("measles")
+        if schema == "AgentTurn" and not state["evidence"]:
+            return visit(*self.visit_urls(state))
+        return write(self.text, self.write_urls(state))
+
+
+class ResearchPolicy:
+    """Search the top gap, read the best results, write citing what was read."""
+
+    def __init__(
+        self,
+        *,
+        brief: dict[str, Any] | None = None,
+        prose: str = DEFAULT_PROSE,
+        pages_per_visit: int = 2,
+        cite: int = 2,
+    ) -> None:
+        self.brief = brief or DEFAULT_BRIEF
+        self.prose = prose
+        self.pages_per_visit = pages_per_visit
+        self.cite = cite
+        self.calls: list[str] = []
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        self.calls.append(schema)
+        if schema == "VerificationBrief":
+            return self.brief
+        state = state_of(messages)
+        if schema == "FinalTurn":
+            return self.write_or_abstain(state)
+        if not state["searches_done"]:
+            return search(self.brief["gaps"][0]["suggested_query"])
+        unread = [r["url"] for r in state["search_results"] if r["status"] == "not visited"]
+        if not state["evidence"] and unread:
+            return visit(*unread[: self.pages_per_visit])
+        return self.write_or_abstain(state)
+
+    def write_or_abstain(self, state: State) -> dict[str, Any]:
+        read = [e["url"] for e in state["evidence"]]
+        if not read:
+            return abstain("no source could be read")
+        return write(self.prose, read[: self.cite])

@@ -1,0 +1,159 @@
+"""A latency-simulating OpenAI-compatible server: schema-valid answers after a set delay.
+
+The real `openai` client talks to it over real HTTP, so request building, JSON schemas,
+timeouts and error mapping are exercised without a model; `delay_s` (per call) and
+`per_token_s` (per output token) make it stand in for a real server's latency in benchmarks.
+Tests also script failures with it (`queue`, `down`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from bot.bench.simulated_model import Policy, answer
+from bot.bench.vectors import HashingEmbedder
+
+
+@dataclass
+class Raw:
+    """Answer with exactly this (a status and body), to script server failures."""
+
+    status: int = 200
+    body: Any = None
+    content: str | None = None  # message content sent verbatim (malformed output)
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the persona panel opens 16 connections at once
+
+
+@dataclass
+class SimulatedModelServer:
+    policy: Policy
+    model: str = "scripted-model"
+    delay_s: float = 0.0
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    queue: list[Raw] = field(default_factory=list)
+    embedder: HashingEmbedder = field(default_factory=lambda: HashingEmbedder(64))
+    down: bool = False  # answer every chat call with HTTP 503
+    caption: str = 'A bar chart titled "Autism diagnoses" rising from 2000 to 2020.'
+
+    def __post_init__(self) -> None:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                return
+
+            def _send(self, status: int, body: Any) -> None:
+                data = json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    self.wfile.write(data)
+
+            def do_GET(self) -> None:
+                if self.path.endswith("/models"):
+                    self._send(
+                        200,
+                        {
+                            "object": "list",
+                            "data": [{"id": server.model, "object": "model", "owned_by": "tests"}],
+                        },
+                    )
+                else:
+                    self._send(404, {"error": {"message": "not found"}})
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                request = json.loads(self.rfile.read(length) or b"{}")
+                server.requests.append(request)
+                if server.delay_s:
+                    time.sleep(server.delay_s)
+                if self.path.endswith("/embeddings"):
+                    texts = request["input"]
+                    vectors = server.embedder.vector
+                    self._send(
+                        200,
+                        {
+                            "object": "list",
+                            "model": request["model"],
+                            "data": [
+                                {
+                                    "object": "embedding",
+                                    "index": i,
+                                    "embedding": [float(x) * 3 for x in vectors(t)],
+                                }
+                                for i, t in reversed(list(enumerate(texts)))
+                            ],
+                        },
+                    )
+                    return
+                if not self.path.endswith("/chat/completions"):
+                    self._send(404, {"error": {"message": "not found"}})
+                    return
+                if server.down:
+                    self._send(503, {"error": {"message": "model server overloaded"}})
+                    return
+                scripted = server.queue.pop(0) if server.queue else None
+                if scripted is not None and scripted.content is None:
+                    self._send(scripted.status, scripted.body)
+                    return
+                if scripted is not None:
+                    content = scripted.content or ""
+                elif "response_format" not in request:  # a plain answer: the captioner
+                    content = server.caption
+                else:
+                    schema = request["response_format"]["json_schema"]["name"]
+                    content = json.dumps(answer(server.policy, schema, request["messages"]))
+                self._send(
+                    200,
+                    {
+                        "id": "chatcmpl-test",
+                        "object": "chat.completion",
+                        "created": int(time.time()),
+                        "model": server.model,
+                        "choices": [
+                            {
+                                "index": 0,
+                                "finish_reason": "stop",
+                                "message": {"role": "assistant", "content": content},
+                            }
+                        ],
+                        "usage": {
+                            "prompt_tokens": len(json.dumps(request["messages"])) // 4,
+                            "completion_tokens": len(content) // 4,
+                            "total_tokens": 0,
+                        },
+                    },
+                )
+
+        self.httpd = _Server(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
+
+    @property
+    def port(self) -> int:
+        return int(self.httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> SimulatedModelServer:
+        self.thread.start()
+        return self
+
+    def stop(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
