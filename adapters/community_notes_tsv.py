@@ -1,4 +1,4 @@
-"""Community Notes' public ratings TSVs → `RatingsTable`.
+"""Community Notes' public TSVs → `RatingsTable` (ratings) and `BenchPost`s (notes + status).
 
 Two layouts: the 2021 release (`helpful` / `notHelpful` columns and the old reason flags) and
 today's (`helpfulnessLevel` HELPFUL / SOMEWHAT_HELPFUL / NOT_HELPFUL and the new flags).
@@ -7,11 +7,13 @@ today's (`helpfulnessLevel` HELPFUL / SOMEWHAT_HELPFUL / NOT_HELPFUL and the new
 from __future__ import annotations
 
 import csv
+import json
 import sys
 from pathlib import Path
 
 import numpy as np
 
+from pipeline.evaluation.dataset import BenchPost, DatasetError, Label, in_post_order
 from pipeline.forecast.ratings import HELPFUL_REASONS, NOT_HELPFUL_REASONS, RatingsTable
 
 LEVELS = {"HELPFUL": 1.0, "SOMEWHAT_HELPFUL": 0.5, "NOT_HELPFUL": 0.0}
@@ -19,6 +21,12 @@ LEVELS = {"HELPFUL": 1.0, "SOMEWHAT_HELPFUL": 0.5, "NOT_HELPFUL": 0.0}
 RENAMED = {
     "notHelpfulOpinionSpeculationOrBias": "notHelpfulOpinionSpeculation",
     "notHelpfulArgumentativeOrInflammatory": "notHelpfulArgumentativeOrBiased",
+}
+# noteStatusHistory's currentStatus → the benchmark's label
+STATUS_LABEL: dict[str, Label] = {
+    "CURRENTLY_RATED_HELPFUL": "helpful",
+    "CURRENTLY_RATED_NOT_HELPFUL": "not_helpful",
+    "NEEDS_MORE_RATINGS": "needs_more_ratings",
 }
 
 
@@ -96,3 +104,47 @@ def only_notes(table: RatingsTable, note_ids: set[str]) -> RatingsTable:
         rater_ids=[table.rater_ids[i] for i in raters],
         note_ids=[table.note_ids[i] for i in notes],
     )
+
+
+def load_community_notes(notes_tsv: Path, history_tsv: Path, posts_jsonl: Path) -> list[BenchPost]:
+    """Join notes-*.tsv (noteId, tweetId, summary, classification) and noteStatusHistory-*.tsv
+    (noteId, currentStatus) with `{"tweet_id", "text", "created_at"}` lines. Only misleading
+    notes on supplied posts are kept; per post the note with the firmest status wins."""
+    for path in (notes_tsv, history_tsv, posts_jsonl):
+        if not path.is_file():
+            raise DatasetError(f"{path} does not exist")
+    texts: dict[str, dict[str, str]] = {}
+    for number, line in enumerate(posts_jsonl.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            row = json.loads(line)
+            if not {"tweet_id", "text", "created_at"} <= row.keys():
+                raise DatasetError(f"{posts_jsonl}:{number}: needs tweet_id, text, created_at")
+            texts[str(row["tweet_id"])] = row
+    status = {r["noteId"]: r.get("currentStatus", "") for r in _tsv(history_tsv)}
+    csv.field_size_limit(sys.maxsize)
+    rank = {"helpful": 0, "not_helpful": 1, "needs_more_ratings": 2}
+    best: dict[str, BenchPost] = {}
+    for note in _tsv(notes_tsv):
+        tweet = note.get("tweetId", "")
+        if (
+            tweet not in texts
+            or note.get("classification") != "MISINFORMED_OR_POTENTIALLY_MISLEADING"
+        ):
+            continue
+        label = STATUS_LABEL.get(status.get(note["noteId"], ""), "needs_more_ratings")
+        current = best.get(tweet)
+        if current is not None and rank[label] >= rank[current.label or "needs_more_ratings"]:
+            continue
+        best[tweet] = BenchPost(
+            id=tweet,
+            text=texts[tweet]["text"],
+            created_at=texts[tweet]["created_at"],
+            human_note=note.get("summary") or None,
+            label=label,
+        )
+    return in_post_order(list(best.values()))
+
+
+def _tsv(path: Path) -> list[dict[str, str]]:
+    with path.open(encoding="utf-8", newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))

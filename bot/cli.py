@@ -20,7 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
-from bot import digest, doctor, memory_cli, personas_cli, serve, x_cli
+from bot import bench_cli, digest, doctor, memory_cli, personas_cli, serve, x_cli
 from bot.app import ConfigurationError, build, open_database, open_store
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
@@ -85,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
 
     memory_cli.add_parsers(sub)
     personas_cli.add_parsers(sub)
+    bench_cli.add_parsers(sub)
     serve.add_parser(sub)
     x_cli.add_parsers(sub)
 
@@ -222,6 +223,10 @@ async def _main(args: argparse.Namespace) -> int:
         return await asyncio.to_thread(personas_cli.build_command, args)
     if args.command == "personas":
         return await personas_cli.calibrate_command(settings, args)
+    if args.command == "bench" and args.bench_command == "run":
+        return await bench_cli.run_command(settings, args)
+    if args.command == "bench":
+        return await bench_cli.simulate_command(args)
     if args.command == "memory":
         return await memory_cli.memory_command(settings, args)
     if args.command == "evolve":

@@ -79,6 +79,11 @@ class BudgetSettings(BaseModel):
         default=True,
         description="check every sentence of a draft against its sources before accepting it",
     )
+    claim_analysis: bool = Field(
+        default=True,
+        description="analyse claims and information gaps before searching (off: the "
+        "no-analyzer ablation of the benchmark)",
+    )
     as_of_post_time: bool = Field(
         default=False,
         description="evidence and lessons as of the post's time: search capped at it, only "

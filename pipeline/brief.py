@@ -60,3 +60,21 @@ class VerificationBrief(BaseModel):
 
     def top_gaps(self, n: int = 3) -> list[InformationGap]:
         return sorted(self.gaps, key=lambda g: -g.priority)[:n]
+
+
+def unanalysed_brief(post_text: str) -> VerificationBrief:
+    """The brief when claim analysis is switched off: the post is the claim and the gap."""
+    text = " ".join(post_text.split())
+    return VerificationBrief(
+        claim_pattern=ClaimPattern.SCIENTIFIC_EVIDENCE,
+        checkworthy_claims=[text[:400]],
+        gaps=[
+            InformationGap(
+                type=GapType.UNSUBSTANTIATED_CLAIM,
+                description="Is the post's claim supported by authoritative evidence?",
+                priority=5,
+                suggested_query=text[:200],
+            )
+        ],
+        note_intent=NoteIntent.MIXED,
+    )

@@ -26,6 +26,8 @@ class EvidenceBudget:
     page_chars_for_notes: int = 6000
     condense_pages: bool = True
     check_support: bool = True
+    # Off only for the no-analyzer ablation: the post itself is the one claim and the one gap.
+    claim_analysis: bool = True
     # Benchmarks on old posts: search capped at the post's time, and only lessons learned
     # from earlier posts retrieved.
     as_of_post_time: bool = False

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit, VisitTarget, Write
-from pipeline.brief import VerificationBrief
+from pipeline.brief import VerificationBrief, unanalysed_brief
 from pipeline.budget import BudgetUse, EvidenceBudget
 from pipeline.errors import (
     EvoNoteError,
@@ -218,17 +218,20 @@ class _Run:
     async def execute(self) -> EpisodeOutcome:
         await self.tell("analysing")
         await self.caption_media()
-        claim_lessons = await self.lessons_for(MemoryPhase.CLAIM_ANALYSIS, self.post.all_text())
-        reply = await self.ask(
-            analysis_messages(self.post, claim_lessons), VerificationBrief, self.loop_deadline
-        )
-        self.brief = reply.value
-        await self.record(
-            "claim_analysis",
-            {"lessons": [m.id for m in claim_lessons]},
-            self.brief.model_dump_json(),
-            reply,
-        )
+        if self.b.claim_analysis:
+            claim_lessons = await self.lessons_for(MemoryPhase.CLAIM_ANALYSIS, self.post.all_text())
+            reply = await self.ask(
+                analysis_messages(self.post, claim_lessons), VerificationBrief, self.loop_deadline
+            )
+            self.brief = reply.value
+            await self.record(
+                "claim_analysis",
+                {"lessons": [m.id for m in claim_lessons]},
+                self.brief.model_dump_json(),
+                reply,
+            )
+        else:
+            self.brief = unanalysed_brief(self.post.all_text())
         query = self.post.all_text() + "\n" + "\n".join(self.brief.checkworthy_claims)
         self.lessons = await self.lessons_for(
             MemoryPhase.EVIDENCE_ACQUISITION, query

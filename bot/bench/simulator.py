@@ -38,6 +38,8 @@ class SimulatedModelServer:
     policy: Policy
     model: str = "scripted-model"
     delay_s: float = 0.0
+    per_token_s: float = 0.0  # added per output token (4 characters), like decoding
+    bind_port: int = 0  # 0: any free port
     requests: list[dict[str, Any]] = field(default_factory=list)
     queue: list[Raw] = field(default_factory=list)
     embedder: HashingEmbedder = field(default_factory=lambda: HashingEmbedder(64))
@@ -116,6 +118,8 @@ class SimulatedModelServer:
                 else:
                     schema = request["response_format"]["json_schema"]["name"]
                     content = json.dumps(answer(server.policy, schema, request["messages"]))
+                if server.per_token_s:
+                    time.sleep(server.per_token_s * (len(content) // 4))
                 self._send(
                     200,
                     {
@@ -138,7 +142,7 @@ class SimulatedModelServer:
                     },
                 )
 
-        self.httpd = _Server(("127.0.0.1", 0), Handler)
+        self.httpd = _Server(("127.0.0.1", self.bind_port), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True)
 

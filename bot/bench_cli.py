@@ -1,0 +1,119 @@
+"""`evonote bench run` (the paper's evaluation on a dataset) and `evonote bench simulate`
+(a latency-simulating OpenAI-compatible server to run it against without a GPU)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from adapters.community_notes_tsv import load_community_notes
+from bot.app import ConfigurationError
+from bot.bench.charts import write_charts
+from bot.bench.run import parse_variants, run_variant
+from bot.bench.simulated_model import ResearchPolicy
+from bot.bench.simulator import SimulatedModelServer
+from bot.settings import Settings
+from pipeline.errors import EvoNoteError
+from pipeline.evaluation.dataset import BenchPost, load_jsonl
+from pipeline.evaluation.report import render_markdown, summarise
+
+EXIT_OK, EXIT_INPUT, EXIT_FAILED = 0, 3, 1
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bench = sub.add_parser("bench", help="the paper's evaluation: variants, judges, report")
+    bsub = bench.add_subparsers(dest="bench_command", required=True)
+    run = bsub.add_parser("run", help="replay a dataset per variant, judge, write the report")
+    run.add_argument("dataset", type=Path, help="JSONL: id, text, created_at, [human_note, ...]")
+    run.add_argument(
+        "--variants",
+        default="full",
+        help="comma-separated: full, memory-frozen, memory-off, no-analyzer",
+    )
+    run.add_argument("--out", type=Path, required=True, help="folder for report and ledgers")
+    run.add_argument("--concurrency", type=int, default=1, help="episodes at a time")
+    run.add_argument("--limit", type=int, help="only the first N posts (post-time order)")
+    run.add_argument("--json", action="store_true", help="print results.json to stdout")
+    run.add_argument(
+        "--cn-notes",
+        type=Path,
+        help="with --cn-status: read a Community Notes notes TSV, "
+        "and take post text from DATASET lines {tweet_id, text, created_at}",
+    )
+    run.add_argument("--cn-status", type=Path, help="the noteStatusHistory TSV")
+    simulate = bsub.add_parser("simulate", help="serve a latency-simulating model endpoint")
+    simulate.add_argument("--port", type=int, default=8000)
+    simulate.add_argument("--delay", type=float, default=0.5, help="seconds per call")
+    simulate.add_argument("--per-token", type=float, default=0.0, help="seconds per token")
+
+
+def load(args: argparse.Namespace) -> list[BenchPost]:
+    if args.cn_notes or args.cn_status:
+        if not (args.cn_notes and args.cn_status):
+            raise EvoNoteError("--cn-notes and --cn-status go together")
+        posts = load_community_notes(args.cn_notes, args.cn_status, args.dataset)
+    else:
+        posts = load_jsonl(args.dataset)
+    return posts[: args.limit] if args.limit else posts
+
+
+async def run_command(settings: Settings, args: argparse.Namespace) -> int:
+    try:
+        variants = parse_variants(args.variants)
+        posts = await asyncio.to_thread(load, args)
+    except (ValueError, EvoNoteError) as e:
+        print(f"evonote: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    if not posts:
+        print(f"evonote: {args.dataset} holds no posts", file=sys.stderr)
+        return EXIT_INPUT
+    total = len(posts) * len(variants)
+    progress = {"done": 0}
+
+    def tick(variant: str) -> None:
+        progress["done"] += 1
+        print(f"\r{variant}: {progress['done']}/{total} posts", end="", file=sys.stderr)
+
+    ledgers = {}
+    try:
+        for variant in variants:
+            ledgers[variant] = await run_variant(
+                settings, variant, posts, args.out, concurrency=args.concurrency, on_post=tick
+            )
+    except (ConfigurationError, EvoNoteError) as e:
+        print(f"\nevonote: {e} (finished posts are kept; run again to continue)", file=sys.stderr)
+        return EXIT_FAILED
+    print(file=sys.stderr)
+    results = {v: summarise(rows) for v, rows in ledgers.items()}
+    await asyncio.to_thread(write_outputs, results, ledgers, args.out, args.dataset.name)
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(f"report: {args.out / 'report.md'}")
+    return EXIT_OK
+
+
+def write_outputs(
+    results: dict[str, dict[str, object]],
+    ledgers: dict[str, list[dict[str, object]]],
+    out: Path,
+    dataset: str,
+) -> None:
+    (out / "results.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
+    (out / "report.md").write_text(render_markdown(results, dataset), encoding="utf-8")
+    write_charts(results, ledgers, out)
+
+
+async def simulate_command(args: argparse.Namespace) -> int:
+    server = SimulatedModelServer(
+        ResearchPolicy(), delay_s=args.delay, per_token_s=args.per_token, bind_port=args.port
+    ).start()
+    print(f"simulated model server at {server.base_url} (model {server.model}); Ctrl-C stops it")
+    try:
+        await asyncio.Event().wait()
+    finally:
+        server.stop()
+    return EXIT_OK

@@ -1,0 +1,143 @@
+"""From ledger lines (one per post, see `bot.bench.run`) to the paper's tables: R, C, H and
+win rate by modality, the evidence profile, and the time table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from pipeline.evaluation.judges import SCORE
+from pipeline.evaluation.metrics import (
+    domain_diversity,
+    length_compliance,
+    percentiles,
+    source_quality,
+    url_profile,
+)
+
+TIME_FIELDS = ("search_s", "visit_s", "inference_s", "total_s", "turns", "tokens")
+
+
+def _rate(flags: Sequence[bool]) -> float | None:
+    return sum(flags) / len(flags) if flags else None
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+def quality_rates(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """R, C and H are shares of all posts (an abstention passes no gate); the win rate is
+    over posts that have a human note, ties counting one half and an abstention a loss."""
+    failed = [r.get("failed_gate") for r in rows]
+    noted = [r.get("note") is not None for r in rows]
+    # a note that failed gate g passed every gate before it
+    relevance = [n and (f is None or f > 2) for n, f in zip(noted, failed, strict=True)]
+    correctness = [n and (f is None or f > 3) for n, f in zip(noted, failed, strict=True)]
+    versus = [
+        SCORE[r["versus_human"]["overall"]] if r.get("versus_human") else 0.0
+        for r in rows
+        if r.get("has_human_note")
+    ]
+    return {
+        "posts": len(rows),
+        "noted_rate": _rate(noted),
+        "relevance_rate": _rate(relevance),
+        "correctness_rate": _rate(correctness),
+        "helpful_rate": _rate([bool(r.get("helpful")) for r in rows]),
+        "win_rate": sum(versus) / len(versus) if versus else None,
+    }
+
+
+def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Everything `results.json` holds for one variant."""
+    notes = [r for r in rows if r.get("note")]
+    urls = [r.get("cited_urls") or [] for r in notes]
+    average_urls, multi_url = url_profile(urls)
+    modalities = sorted({r.get("modality") or "text" for r in rows})
+    return {
+        **quality_rates(rows),
+        "abstained_rate": _rate([r.get("status") == "abstained" for r in rows]),
+        "failed_rate": _rate([r.get("status") == "failed" for r in rows]),
+        "by_modality": {
+            m: quality_rates([r for r in rows if (r.get("modality") or "text") == m])
+            for m in modalities
+        },
+        "evidence": {
+            "source_quality": _mean([source_quality(u) for u in urls]),
+            "domain_diversity": _mean([domain_diversity(u) for u in urls]),
+            "semantic_diversity": _mean([r.get("semantic_diversity") for r in notes]),
+            "average_urls": average_urls,
+            "multi_url_rate": multi_url,
+            "length_compliance": length_compliance([r["note"] for r in notes]),
+        },
+        "time": {
+            f: percentiles(
+                [float(r["times"][f]) for r in rows if r.get("times", {}).get(f) is not None]
+            )
+            for f in TIME_FIELDS
+        },
+        "lessons_learned": max((r.get("lessons_so_far", 0) for r in rows), default=0),
+    }
+
+
+def _cell(value: float | None, percent: bool = True) -> str:
+    if value is None:
+        return "–"
+    return f"{100 * value:.1f}" if percent else f"{value:.2f}"
+
+
+def render_markdown(results: dict[str, dict[str, Any]], dataset: str) -> str:
+    """The report: one table per concern, one row per variant (and modality)."""
+    lines = [
+        f"# EvoNote benchmark — {dataset}",
+        "",
+        "R: notes passing evidence relevance, C: correct representation of the evidence, "
+        "H: helpful (all four gates), Win: pairwise against the human note (tie = ½, "
+        "abstention = loss). Rates in %, of all posts.",
+        "",
+        "## Quality by modality",
+        "",
+        "| variant | modality | posts | noted | R | C | H | Win |",
+        "|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for variant, summary in results.items():
+        for modality, q in [("all", summary), *summary["by_modality"].items()]:
+            lines.append(
+                f"| {variant} | {modality} | {q['posts']} | {_cell(q['noted_rate'])} | "
+                f"{_cell(q['relevance_rate'])} | {_cell(q['correctness_rate'])} | "
+                f"{_cell(q['helpful_rate'])} | {_cell(q['win_rate'])} |"
+            )
+    lines += [
+        "",
+        "## Evidence profile",
+        "",
+        "| variant | source quality | domain div. | semantic div. | URLs/note | multi-URL % "
+        "| ≤280 chars % |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for variant, summary in results.items():
+        e = summary["evidence"]
+        lines.append(
+            f"| {variant} | {_cell(e['source_quality'], False)} | "
+            f"{_cell(e['domain_diversity'], False)} | {_cell(e['semantic_diversity'], False)} | "
+            f"{_cell(e['average_urls'], False)} | {_cell(e['multi_url_rate'])} | "
+            f"{_cell(e['length_compliance'])} |"
+        )
+    lines += [
+        "",
+        "## Time and cost per episode (p50 / p95 / mean)",
+        "",
+        "| variant | " + " | ".join(TIME_FIELDS) + " |",
+        "|---|" + "---:|" * len(TIME_FIELDS),
+    ]
+    for variant, summary in results.items():
+        cells = []
+        for f in TIME_FIELDS:
+            p = summary["time"][f]
+            cells.append("–" if not p else f"{p['p50']:.1f} / {p['p95']:.1f} / {p['mean']:.1f}")
+        lines.append(f"| {variant} | " + " | ".join(cells) + " |")
+    lines += ["", "## Memory", ""]
+    lines += [f"- {v}: {s['lessons_learned']} lessons learned" for v, s in results.items()]
+    return "\n".join(lines) + "\n"
