@@ -26,13 +26,13 @@ import httpx
 from adapters.local_corpus import LocalCorpus, read_jsonl
 from adapters.web.extract import extract
 from adapters.web.reader import GuardedPageReader, no_cookies
+from bot.bench.simulated_model import ResearchPolicy
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.evidence import SearchResult
 from pipeline.ports import NoMemory
 from pipeline.post import Post
 from tests.fakes.documents import article_html
-from tests.fakes.policy import ResearchPolicy
 from tests.fakes.ports import FakeChatModel
 
 PUBLIC_STAND_IN = "93.184.216.34"  # what the stub resolver answers; the transport maps it home

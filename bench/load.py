@@ -17,13 +17,13 @@ import time
 
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
+from bot.bench.simulated_model import ResearchPolicy
 from bot.posts import PostResolver
 from bot.service import NoteService
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
 from pipeline.request import NoteRequest
-from tests.fakes.policy import ResearchPolicy
 from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
 
 

@@ -1,13 +1,16 @@
 """Orchestration overhead and the effect of concurrent visits. Prints numbers; asserts nothing.
 
     python -m bench.overhead [--episodes 100] [--concurrency 16] [--model-latency 0.2]
-                             [--page-latency 0.3]
+                             [--page-latency 0.3] [--sweep]
 
 (a) Against a scripted OpenAI-compatible server that answers at once (in another process, so
     its CPU is not counted): CPU time of this process per episode — the real openai client,
     the episode loop, BM25 search and SQLite journaling — and episodes per second.
 (b) With a fixed latency per model call and per page read: each episode's wall time against
-    the sum of its latencies. Visits of one step run concurrently, so the wall time is smaller.
+    the sum of its latencies (the critical-path ratio). Visits of one step run concurrently,
+    so the wall time is smaller.
+(c) With --sweep: the same latencies, episodes per minute and p95 latency as the number of
+    concurrent episodes grows from 1 to 64 in one process.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import multiprocessing as mp
 import statistics
 import tempfile
@@ -56,10 +60,10 @@ BUDGET = EvidenceBudget()
 
 
 def _serve(conn: Connection, delay_s: float, pages_per_visit: int) -> None:
-    from tests.fakes.model_server import ScriptedModelServer
-    from tests.fakes.policy import ResearchPolicy
+    from bot.bench.simulated_model import ResearchPolicy
+    from bot.bench.simulator import SimulatedModelServer
 
-    server = ScriptedModelServer(
+    server = SimulatedModelServer(
         ResearchPolicy(pages_per_visit=pages_per_visit), delay_s=delay_s
     ).start()
     conn.send(server.port)
@@ -136,6 +140,7 @@ async def _run(
         "model_calls_per_episode": calls / len(walls),
         "episodes_per_s": episodes / wall,
         "wall_p50_s": statistics.median(walls.values()),
+        "wall_p95_s": sorted(walls.values())[max(0, math.ceil(0.95 * len(walls)) - 1)],
         "latency_sum_p50_s": statistics.median(latency_sums),
         "reads": reader.reads,
     }
@@ -167,6 +172,7 @@ def main() -> None:
     parser.add_argument("--model-latency", type=float, default=0.2)
     parser.add_argument("--page-latency", type=float, default=0.3)
     parser.add_argument("--pages-per-visit", type=int, default=4)
+    parser.add_argument("--sweep", action="store_true", help="(c): concurrency 1 to 64")
     parser.add_argument(
         "--lean", action="store_true", help="no page notes and no support check (fewer model calls)"
     )
@@ -197,6 +203,18 @@ def main() -> None:
         f"    episode wall time p50: {b['wall_p50_s']:.2f} s; sum of its latencies p50: "
         f"{b['latency_sum_p50_s']:.2f} s; ratio {b['wall_p50_s'] / b['latency_sum_p50_s']:.2f}"
     )
+    if args.sweep:
+        print(f"(c) the same latencies, {args.pages_per_visit} pages per visit step")
+        for concurrency in (1, 2, 4, 8, 16, 32, 64):
+            episodes = max(8, 2 * concurrency)
+            c = measure(
+                args.model_latency, args.page_latency, episodes, concurrency, args.pages_per_visit
+            )
+            print(
+                f"    {concurrency:>2} concurrent: {60 * c['episodes_per_s']:7.0f} episodes/min, "
+                f"p50 {c['wall_p50_s']:.2f} s, p95 {c['wall_p95_s']:.2f} s ({episodes} episodes)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

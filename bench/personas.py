@@ -19,12 +19,12 @@ import openai
 
 from adapters.community_notes_tsv import read_ratings
 from adapters.openai_chat import OpenAIChatModel
+from bot.bench.simulated_model import ResearchPolicy
+from bot.bench.simulator import SimulatedModelServer
 from pipeline.forecast.factorisation import fit
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
 from pipeline.forecast.ratings import RatingsTable
-from tests.fakes.model_server import ScriptedModelServer
-from tests.fakes.policy import ResearchPolicy
 
 
 def synthetic(m: int, raters: int, notes: int) -> RatingsTable:
@@ -65,7 +65,7 @@ def factorisation_numbers(ratings: Path) -> None:
 
 
 async def forecast_numbers(delay_s: float) -> None:
-    server = ScriptedModelServer(ResearchPolicy(), delay_s=delay_s).start()
+    server = SimulatedModelServer(ResearchPolicy(), delay_s=delay_s).start()
     client = openai.AsyncOpenAI(base_url=server.base_url, api_key="x", max_retries=0)
     panel = PersonaPanel(OpenAIChatModel(client, model="m"), PersonaSet.load())
     walls = []

@@ -25,10 +25,10 @@ import asyncpg
 
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
+from bot.bench.simulated_model import ResearchPolicy
+from bot.bench.simulator import SimulatedModelServer
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from tests.fakes.model_server import ScriptedModelServer
-from tests.fakes.policy import ResearchPolicy
 from tests.fakes.postgres import LocalPostgres, start_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,7 +54,7 @@ def spawn_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
 
 async def measure(
     server: LocalPostgres,
-    model: ScriptedModelServer,
+    model: SimulatedModelServer,
     corpus: Path,
     processes: int,
     episodes: int,
@@ -116,7 +116,7 @@ async def main_async(args: argparse.Namespace) -> None:
     if server is None:
         print("PostgreSQL is not installed here; nothing to measure")
         return
-    model = ScriptedModelServer(ResearchPolicy(), delay_s=args.model_latency).start()
+    model = SimulatedModelServer(ResearchPolicy(), delay_s=args.model_latency).start()
     try:
         with tempfile.TemporaryDirectory() as folder:
             corpus = Path(folder) / "corpus.jsonl"

@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 
 from adapters.community_notes_tsv import load_community_notes
@@ -71,11 +72,16 @@ async def run_command(settings: Settings, args: argparse.Namespace) -> int:
         print(f"evonote: {args.dataset} holds no posts", file=sys.stderr)
         return EXIT_INPUT
     total = len(posts) * len(variants)
-    progress = {"done": 0}
+    progress = {"done": 0, "ran": 0}
+    started = time.monotonic()
 
-    def tick(variant: str) -> None:
+    def tick(variant: str, ran: bool) -> None:
         progress["done"] += 1
-        print(f"\r{variant}: {progress['done']}/{total} posts", end="", file=sys.stderr)
+        progress["ran"] += ran
+        left = total - progress["done"]
+        per_post = (time.monotonic() - started) / max(1, progress["ran"])
+        eta = f", about {per_post * left / 60:.1f} min left" if progress["ran"] else ""
+        print(f"\r{variant}: {progress['done']}/{total} posts{eta}   ", end="", file=sys.stderr)
 
     ledgers = {}
     try:

@@ -87,7 +87,7 @@ async def run_variant(
     out: Path,
     *,
     concurrency: int = 1,
-    on_post: Callable[[str], None] = lambda _: None,
+    on_post: Callable[[str, bool], None] = lambda variant, ran: None,
 ) -> list[dict[str, Any]]:
     folder = out / variant
     folder.mkdir(parents=True, exist_ok=True)
@@ -100,7 +100,7 @@ async def run_variant(
     settings = variant_settings(base, variant, folder)
     todo = [p for p in posts if p.id not in done]
     for _ in range(len(posts) - len(todo)):
-        on_post(variant)
+        on_post(variant, False)
     if todo:
         async with build(settings) as app:
             judge_model = OpenAIChatModel(
@@ -145,7 +145,7 @@ async def run_variant(
                     for result in results:
                         result["lessons_so_far"] = lessons
                         ledger.write(json.dumps(result) + "\n")
-                        on_post(variant)
+                        on_post(variant, True)
                     ledger.flush()
     return read_ledger(folder)
 

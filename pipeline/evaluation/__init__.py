@@ -1,2 +1,2 @@
-"""Evaluation (issue #8): judges and metrics of the EvoNote paper. The dataset runner and the
-reports are still to come."""
+"""Evaluation (the paper's): dataset format, judges, evidence and time metrics, report
+tables. The runner and the charts are in `bot.bench`."""
