@@ -63,6 +63,8 @@ def load(args: argparse.Namespace) -> list[BenchPost]:
 
 async def run_command(settings: Settings, args: argparse.Namespace) -> int:
     try:
+        if args.concurrency < 1:
+            raise ValueError("--concurrency must be at least 1")
         variants = parse_variants(args.variants)
         posts = await asyncio.to_thread(load, args)
     except (ValueError, EvoNoteError) as e:

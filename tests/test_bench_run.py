@@ -223,10 +223,22 @@ def test_the_no_analyzer_variant_skips_claim_analysis_and_still_notes(
     out = tmp_path / "out"
     assert (
         main(
-            ["bench", "run", str(dataset), "--variants", "no-analyzer", "--out", str(out), "--json"]
+            [
+                "bench",
+                "run",
+                str(dataset),
+                "--variants",
+                "no-analyzer",
+                "--out",
+                str(out),
+                "--json",
+                "--concurrency",
+                "2",
+            ]
         )
         == 0
     )
     results = json.loads(capsys.readouterr().out)
     assert "VerificationBrief" not in bench_env.policy.calls
     assert results["no-analyzer"]["noted_rate"] == 1.0
+    assert results["no-analyzer"]["lessons_learned"] > 0  # evolve kept up with windows of 2

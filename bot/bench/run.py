@@ -18,9 +18,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from adapters.openai_chat import OpenAIChatModel
+from adapters.sqlstore.tables import EpisodeRow
 from bot.app import build, make_embedder, make_evolver
 from bot.service import EpisodeFailed
 from bot.settings import Settings
+from memory.ports import Embedder
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost
 from pipeline.evaluation.judges import HierarchicalJudge, PairwiseJudge
@@ -118,7 +120,7 @@ async def run_variant(
                 if app.memory is not None and VARIANTS[variant][0] == "evolving"
                 else None
             )
-            lessons = 0
+            lessons = kept[-1].get("lessons_so_far", 0) if kept else 0
 
             async def one(item: BenchPost) -> dict[str, Any]:
                 request = NoteRequest(
@@ -140,8 +142,10 @@ async def run_variant(
                     window = todo[start : start + concurrency]
                     results = await asyncio.gather(*(one(p) for p in window))
                     if evolver is not None:
-                        report = await evolver.run_once()
-                        lessons += report.added
+                        # judge the whole window before the next one (a run takes `batch`)
+                        for _ in range(-(-len(window) // settings.memory.batch)):
+                            report = await evolver.run_once()
+                            lessons += report.added
                     for result in results:
                         result["lessons_so_far"] = lessons
                         ledger.write(json.dumps(result) + "\n")
@@ -152,10 +156,10 @@ async def run_variant(
 
 async def judge(
     item: BenchPost,
-    row: Any,
+    row: EpisodeRow,
     helpfulness: HierarchicalJudge,
     pairwise: PairwiseJudge,
-    embedder: Any,
+    embedder: Embedder,
 ) -> dict[str, Any]:
     """One ledger line: what the episode did and what the judges said about it."""
     note = row.note_text if row.status == "noted" else None
