@@ -21,6 +21,7 @@ from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.watch import WatchStore
 from adapters.x.watch import XWatchFeed
 from bot.app import App, ConfigurationError, build, make_evolver, worker_id
+from bot.background import BackgroundTasks
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.metrics import configure_logging
@@ -159,7 +160,7 @@ async def start_scheduler(
     if scanner is not None:
         channel = app.settings.x.watch_channel
 
-        pending: set[asyncio.Task[None]] = set()
+        background = BackgroundTasks("watchlist")
 
         async def run_quietly(episode_id: int) -> None:
             with contextlib.suppress(EpisodeFailed):  # stored as failed, with its reason
@@ -168,11 +169,9 @@ async def start_scheduler(
         async def scan_watchlists() -> None:
             for episode_id in await scanner.run_once():
                 if slack is not None and channel:
-                    slack.spawn(slack.follow(episode_id, channel))
+                    slack.background.spawn(slack.follow(episode_id, channel))
                 elif run_episodes:
-                    task = asyncio.create_task(run_quietly(episode_id))
-                    pending.add(task)
-                    task.add_done_callback(pending.discard)
+                    background.spawn(run_quietly(episode_id))
 
         jobs.append(Job("scan_watchlists", scan_watchlists, app.settings.x.watch_every_s))
     if not jobs:
@@ -233,7 +232,7 @@ async def start_slack(
     if frontend is None:
         return None
     s = app.settings.slack
-    stack.push_async_callback(frontend.drain)
+    stack.push_async_callback(frontend.background.drain)
     if s.mode == "socket":
         if s.app_token is None:
             raise ConfigurationError(
@@ -271,7 +270,7 @@ async def start_discord(
     await frontend.client.login(token.get_secret_value())
     connection = asyncio.create_task(frontend.client.connect())
     stack.push_async_callback(frontend.client.close)
-    stack.push_async_callback(frontend.drain)
+    stack.push_async_callback(frontend.background.drain)
 
     def ended(task: asyncio.Task[None]) -> None:
         if not task.cancelled() and task.exception() is not None:

@@ -80,7 +80,7 @@ def frontend_for(app: App) -> DiscordFrontend:
 async def noted(frontend: DiscordFrontend) -> int:
     interaction = Interaction(frontend.client)
     await frontend.on_note(interaction, POST)
-    await frontend.drain()
+    await frontend.background.drain()
     return (await frontend.store.recent(1))[0].id or 0
 
 
@@ -93,7 +93,7 @@ async def test_note_defers_then_edits_in_the_result(app: App) -> None:
     interaction = Interaction(frontend.client)
     await frontend.on_note(interaction, POST)
     assert interaction.response.calls[0] == ("defer", {"thinking": True})
-    await frontend.drain()
+    await frontend.background.drain()
     final = interaction.edits[-1]
     assert final["embed"].title == "Proposed Community Note"
     fields = {f.name: f.value for f in final["embed"].fields}
@@ -162,7 +162,7 @@ async def test_evidence_regenerate_and_refusals(app: App) -> None:
     assert "no link between the MMR vaccine and autism" in evidence.response.calls[-1][1]["content"]
     for _ in range(2):  # a double click regenerates once
         await frontend.on_button(Interaction(frontend.client), "regenerate", episode)
-    await frontend.drain()
+    await frontend.background.drain()
     assert len(await app.store.recent()) == 2
     elsewhere = Interaction(frontend.client, channel=99)
     await frontend.on_note(elsewhere, POST)
@@ -179,13 +179,13 @@ async def test_failures_are_recorded_with_a_retry_button(
     frontend = frontend_for(app)
     unsupported = Interaction(frontend.client)
     await frontend.on_note(unsupported, "https://www.tiktok.com/@a/video/1")
-    await frontend.drain()
+    await frontend.background.drain()
     assert "unsupported site" in unsupported.edits[-1]["embed"].description
     assert custom_ids(unsupported.edits[-1]["view"])[0].startswith("evonote:retry:")
     app_env.stop()
     down = Interaction(frontend.client)
     await frontend.on_note(down, POST)
-    await frontend.drain()
+    await frontend.background.drain()
     assert "cannot reach the model server" in down.edits[-1]["embed"].description
     assert [r.status for r in await app.store.recent(2)] == ["failed", "failed"]
 
@@ -195,7 +195,7 @@ async def test_the_message_menu_reads_text_and_links(app: App) -> None:
     message = SimpleNamespace(content=POST, embeds=[SimpleNamespace(url="https://x.example/a")])
     interaction = Interaction(frontend.client)
     await frontend.on_message(interaction, message)  # type: ignore[arg-type]
-    await frontend.drain()
+    await frontend.background.drain()
     assert (await app.store.recent(1))[0].post_ref == f"{POST} https://x.example/a"
 
 

@@ -52,7 +52,7 @@ async def test_a_gateway_queues_and_a_worker_edits_the_card(
             run_episodes=False,
         )
         await gateway.app.async_dispatch(command(POST))
-        await gateway.drain()
+        await gateway.background.drain()
         queued = (await app.store.recent(1))[0]
         assert queued.status == "queued"
         assert queued.reply_message is not None

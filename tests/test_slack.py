@@ -54,7 +54,7 @@ async def slack(
             app.notes, app.store, settings.slack, client, process_before_response=True
         )
         yield frontend
-        await frontend.drain()
+        await frontend.background.drain()
 
 
 def signed(
@@ -128,7 +128,7 @@ def button(
 async def note_episode(slack: SlackFrontend, api: MockSlackApi) -> int:
     response = await slack.app.async_dispatch(command(POST))
     assert response.status == 200
-    await slack.drain()
+    await slack.background.drain()
     rows = await slack.store.recent(1)
     assert rows[0].status == "noted"
     return rows[0].id or 0
@@ -141,7 +141,7 @@ async def test_note_command_posts_a_card_then_the_result(
     response = await slack.app.async_dispatch(command(f"<https://x.com/a|x> {POST}"))
     assert response.status == 200
     assert time.perf_counter() - started < 3, "Slack needs an ack within 3 s"
-    await slack.drain()
+    await slack.background.drain()
     posted = slack_api.called("chat.postMessage")
     assert len(posted) == 1
     assert "Checking this post" in json.dumps(posted[0]["blocks"], ensure_ascii=False)
@@ -187,14 +187,14 @@ async def test_a_retried_event_starts_no_second_episode(
         }
     )
     assert (await slack.app.async_dispatch(signed(event, "application/json"))).status == 200
-    await slack.drain()
+    await slack.background.drain()
     retry = signed(
         event,
         "application/json",
         extra={"x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout"},
     )
     assert (await slack.app.async_dispatch(retry)).status == 200
-    await slack.drain()
+    await slack.background.drain()
     assert len(await slack.store.recent()) == 1
     assert len(slack_api.called("chat.postMessage")) == 1
     assert slack_api.called("chat.postMessage")[0]["thread_ts"] == "1.2"
@@ -260,7 +260,7 @@ async def test_show_evidence_and_regenerate(slack: SlackFrontend, slack_api: Moc
     assert "no link between the MMR vaccine and autism" in evidence
     await slack.app.async_dispatch(button("evonote_regenerate", episode))
     await slack.app.async_dispatch(button("evonote_regenerate", episode))  # double click
-    await slack.drain()
+    await slack.background.drain()
     assert len(await slack.store.recent()) == 2
 
 
@@ -272,7 +272,7 @@ async def test_bad_input_and_unknown_channels(
     response = await slack.app.async_dispatch(command(POST, channel="C9"))
     assert "not enabled in this channel" in str(response.body)
     await slack.app.async_dispatch(command("https://www.tiktok.com/@a/video/1", trigger="T-2"))
-    await slack.drain()
+    await slack.background.drain()
     card = json.dumps(slack_api.called("chat.postMessage")[-1]["blocks"], ensure_ascii=False)
     assert "could not be checked" in card and "unsupported site" in card and "Retry" in card
     assert (await slack.store.recent(1))[0].status == "failed"
@@ -294,7 +294,7 @@ async def test_model_server_down_shows_a_retry(
 ) -> None:
     app_env.stop()
     await slack.app.async_dispatch(command(POST))
-    await slack.drain()
+    await slack.background.drain()
     card = json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
     assert "cannot reach the model server" in card and "Retry" in card
     assert (await slack.store.recent(1))[0].status == "failed"
@@ -420,7 +420,7 @@ async def test_a_moderator_submits_an_approved_note_to_x(
             process_before_response=True,
         )
         await slack.app.async_dispatch(command(f"@{post}"))
-        await slack.drain()
+        await slack.background.drain()
         episode = (await app.store.recent(1))[0].id or 0
         before = json.dumps(slack_api.called("chat.update")[-1]["blocks"])
         assert "evonote_submit" not in before  # not approved yet

@@ -8,17 +8,16 @@ editing the message itself.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 import time
-from collections.abc import Awaitable
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from adapters.sqlstore.episodes import EpisodeStore
+from bot.background import BackgroundTasks
 from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
 from bot.live_card import CardView, run_behind_card
@@ -169,7 +168,7 @@ class DiscordFrontend:
             self._note_command
         )
         self.tree.context_menu(name="Draft Community Note")(self._message_menu)
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.background = BackgroundTasks("discord")
 
     # ---- plumbing -----------------------------------------------------------------------
 
@@ -180,20 +179,6 @@ class DiscordFrontend:
             await self.tree.sync(guild=discord.Object(id=guild))
         if not self.settings.guild_ids:
             await self.tree.sync()
-
-    def spawn(self, work: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(work)
-        self.tasks.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("discord task failed", exc_info=task.exception())
-
-    async def drain(self) -> None:
-        while self.tasks:
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
     def allowed(self, guild: int | None, channel: int | None) -> bool:
         guilds, channels = self.settings.guild_ids, self.settings.channel_ids
@@ -268,7 +253,7 @@ class DiscordFrontend:
             return
         await interaction.response.defer(thinking=True)
         editor = InteractionEditor(interaction, self.settings.progress_interval_s)
-        self.spawn(
+        self.background.spawn(
             self.start(
                 url_or_text.strip(),
                 editor,
@@ -306,7 +291,7 @@ class DiscordFrontend:
             return
         reply = await target.reply(embed=card_embed(NoteCard(episode_id=0, status="queued")))
         editor = MessageEditor(reply, self.settings.progress_interval_s)
-        self.spawn(
+        self.background.spawn(
             self.start(
                 target.content,
                 editor,
@@ -333,7 +318,7 @@ class DiscordFrontend:
         elif action in ("regenerate", "retry"):
             await interaction.response.defer(thinking=True)
             editor = InteractionEditor(interaction, self.settings.progress_interval_s)
-            self.spawn(
+            self.background.spawn(
                 self.start(
                     row.post_ref,
                     editor,

@@ -8,7 +8,6 @@ retries and double clicks harmless.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import re
@@ -20,6 +19,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.sqlstore.episodes import EpisodeStore
+from bot.background import BackgroundTasks
 from bot.cards import card_for, load_card
 from bot.live_card import run_behind_card
 from bot.service import EpisodeFailed, NoteService
@@ -91,26 +91,11 @@ class SlackFrontend:
             raise_error_for_unhandled_request=False,
             process_before_response=process_before_response,
         )
-        self.tasks: set[asyncio.Task[None]] = set()
+        self.background = BackgroundTasks("slack")
         self._moderators: set[str] | None = None
         self._register()
 
     # ---- plumbing -----------------------------------------------------------------------
-
-    def spawn(self, work: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(work)
-        self.tasks.add(task)
-        task.add_done_callback(self._finished)
-
-    def _finished(self, task: asyncio.Task[None]) -> None:
-        self.tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("slack task failed", exc_info=task.exception())
-
-    async def drain(self) -> None:
-        """Wait for every background task (tests, and a graceful shutdown)."""
-        while self.tasks:
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
     def allowed_channel(self, channel: str) -> bool:
         return not self.settings.channel_ids or channel in self.settings.channel_ids
@@ -209,7 +194,9 @@ class SlackFrontend:
             return
         await ack()
         key = f"slack:command:{command.get('trigger_id') or command.get('command_ts')}"
-        self.spawn(self.start(text, channel=channel, user=command["user_id"], thread=None, key=key))
+        self.background.spawn(
+            self.start(text, channel=channel, user=command["user_id"], thread=None, key=key)
+        )
 
     async def on_shortcut(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
@@ -226,7 +213,7 @@ class SlackFrontend:
                 channel=channel, user=user, text="That message has no text or link to check."
             )
             return
-        self.spawn(
+        self.background.spawn(
             self.start(
                 text,
                 channel=channel,
@@ -250,7 +237,7 @@ class SlackFrontend:
                 text="Mention me with a post link or the post's text to check it.",
             )
             return
-        self.spawn(
+        self.background.spawn(
             self.start(
                 text,
                 channel=channel,
@@ -321,7 +308,7 @@ class SlackFrontend:
         if row is None:
             return
         thread = body["message"].get("thread_ts") or ts
-        self.spawn(
+        self.background.spawn(
             self.start(
                 row.post_ref,
                 channel=channel,
