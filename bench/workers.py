@@ -18,10 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
-
-import asyncpg
 
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
@@ -29,7 +26,7 @@ from bot.bench.simulated_model import ResearchPolicy
 from bot.bench.simulator import SimulatedModelServer
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from tests.fakes.postgres import LocalPostgres, start_postgres
+from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [
@@ -60,13 +57,8 @@ async def measure(
     episodes: int,
     per_process: int,
 ) -> tuple[float, float]:
-    name = f"bench_{uuid.uuid4().hex[:8]}"
-    admin = await asyncpg.connect(
-        host="127.0.0.1", port=server.port, user="postgres", database="postgres"
-    )
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    url = server.url(name)
+    url = await fresh_database(server.port, "bench")
+    name = url.rsplit("/", 1)[1]
     await upgrade(url)
     engine = make_engine(url)
     store = EpisodeStore(engine)

@@ -5,19 +5,17 @@ from __future__ import annotations
 import json
 import os
 import socket
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
-import asyncpg
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.sqlstore.engine import make_engine, upgrade
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.policy import ResearchPolicy
-from tests.fakes.postgres import start_postgres
+from tests.fakes.postgres import fresh_database, start_postgres
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 REAL_MODEL = os.environ.get("EVONOTE_TEST_REAL_MODEL") == "1"
@@ -120,13 +118,7 @@ async def engine(
         if postgres_server is None:
             pytest.skip("PostgreSQL is not installed on this machine")
         network_guard.allow(postgres_server)
-        name = f"t_{uuid.uuid4().hex[:12]}"
-        admin = await asyncpg.connect(
-            host="127.0.0.1", port=postgres_server, user="postgres", database="postgres"
-        )
-        await admin.execute(f'CREATE DATABASE "{name}"')
-        await admin.close()
-        url = f"postgresql+asyncpg://postgres@127.0.0.1:{postgres_server}/{name}"
+        url = await fresh_database(postgres_server)
     await upgrade(url)
     engine = make_engine(url)
     yield engine

@@ -10,10 +10,8 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
-import asyncpg
 import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -27,6 +25,7 @@ from pipeline.post import Post
 from pipeline.request import NoteRequest
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.postgres import fresh_database
 from tests.fakes.slack_api import MockSlackApi
 from tests.test_slack import POST, command, slack_api  # noqa: F401
 
@@ -98,13 +97,7 @@ async def test_a_killed_worker_s_episode_is_finished_by_another(
     if postgres_server is None:
         pytest.skip("PostgreSQL is not installed on this machine")
     network_guard.allow(postgres_server)
-    name = f"t_{uuid.uuid4().hex[:12]}"
-    admin = await asyncpg.connect(
-        host="127.0.0.1", port=postgres_server, user="postgres", database="postgres"
-    )
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    await admin.close()
-    url = f"postgresql+asyncpg://postgres@127.0.0.1:{postgres_server}/{name}"
+    url = await fresh_database(postgres_server)
     await upgrade(url)
     engine = make_engine(url)
     store = EpisodeStore(engine)

@@ -8,8 +8,11 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import uuid
 from dataclasses import dataclass
 from pathlib import Path
+
+import asyncpg
 
 
 def binaries() -> Path | None:
@@ -27,9 +30,6 @@ class LocalPostgres:
     prefix: list[str]
     bin: Path
 
-    def url(self, database: str = "postgres") -> str:
-        return f"postgresql+asyncpg://postgres@127.0.0.1:{self.port}/{database}"
-
     def stop(self) -> None:
         subprocess.run(
             [*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop"],
@@ -37,6 +37,17 @@ class LocalPostgres:
             capture_output=True,
         )
         shutil.rmtree(self.data, ignore_errors=True)
+
+
+async def fresh_database(port: int, prefix: str = "t") -> str:
+    """Create an empty database on the server at `port`; returns its SQLAlchemy URL."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = await asyncpg.connect(host="127.0.0.1", port=port, user="postgres", database="postgres")
+    try:
+        await admin.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await admin.close()
+    return f"postgresql+asyncpg://postgres@127.0.0.1:{port}/{name}"
 
 
 def start_postgres() -> LocalPostgres | None:
