@@ -16,31 +16,14 @@ import tempfile
 import time
 
 from adapters.sqlstore.engine import make_engine, upgrade
-from adapters.sqlstore.episodes import EpisodeStore
-from bot.bench.simulated_model import ResearchPolicy
-from bot.posts import PostResolver
-from bot.service import NoteService
-from pipeline.budget import EvidenceBudget
-from pipeline.episode import EpisodeRunner
-from pipeline.ports import NoMemory
 from pipeline.request import NoteRequest
-from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+from tests.fakes.service import fake_note_service
 
 
 async def run(url: str, requests: int) -> None:
     await upgrade(url)
     engine = make_engine(url)
-    web = FakeWeb(health_pages())
-    runner = EpisodeRunner(
-        model=FakeChatModel(ResearchPolicy()),
-        search=web,
-        reader=web,
-        memory=NoMemory(),
-        budget=EvidenceBudget(),
-    )
-    notes = NoteService(
-        store=EpisodeStore(engine), posts=PostResolver(), runner=runner, worker_id="bench"
-    )
+    notes = fake_note_service(engine, worker_id="bench")
     started = time.perf_counter()
     rows = await asyncio.gather(
         *(

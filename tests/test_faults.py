@@ -7,17 +7,12 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.sqlstore.episodes import EpisodeStore
-from bot.posts import PostResolver
-from bot.service import NoteService
-from pipeline.budget import EvidenceBudget
-from pipeline.episode import EpisodeRunner
 from pipeline.errors import SearchFailed
 from pipeline.evidence import SearchResult
-from pipeline.ports import NoMemory
 from pipeline.request import NoteRequest
 from tests.fakes.policy import ResearchPolicy
-from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+from tests.fakes.ports import FakeWeb, health_pages
+from tests.fakes.service import fake_note_service
 
 
 class FlakySearch(FakeWeb):
@@ -47,21 +42,8 @@ class Retrying(ResearchPolicy):
         return answer
 
 
-def service(engine: AsyncEngine, web: FakeWeb, policy: Any) -> NoteService:
-    runner = EpisodeRunner(
-        model=FakeChatModel(policy),
-        search=web,
-        reader=web,
-        memory=NoMemory(),
-        budget=EvidenceBudget(),
-    )
-    return NoteService(
-        store=EpisodeStore(engine), posts=PostResolver(), runner=runner, worker_id="w"
-    )
-
-
 async def test_search_failing_half_the_time(engine: AsyncEngine) -> None:
-    notes = service(engine, FlakySearch(health_pages()), Retrying())
+    notes = fake_note_service(engine, Retrying(), FlakySearch(health_pages()))
     rows = [
         await notes.check(NoteRequest(post_ref=f"MMR causes autism, claim {i}")) for i in range(12)
     ]
@@ -70,7 +52,7 @@ async def test_search_failing_half_the_time(engine: AsyncEngine) -> None:
 
 
 async def test_many_requests_at_once_all_complete_once(engine: AsyncEngine) -> None:
-    notes = service(engine, FakeWeb(health_pages()), ResearchPolicy())
+    notes = fake_note_service(engine)
     count = 500
     rows = await asyncio.gather(
         *(

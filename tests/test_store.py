@@ -93,24 +93,10 @@ async def test_expired_leases_are_retried_then_given_up(store: EpisodeStore) -> 
 
 
 async def test_orphaned_episodes_are_recovered(engine: Any) -> None:
-    from bot.posts import PostResolver
-    from bot.service import NoteService
-    from pipeline.budget import EvidenceBudget
-    from pipeline.episode import EpisodeRunner
-    from pipeline.ports import NoMemory
-    from tests.fakes.policy import ResearchPolicy
-    from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+    from tests.fakes.service import fake_note_service
 
     store = EpisodeStore(engine)
-    web = FakeWeb(health_pages())
-    runner = EpisodeRunner(
-        model=FakeChatModel(ResearchPolicy()),
-        search=web,
-        reader=web,
-        memory=NoMemory(),
-        budget=EvidenceBudget(),
-    )
-    notes = NoteService(store=store, posts=PostResolver(), runner=runner, worker_id="w")
+    notes = fake_note_service(engine)
     waiting = await store.create(NoteRequest(post_ref="a"), Post(text="MMR causes autism"), "off")
     orphan = await store.create(NoteRequest(post_ref="b"), Post(text="MMR causes autism"), "off")
     await store.claim(orphan.id or 0, "dead-worker", lease_s=-1)

@@ -12,15 +12,10 @@ from tweepy.asynchronous import AsyncClient
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.watch import WatchStore
 from adapters.x.watch import XWatchFeed
-from bot.posts import PostResolver
-from bot.service import NoteService
 from bot.watch import WatchScanner
-from pipeline.budget import EvidenceBudget
-from pipeline.episode import EpisodeRunner
-from pipeline.ports import NoMemory
 from tests.conftest import NetworkGuard
-from tests.fakes.policy import ResearchPolicy
-from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+from tests.fakes.ports import FakeChatModel
+from tests.fakes.service import fake_note_service
 from tests.fakes.x_api import LoopbackSession, MockXApi
 
 
@@ -89,19 +84,12 @@ async def feed(x_api: MockXApi) -> AsyncIterator[XWatchFeed]:
 def scanner(
     engine: AsyncEngine, feed: XWatchFeed, screen: Screen, watches: list[tuple[str, str]]
 ) -> WatchScanner:
-    web = FakeWeb(health_pages())
-    runner = EpisodeRunner(
-        model=FakeChatModel(ResearchPolicy()),
-        search=web,
-        reader=web,
-        memory=NoMemory(),
-        budget=EvidenceBudget(),
-    )
-    notes = NoteService(
-        store=EpisodeStore(engine), posts=PostResolver(), runner=runner, worker_id="w"
-    )
     return WatchScanner(
-        feed, WatchStore(engine), notes, watches, health_filter=FakeChatModel(screen)
+        feed,
+        WatchStore(engine),
+        fake_note_service(engine),
+        watches,
+        health_filter=FakeChatModel(screen),
     )
 
 
