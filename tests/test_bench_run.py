@@ -40,6 +40,10 @@ POSTS = [
 ]
 
 
+def bench(*args: str) -> int:
+    return main(["bench", "run", *args])
+
+
 @pytest.fixture
 def dataset(tmp_path: Path) -> Path:
     path = tmp_path / "posts.jsonl"
@@ -126,9 +130,7 @@ def test_bench_run_writes_report_results_and_charts(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     out = tmp_path / "out"
-    code = main(
-        ["bench", "run", str(dataset), "--variants", "full,memory-off", "--out", str(out), "--json"]
-    )
+    code = bench(str(dataset), "--variants", "full,memory-off", "--out", str(out), "--json")
     assert code == 0, capsys.readouterr().err
     results = json.loads(capsys.readouterr().out)
     assert set(results) == {"full", "memory-off"}
@@ -155,29 +157,14 @@ def test_an_interrupted_run_continues_where_it_stopped(
     bench_env: ScriptedModelServer, dataset: Path, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
-    assert (
-        main(
-            [
-                "bench",
-                "run",
-                str(dataset),
-                "--variants",
-                "memory-off",
-                "--out",
-                str(out),
-                "--limit",
-                "2",
-            ]
-        )
-        == 0
-    )
+    assert bench(str(dataset), "--variants", "memory-off", "--out", str(out), "--limit", "2") == 0
     first = read_ledger(out / "memory-off")
     assert len(first) == 2
     # a run killed mid-write leaves a torn last line: it is dropped and that post runs again
     with (out / "memory-off" / LEDGER).open("a") as f:
         f.write('{"id": "c", "stat')
     briefs = bench_env.policy.calls.count("VerificationBrief")  # one per episode
-    assert main(["bench", "run", str(dataset), "--variants", "memory-off", "--out", str(out)]) == 0
+    assert bench(str(dataset), "--variants", "memory-off", "--out", str(out)) == 0
     ledger = read_ledger(out / "memory-off")
     assert [r["id"] for r in ledger[:2]] == [r["id"] for r in first]
     assert len(ledger) == 3
@@ -188,23 +175,10 @@ def test_an_interrupted_run_continues_where_it_stopped(
 def test_unknown_variant_and_missing_dataset_are_input_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["bench", "run", str(tmp_path / "none.jsonl"), "--out", str(tmp_path)]) == 3
+    assert bench(str(tmp_path / "none.jsonl"), "--out", str(tmp_path)) == 3
     assert "does not exist" in capsys.readouterr().err
     (tmp_path / "d.jsonl").write_text(json.dumps(POSTS[0]))
-    assert (
-        main(
-            [
-                "bench",
-                "run",
-                str(tmp_path / "d.jsonl"),
-                "--variants",
-                "best",
-                "--out",
-                str(tmp_path),
-            ]
-        )
-        == 3
-    )
+    assert bench(str(tmp_path / "d.jsonl"), "--variants", "best", "--out", str(tmp_path)) == 3
     assert "unknown variant" in capsys.readouterr().err
 
 
@@ -222,19 +196,15 @@ def test_the_no_analyzer_variant_skips_claim_analysis_and_still_notes(
 ) -> None:
     out = tmp_path / "out"
     assert (
-        main(
-            [
-                "bench",
-                "run",
-                str(dataset),
-                "--variants",
-                "no-analyzer",
-                "--out",
-                str(out),
-                "--json",
-                "--concurrency",
-                "2",
-            ]
+        bench(
+            str(dataset),
+            "--variants",
+            "no-analyzer",
+            "--out",
+            str(out),
+            "--json",
+            "--concurrency",
+            "2",
         )
         == 0
     )
