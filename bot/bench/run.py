@@ -114,7 +114,8 @@ async def run_variant(
             timeout = settings.llm.call_timeout_s
             helpfulness = HierarchicalJudge(judge_model, timeout)
             pairwise = PairwiseJudge(judge_model, random.Random(variant), timeout)
-            embedder = make_embedder(settings)
+            # the memory's embedder when there is one: one model loaded, not two
+            embedder = app.memory.embedder if app.memory else make_embedder(settings)
             evolver = (
                 make_evolver(settings, app.engine, app.memory, app.client)
                 if app.memory is not None and VARIANTS[variant][0] == "evolving"
