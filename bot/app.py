@@ -118,6 +118,7 @@ async def open_memory(settings: Settings, engine: AsyncEngine) -> ExperienceMemo
     policy = MemoryPolicy(
         merge_similarity=m.merge_similarity,
         activation_support=m.activation_support,
+        require_approval=m.require_approval,
         retire_net_down=m.retire_net_down,
         unused_days=m.unused_days,
     )

@@ -14,6 +14,7 @@ class BackgroundTasks:
     def __init__(self, owner: str) -> None:
         self.owner = owner
         self.tasks: set[asyncio.Task[None]] = set()
+        self.failures = 0  # tasks that ended with an exception (each is logged)
 
     def spawn(self, work: Awaitable[None]) -> None:
         task = asyncio.ensure_future(work)
@@ -23,6 +24,7 @@ class BackgroundTasks:
     def _finished(self, task: asyncio.Task[None]) -> None:
         self.tasks.discard(task)
         if not task.cancelled() and task.exception() is not None:
+            self.failures += 1
             log.error("%s task failed", self.owner, exc_info=task.exception())
 
     async def drain(self) -> None:

@@ -9,6 +9,7 @@ from bot.submit import NoteSubmitter
 from pipeline.brief import VerificationBrief
 from pipeline.card import CardSource, NoteCard
 from pipeline.forecast.aggregate import Forecast
+from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
 
 
@@ -46,7 +47,7 @@ def card_for(
         char_count=row.char_count,
         sources=sources,
         abstain_reason=row.abstain_reason,
-        failure_reason=row.failure_reason,
+        failure_reason=redact(row.failure_reason) if row.failure_reason else None,
         support_unverified=row.support_checked is False,
         media_not_inspected=any(
             not (m.get("caption") or m.get("alt_text")) for m in row.post.get("media", [])

@@ -26,6 +26,7 @@ from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
 from bot.settings import Settings
 from pipeline.errors import InvalidPostInput, ModelUnavailable, PostUnavailable
+from pipeline.redact import redact
 from pipeline.request import NoteRequest
 from pipeline.trajectory import Progress
 
@@ -104,11 +105,19 @@ async def _progress(event: Progress) -> None:
     )
 
 
+def cli_request(post: str) -> NoteRequest:
+    """`@path` names a JSON file of the post: the one place a request may name a file."""
+    ref = post.strip()
+    if ref.startswith("@") and len(ref) > 1 and not any(c.isspace() for c in ref):
+        return NoteRequest(post_ref=ref, post_file=ref[1:])
+    return NoteRequest(post_ref=post)
+
+
 async def _check(settings: Settings, args: argparse.Namespace) -> int:
     async with build(settings) as app:
         try:
             row = await app.notes.check(
-                NoteRequest(post_ref=args.post), progress=None if args.json else _progress
+                cli_request(args.post), progress=None if args.json else _progress
             )
         except EpisodeFailed as failed:
             row = failed.episode
@@ -122,7 +131,7 @@ async def _check(settings: Settings, args: argparse.Namespace) -> int:
                         episode_json(row, await app.store.steps(row.id or 0)), ensure_ascii=False
                     )
                 )
-            print(f"evonote: episode {row.id} failed: {message}", file=sys.stderr)
+            print(f"evonote: episode {row.id} failed: {redact(message)}", file=sys.stderr)
             return code
         assert row.id is not None
         steps = await app.store.steps(row.id)
@@ -202,14 +211,14 @@ async def _digest(settings: Settings, args: argparse.Namespace) -> int:
 
 async def _db(settings: Settings) -> int:
     async with open_store(settings):
-        print(f"database at the newest schema: {settings.database_url}")
+        print(f"database at the newest schema: {redact(settings.database_url)}")
     return EXIT_OK
 
 
 async def _main(args: argparse.Namespace) -> int:
     settings = Settings()
     if args.command == "config":
-        print(settings.model_dump_json(indent=2))
+        print(redact(settings.model_dump_json(indent=2)))
         return EXIT_OK
     if args.command == "check":
         return await _check(settings, args)
@@ -247,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return asyncio.run(_main(args))
     except ConfigurationError as e:
-        print(f"evonote: {e}", file=sys.stderr)
+        print(f"evonote: {redact(str(e))}", file=sys.stderr)
         return EXIT_CONFIG
     except KeyboardInterrupt:
         print("evonote: interrupted", file=sys.stderr)

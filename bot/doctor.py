@@ -25,6 +25,7 @@ from bot.app import (
 from bot.settings import Settings
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatMessage
+from pipeline.redact import redact
 
 VLLM_HINT = "start deploy/vllm/serve.sh or set EVONOTE_LLM__BASE_URL"
 
@@ -165,5 +166,5 @@ async def doctor(settings: Settings) -> int:
     except ConfigurationError as e:
         checks = [Check("configuration", False, str(e))]
     for check in checks:
-        print(check.line(), file=sys.stdout)
+        print(redact(check.line()), file=sys.stdout)
     return 0 if all(c.ok for c in checks) else 1

@@ -20,8 +20,10 @@ from bot.app import (
     open_memory,
 )
 from bot.settings import Settings
+from memory.distil import normalised, rejection_reason
 from memory.experience import ExperienceMemory
 from memory.models import LessonKind, LessonStatus, MemoryItem
+from memory.prompts import DistilledLesson
 from pipeline.ports import MemoryPhase
 
 EXIT_OK, EXIT_INPUT = 0, 3
@@ -149,6 +151,24 @@ async def memory_command(settings: Settings, args: argparse.Namespace) -> int:
                 return EXIT_INPUT
             if "phase" in changes:
                 changes["phase"] = MemoryPhase(changes["phase"])
+            current = await memory.store.get(args.id)
+            if current is None:
+                print(f"evonote: there is no memory item {args.id}", file=sys.stderr)
+                return EXIT_INPUT
+            edited = normalised(
+                DistilledLesson(
+                    phase=changes.get("phase", current.phase),
+                    trigger=changes.get("trigger", current.trigger),
+                    strategy=changes.get("strategy", current.strategy),
+                    rationale=current.rationale,
+                )
+            )
+            if (reason := rejection_reason(edited)) is not None:
+                print(f"evonote: the edited lesson is refused: {reason}", file=sys.stderr)
+                return EXIT_INPUT
+            for key in ("trigger", "strategy"):
+                if key in changes:
+                    changes[key] = getattr(edited, key)
             item = await memory.edit(args.id, args.actor, **changes)
         else:
             status = {
@@ -170,12 +190,25 @@ async def _import(memory: ExperienceMemory, args: argparse.Namespace) -> int:
         print(f"evonote: {args.file}: {e}", file=sys.stderr)
         return EXIT_INPUT
     added = merged = 0
-    for item in items:
+    refused: list[str] = []
+    for n, item in enumerate(items, start=1):
+        lesson = normalised(
+            DistilledLesson(
+                phase=MemoryPhase(item.phase),
+                trigger=item.trigger,
+                strategy=item.strategy,
+                rationale=item.rationale,
+            )
+        )
+        reason = rejection_reason(lesson)
+        if reason is not None:
+            refused.append(f"line {n}: {reason}")
+            continue
         fresh = MemoryItem(
             phase=MemoryPhase(item.phase),
-            trigger=item.trigger,
-            strategy=item.strategy,
-            rationale=item.rationale,
+            trigger=lesson.trigger,
+            strategy=lesson.strategy,
+            rationale=lesson.rationale,
             kind=LessonKind(item.kind),
             source_episodes=item.source_episodes,
             learned_from_post_at=item.learned_from_post_at,
@@ -184,7 +217,12 @@ async def _import(memory: ExperienceMemory, args: argparse.Namespace) -> int:
         merged += was_merged
         added += not was_merged
     await memory.persist()
-    print(f"imported {len(items)} lessons: {added} added, {merged} merged into existing ones")
+    print(
+        f"imported {len(items)} lessons: {added} added, {merged} merged into existing ones, "
+        f"{len(refused)} refused"
+    )
+    for line in refused:
+        print(f"  refused {line}", file=sys.stderr)
     return EXIT_OK
 
 

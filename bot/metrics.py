@@ -16,6 +16,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from adapters.sqlstore.tables import EpisodeRow
+from pipeline.redact import redact
 
 PHASE_BUCKETS = (0.5, 1, 2, 5, 10, 20, 30, 60, 90, 120, 180, 300)
 
@@ -117,12 +118,25 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, default=str, ensure_ascii=False)
 
 
+class RedactingFormatter(logging.Formatter):
+    """Masks secrets in whatever another formatter writes (messages, arguments, tracebacks)."""
+
+    def __init__(self, inner: logging.Formatter) -> None:
+        super().__init__()
+        self.inner = inner
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(self.inner.format(record))
+
+
 def configure_logging(fmt: str, level: str = "INFO") -> None:
     handler = logging.StreamHandler()
     handler.setFormatter(
-        JsonFormatter()
-        if fmt == "json"
-        else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        RedactingFormatter(
+            JsonFormatter()
+            if fmt == "json"
+            else logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
+        )
     )
     handler.set_name("evonote")
     root = logging.getLogger()

@@ -1,12 +1,19 @@
-"""Turn what a person typed (a post URL, the post's text, or @file.json) into a Post."""
+"""Turn what a person typed (a post URL or the post's text) into a Post.
+
+The resolver never opens a file: `@file.json` is read by `read_post_file`, which only the CLI's
+own argument can reach (`NoteRequest.post_file`). Text from chat that starts with `@` is a
+mention or post text, never a path.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import os
 import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -19,6 +26,8 @@ from pipeline.post import MAX_POST_CHARS, Post
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _BARE_LINK = re.compile(r"^(www\.)?[\w-]+(\.[\w-]+)+/\S*$", re.IGNORECASE)
+# A post file holds one post: 25,000 characters of text and bounded context fit well within.
+MAX_POST_FILE_BYTES = 1_000_000
 
 
 class PostResolver:
@@ -28,11 +37,11 @@ class PostResolver:
     async def resolve(self, reference: str) -> Post:
         ref = reference.strip()
         if not ref:
+            raise InvalidPostInput("the post is empty: give a post URL or the post's text")
+        if ref.startswith("@") and not any(c.isspace() for c in ref):
             raise InvalidPostInput(
-                "the post is empty: give a post URL, the post's text, or @file.json"
+                f"'{ref[:60]}' is a mention, not a post: give the post's link or paste its text"
             )
-        if ref.startswith("@") and " " not in ref:
-            return await asyncio.to_thread(read_post_file, Path(ref[1:]))
         if " " not in ref and "\n" not in ref and (_SCHEME.match(ref) or _BARE_LINK.match(ref)):
             return await self._fetch(ref)
         return post_from_text(ref)
@@ -43,7 +52,11 @@ class PostResolver:
                 f"'{ref[:100]}' looks like a link but has no http:// or https://; "
                 f"write it as https://{ref[:100]}"
             )
-        parts = urlsplit(ref)
+        try:
+            parts = urlsplit(ref)
+            parts.port  # noqa: B018 — raises on a port out of range
+        except ValueError as e:
+            raise InvalidPostInput(f"'{ref[:100]}' is not a valid link: {e}") from e
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise InvalidPostInput(f"'{ref[:100]}' is not an http(s) link to a post")
         for source in self.sources:
@@ -67,31 +80,55 @@ def post_from_text(text: str) -> Post:
             f"the post text is {len(text):,} characters; a post has at most "
             f"{MAX_POST_CHARS:,} (X's limit for long posts)"
         )
-    return Post(text=text, links=find_urls(text))
+    return validated_post({"text": text, "links": find_urls(text)}, "the post")
+
+
+def validated_post(raw: dict[str, Any], where: str) -> Post:
+    """A Post from untrusted fields, or one clear message naming the field and its limit."""
+    try:
+        post = Post.model_validate(raw)
+    except ValidationError as e:
+        first = e.errors()[0]
+        field = ".".join(str(p) for p in first["loc"]) or "post"
+        raise InvalidPostInput(f"{where}: field '{field}': {first['msg']}") from e
+    if not post.links:
+        post.links = find_urls(post.text)
+    return post
 
 
 def read_post_file(path: Path) -> Post:
-    """A JSON object with at least `text`; any other Post field is optional."""
+    """A JSON object with at least `text`; any other Post field is optional. CLI only.
+
+    Bounded: only a regular file, at most MAX_POST_FILE_BYTES, checked on the opened file
+    (no FIFO, device or /proc file can stall or exhaust the process)."""
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except FileNotFoundError as e:
         raise InvalidPostInput(f"{path} does not exist") from e
-    except (OSError, UnicodeDecodeError) as e:
-        raise InvalidPostInput(f"{path} cannot be read: {e}") from e
+    except (OSError, ValueError) as e:
+        raise InvalidPostInput(f"{path} cannot be opened: {e}") from e
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
+        raise InvalidPostInput(f"{path} is not a regular file")
+    with os.fdopen(fd, "rb") as f:
+        if info.st_size > MAX_POST_FILE_BYTES:
+            raise InvalidPostInput(
+                f"{path} is {info.st_size:,} bytes; a post file has at most {MAX_POST_FILE_BYTES:,}"
+            )
+        data = f.read(MAX_POST_FILE_BYTES + 1)
+    try:
+        raw = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise InvalidPostInput(f"{path} is not UTF-8 text: {e}") from e
     except json.JSONDecodeError as e:
         raise InvalidPostInput(f"{path} is not valid JSON: {e}") from e
+    except (ValueError, RecursionError) as e:  # over-long integers, nesting too deep
+        raise InvalidPostInput(f"{path} is not usable JSON: {str(e)[:120]}") from e
     if not isinstance(raw, dict):
         raise InvalidPostInput(f"{path} must hold one JSON object with a 'text' field")
     if not str(raw.get("text") or "").strip():
         raise InvalidPostInput(f"{path} is missing the field 'text' (the post's words)")
     if len(str(raw["text"])) > MAX_POST_CHARS:
         post_from_text(str(raw["text"]))  # raises the length message
-    try:
-        post = Post.model_validate(raw)
-    except ValidationError as e:
-        first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InvalidPostInput(f"{path}: field '{where}': {first['msg']}") from e
-    if not post.links:
-        post.links = find_urls(post.text)
-    return post
+    return validated_post(raw, str(path))

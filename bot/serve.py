@@ -207,7 +207,19 @@ def slack_http_app(frontend: SlackFrontend) -> web.Application:
     """POST /slack/events takes events, commands and interactivity (Bolt checks signatures)."""
 
     async def events(request: web.Request) -> web.Response:
-        response = await frontend.app.async_dispatch(await to_bolt_request(request))
+        # Bolt parses the body before it checks the signature and raises on a malformed one.
+        try:
+            bolt_request = await to_bolt_request(request)
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError):
+            return web.Response(status=400, text="malformed request body")
+        stamp = bolt_request.headers.get("x-slack-request-timestamp", [""])
+        if not isinstance(bolt_request.body, dict) or not (stamp and stamp[0].isdigit()):
+            return web.Response(status=400, text="malformed request")
+        response = await frontend.app.async_dispatch(bolt_request)
+        if response.status >= 500:
+            # Listeners answer after the ack, so a 5xx here is Bolt failing to read a signed
+            # but malformed body (it has logged why): the sender's fault, not the server's.
+            return web.Response(status=400, text="this request could not be processed")
         return await to_aiohttp_response(response)
 
     application = web.Application()

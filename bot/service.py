@@ -6,12 +6,13 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from pathlib import Path
 
 from sqlalchemy.exc import IntegrityError
 
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.tables import EpisodeRow
-from bot.posts import PostResolver
+from bot.posts import PostResolver, read_post_file
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import EvoNoteError, ModelUnavailable
 from pipeline.forecast.panel import PersonaPanel
@@ -69,7 +70,10 @@ class NoteService:
         if request.key and (seen := await self.store.by_request_key(request.key)) is not None:
             return seen
         try:
-            post = await self.posts.resolve(request.post_ref)
+            if request.post_file is not None:
+                post = await asyncio.to_thread(read_post_file, Path(request.post_file))
+            else:
+                post = await self.posts.resolve(request.post_ref)
         except EvoNoteError as e:
             row = await self.store.create(request, Post(text=""), self.memory_mode)
             assert row.id is not None

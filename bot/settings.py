@@ -170,6 +170,11 @@ class MemorySettings(BaseModel):
     activation_support: int = Field(
         default=2, ge=1, description="support at which a provisional lesson becomes active"
     )
+    require_approval: bool = Field(
+        default=False,
+        description="lessons stay provisional (never guide an episode as active) until a "
+        "moderator approves them, whatever their support: for cautious deployments",
+    )
     retire_net_down: int = Field(default=3, ge=1, description="net down-votes that retire a lesson")
     unused_days: float = Field(
         default=60, gt=0, description="days without use that retire a lesson"

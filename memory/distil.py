@@ -1,40 +1,58 @@
 """The Memory Evolver's distillation: a judged episode becomes (trigger, strategy, phase) items.
 
-The model proposes; code refuses lessons that carry URLs, @handles or instructions aimed at
-the system itself — a post must not be able to plant a rule through the memory.
+The model proposes; code disposes. A lesson is normalised and must pass the same allowlist as
+a published note with no URL allowed (no link, domain or @handle however spelled, no hidden
+characters, nothing instruction-like), and may not repeat 8 consecutive words of the post, the
+pages or the note it came from: a post must not be able to plant a rule through the memory.
 """
 
 from __future__ import annotations
 
-import re
+import json
+from collections.abc import Sequence
 
 from memory.models import KIND_FOR_MODE, MemoryItem
 from memory.ports import FinishedEpisode
 from memory.prompts import DistilledLesson, DistilledLessons, JudgeVerdict, distil_messages
 from pipeline.ports import ChatModel
+from pipeline.text_policy import disallowed_content, normalise, shared_run
 
-_URL = re.compile(r"https?://|www\.|\b[\w-]+\.(com|org|gov|net|int|edu|io|ly)(/|\b)", re.IGNORECASE)
-_HANDLE = re.compile(r"(^|[\s(])@\w{2,}")
-_AIMED_AT_SYSTEM = re.compile(
-    r"ignore (all|any|every|previous|prior|the above|your)|disregard|system prompt|"
-    r"you are now|override|jailbreak|do not (follow|obey)|new instructions|"
-    r"(always|never) (abstain|write|cite|approve|submit)\b.*\b(this|these) (account|user)|"
-    r"developer mode|reveal (your|the) (prompt|instructions)",
-    re.IGNORECASE,
-)
+# A lesson must not repeat this many consecutive words of what it was learned from.
+COPIED_WORDS = 8
 
 
-def rejection_reason(lesson: DistilledLesson) -> str | None:
+def episode_texts(episode: FinishedEpisode) -> list[str]:
+    """The untrusted words an episode saw: its post (all parts), its pages, its note."""
+    texts = [json.dumps(episode.post, ensure_ascii=False)]
+    texts.extend(str(v) for page in episode.evidence for v in page.values() if v)
+    texts.extend(s.observation for s in episode.steps if s.phase in ("visit", "search"))
+    if episode.note:
+        texts.append(episode.note)
+    return texts
+
+
+def rejection_reason(lesson: DistilledLesson, sources: Sequence[str] = ()) -> str | None:
+    """Why a lesson may not be stored (None: it may). Same rules for distilled and imported."""
     text = f"{lesson.trigger}\n{lesson.strategy}\n{lesson.rationale}"
-    if _URL.search(text):
-        return "contains a URL or domain"
-    if _HANDLE.search(text):
-        return "contains an @handle"
-    if _AIMED_AT_SYSTEM.search(text):
-        return "reads as an instruction to the system"
+    problems = disallowed_content(text)
+    if problems:
+        return problems[0]
+    copied = shared_run(text, sources, COPIED_WORDS)
+    if copied:
+        return f"repeats {COPIED_WORDS}+ words of its episode ('{copied[:60]}')"
     if len(lesson.trigger.split()) < 3 or len(lesson.strategy.split()) < 4:
         return "too short to be a reusable lesson"
     return None
+
+
+def normalised(lesson: DistilledLesson) -> DistilledLesson:
+    return lesson.model_copy(
+        update={
+            "trigger": normalise(lesson.trigger),
+            "strategy": normalise(lesson.strategy),
+            "rationale": normalise(lesson.rationale),
+        }
+    )
 
 
 class Distiller:
@@ -52,8 +70,10 @@ class Distiller:
         kind = KIND_FOR_MODE[verdict.utility_mode]
         items: list[MemoryItem] = []
         refused: list[str] = []
-        for lesson in reply.value.lessons:
-            reason = rejection_reason(lesson)
+        sources = episode_texts(episode)
+        for raw in reply.value.lessons:
+            lesson = normalised(raw)
+            reason = rejection_reason(lesson, sources)
             if reason is not None:
                 refused.append(f"'{lesson.trigger[:60]}': {reason}")
                 continue

@@ -34,6 +34,7 @@ class MemoryPolicy:
 
     merge_similarity: float = 0.88
     activation_support: int = 2
+    require_approval: bool = False  # lessons stay provisional until a moderator approves
     retire_net_down: int = 3
     unused_days: float = 60.0
     candidates: int = 50
@@ -182,12 +183,15 @@ class ExperienceMemory:
                     return await self._reinforce(twin, candidate, actor), True
             candidate.status = (
                 LessonStatus.ACTIVE
-                if candidate.support >= self.policy.activation_support
+                if self._activates(candidate.support)
                 else LessonStatus.PROVISIONAL
             )
             stored = await self.store.add(candidate, actor)
             await self._index([stored], vectors[:1])
             return stored, False
+
+    def _activates(self, support: int) -> bool:
+        return not self.policy.require_approval and support >= self.policy.activation_support
 
     async def _near_duplicate(self, candidate: MemoryItem, vectors: Vectors) -> MemoryItem | None:
         threshold = self.policy.merge_similarity
@@ -207,7 +211,7 @@ class ExperienceMemory:
             "support": support,
             "source_episodes": sorted({*item.source_episodes, *candidate.source_episodes}),
         }
-        if item.status == LessonStatus.PROVISIONAL and support >= self.policy.activation_support:
+        if item.status == LessonStatus.PROVISIONAL and self._activates(support):
             changes["status"] = LessonStatus.ACTIVE
         updated = await self.store.update(item.id, actor, "reinforce", **changes)
         self.items[item.id] = updated

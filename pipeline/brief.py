@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, Field
+
+# Every field the model fills is bounded: the brief is stored and sent in every later prompt.
+Claim = Annotated[str, Field(max_length=400)]
+Need = Annotated[str, Field(max_length=200)]
 
 
 class ClaimPattern(StrEnum):
@@ -47,15 +52,17 @@ class InformationGap(BaseModel):
 
 class VerificationBrief(BaseModel):
     claim_pattern: ClaimPattern
-    checkworthy_claims: list[str] = Field(min_length=1, max_length=5)
+    checkworthy_claims: list[Claim] = Field(min_length=1, max_length=5)
     gaps: list[InformationGap] = Field(min_length=1, max_length=6)
-    evidence_needs: list[str] = Field(default_factory=list, max_length=5)
+    evidence_needs: list[Need] = Field(default_factory=list, max_length=5)
     note_intent: NoteIntent
     language: str = Field(
         default="en", max_length=12, description="language of the post (BCP-47); notes use it"
     )
     applicable_memories: list[int] = Field(
-        default_factory=list, description="ids of the retrieved lessons that apply to this post"
+        default_factory=list,
+        max_length=12,
+        description="ids of the retrieved lessons that apply to this post",
     )
 
     def top_gaps(self, n: int = 3) -> list[InformationGap]:

@@ -26,7 +26,7 @@ from pipeline.errors import (
 )
 from pipeline.evidence import Evidence, PageNotes, SearchResult, SupportVerdicts
 from pipeline.excerpt import select_excerpt
-from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
+from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, prose_problems, split_sentences
 from pipeline.ports import (
     Captioner,
     ChatMessage,
@@ -48,6 +48,7 @@ from pipeline.prompts import (
     support_messages,
 )
 from pipeline.source_quality import source_tier
+from pipeline.text_policy import disallowed_content, normalise
 from pipeline.trajectory import (
     EpisodeOutcome,
     Progress,
@@ -206,6 +207,16 @@ class _Run:
         await self.tell("done", "abstained")
         return self.finish(EpisodeOutcome(status="abstained", abstain_reason=reason))
 
+    async def model_abstains(self, action: Abstain, reply: ModelReply[Any]) -> EpisodeOutcome:
+        """The model's reason is shown on cards, so it obeys the same rules as a note."""
+        reason = normalise(action.reason)
+        if disallowed_content(reason, list(self.evidence)):
+            reason = "the model abstained; its reason was withheld (it held links or instructions)"
+        elif not reason:
+            reason = "the model abstained without giving a readable reason"
+        await self.record("abstain", action.model_dump(), reason, reply)
+        return await self.abstain(reason)
+
     async def lessons_for(self, phase: MemoryPhase, query: str) -> list[Lesson]:
         found = await self.r.memory.retrieve(
             phase, query, k=self.b.memories_per_phase, learned_before=self.date_cap
@@ -303,8 +314,7 @@ class _Run:
             elif isinstance(action, Visit):
                 await self.do_visit(action, reply)
             elif isinstance(action, Abstain):
-                await self.record("abstain", action.model_dump(), action.reason, reply)
-                return await self.abstain(action.reason)
+                return await self.model_abstains(action, reply)
             else:
                 outcome = await self.do_write(action, reply)
                 if outcome is not None:
@@ -325,8 +335,7 @@ class _Run:
                 return await self.abstain(f"{why}, and the final write failed: {e}")
             action = reply.value.action
             if isinstance(action, Abstain):
-                await self.record("abstain", action.model_dump(), action.reason, reply)
-                return await self.abstain(action.reason)
+                return await self.model_abstains(action, reply)
             outcome = await self.do_write(action, reply)
             if outcome is not None:
                 return outcome
@@ -598,6 +607,7 @@ class _Run:
                 + "."
             )
         note = assemble_note(action.text, [u for u in urls if u in self.evidence])
+        problems.extend(prose_problems(action.text, list(self.evidence)))
         if not note.urls and not unread:
             problems.append("Cite at least one page you have read.")
         if not note.text.split("\n\n")[0].strip():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
@@ -43,7 +44,7 @@ class PageNotes(BaseModel):
     summary: str = Field(
         max_length=700, description="what the page says that bears on the claims, in 1-3 sentences"
     )
-    quotes: list[str] = Field(
+    quotes: list[Annotated[str, Field(max_length=500)]] = Field(
         default_factory=list,
         max_length=3,
         description="up to 3 sentences copied exactly from the page",
@@ -51,7 +52,7 @@ class PageNotes(BaseModel):
 
 
 class SentenceVerdict(BaseModel):
-    index: int = Field(description="the sentence's number as given")
+    index: int = Field(ge=0, le=100, description="the sentence's number as given")
     supported: bool = Field(description="do the cited sources say this, without distortion")
     problem: str = Field(
         default="", max_length=300, description="what is unsupported or distorted, if anything"
@@ -59,4 +60,4 @@ class SentenceVerdict(BaseModel):
 
 
 class SupportVerdicts(BaseModel):
-    verdicts: list[SentenceVerdict]
+    verdicts: list[SentenceVerdict] = Field(max_length=30)

@@ -7,7 +7,10 @@ model gives prose and sources; code assembles and measures the text, so the limi
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from pipeline.text_policy import disallowed_content, normalise
 
 NOTE_CHAR_LIMIT = 280
 
@@ -65,8 +68,23 @@ class AssembledNote:
     length: int
 
 
+def note_prose(prose: str) -> str:
+    """The model's prose as it will be published: normalised, typed URLs removed."""
+    return normalise(strip_urls(normalise(prose)))
+
+
+def prose_problems(prose: str, read_urls: Sequence[str]) -> list[str]:
+    """Why the prose may not be published: it may hold only words, numbers, punctuation and the
+    URLs (or hosts) of pages read. Checked as written and as assembled, so that removing typed
+    URLs cannot join anything up into a link."""
+    problems: list[str] = []
+    for text in (normalise(prose), note_prose(prose)):
+        problems.extend(p for p in disallowed_content(text, read_urls) if p not in problems)
+    return problems
+
+
 def assemble_note(prose: str, urls: list[str]) -> AssembledNote:
     """Prose, a blank line, then each source URL on its own line."""
-    clean = strip_urls(prose)
+    clean = note_prose(prose)
     text = clean + "\n\n" + "\n".join(urls) if urls else clean
     return AssembledNote(text=text, urls=list(urls), length=note_length(text))

@@ -3,45 +3,67 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 # X's long-form posts may hold up to 25,000 characters; anything longer is not a post.
 MAX_POST_CHARS = 25_000
+# Every other part is bounded too (X: alt text ≤ 1,000, ≤ 4 images; notes ≤ 280 characters),
+# with room for other networks: all of it reaches prompts and storage.
+MAX_ALT_TEXT_CHARS = 2_000
+MAX_MEDIA = 10
+MAX_NOTE_CHARS = 1_000
+MAX_EXISTING_NOTES = 20
+MAX_LINKS = 50
+MAX_URL_CHARS = 2_000
+Url = Annotated[str, Field(max_length=MAX_URL_CHARS)]
 
 
 class Media(BaseModel):
     """An image, video or GIF attached to a post."""
 
-    kind: str = Field(description="photo, video or animated_gif")
-    url: str | None = Field(default=None, description="the media file or its preview image")
-    alt_text: str | None = None
-    caption: str | None = Field(default=None, description="what a vision model saw, if run")
+    kind: str = Field(max_length=20, description="photo, video or animated_gif")
+    url: Url | None = Field(default=None, description="the media file or its preview image")
+    alt_text: str | None = Field(default=None, max_length=MAX_ALT_TEXT_CHARS)
+    caption: str | None = Field(
+        default=None, max_length=MAX_ALT_TEXT_CHARS, description="what a vision model saw, if run"
+    )
 
 
 class ExistingNote(BaseModel):
     """A Community Note already proposed on the post (used to find gaps)."""
 
-    text: str
-    status: str | None = None
+    text: str = Field(max_length=MAX_NOTE_CHARS)
+    status: str | None = Field(default=None, max_length=60)
 
 
 class Post(BaseModel):
     """A social-media post and its context. All of it is untrusted data."""
 
     text: str = Field(max_length=MAX_POST_CHARS)
-    url: str | None = None
-    post_id: str | None = None
-    author: str | None = None
+    url: Url | None = None
+    post_id: str | None = Field(default=None, max_length=100)
+    author: str | None = Field(default=None, max_length=200)
     created_at: datetime | None = None
-    language: str | None = None
-    media: list[Media] = Field(default_factory=list)
+    language: str | None = Field(default=None, max_length=12)
+    media: list[Media] = Field(default_factory=list, max_length=MAX_MEDIA)
     quoted: Post | None = None
     replied_to: Post | None = None
-    existing_notes: list[ExistingNote] = Field(default_factory=list)
-    links: list[str] = Field(
-        default_factory=list, description="URLs in the post; the only non-search URLs visitable"
+    existing_notes: list[ExistingNote] = Field(default_factory=list, max_length=MAX_EXISTING_NOTES)
+    links: list[Url] = Field(
+        default_factory=list,
+        max_length=MAX_LINKS,
+        description="URLs in the post; the only non-search URLs visitable",
     )
+
+    @field_validator("quoted", "replied_to")
+    @classmethod
+    def _one_level_of_context(cls, other: Post | None) -> Post | None:
+        """A quoted or replied-to post carries no context of its own (as on X)."""
+        if other is not None and (other.quoted is not None or other.replied_to is not None):
+            raise ValueError("a quoted or replied-to post cannot quote or reply to another")
+        return other
 
     def all_text(self) -> str:
         """The post's own text with the text of quoted and replied-to posts."""

@@ -15,7 +15,12 @@ class ReplyTarget(BaseModel):
 
 
 class NoteRequest(BaseModel):
-    post_ref: str = Field(description="a post URL, the post's text, or @file.json")
+    post_ref: str = Field(description="a post URL or the post's text, as the person gave it")
+    post_file: str | None = Field(
+        default=None,
+        description="a JSON file of the post, named by an operator on the command line. Only "
+        "the CLI sets it: nothing from chat, a post or a scan can make the server open a path",
+    )
     requester: str = "cli"
     source: str = Field(default="cli", description="cli, slack, discord or x_watch")
     reply_to: ReplyTarget = Field(default_factory=ReplyTarget)

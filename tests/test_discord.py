@@ -125,6 +125,24 @@ async def test_buttons_survive_a_restart(app: App) -> None:
     assert len(await app.store.votes(episode)) == 1
 
 
+@pytest.mark.parametrize(
+    "custom_id",
+    [
+        "evonote:up:abc",
+        "evonote:up:",
+        "evonote:up:0",
+        "evonote:up:-3",
+        "evonote:up:" + "9" * 30,
+        "evonote:delete:1",
+        "evonote:up:1:extra",
+        "evonote:UP:1",
+    ],
+)
+def test_malformed_button_ids_are_never_dispatched(custom_id: str) -> None:
+    """Only our actions and ids the database can hold reach a callback."""
+    assert re.fullmatch(CardButton.__discord_ui_compiled_template__, custom_id) is None
+
+
 async def test_down_vote_asks_for_a_reason(app: App) -> None:
     frontend = frontend_for(app)
     episode = await noted(frontend)

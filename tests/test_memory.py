@@ -135,6 +135,24 @@ async def test_active_lessons_come_before_provisional_ones(engine: AsyncEngine) 
     assert [f.id for f in found] == [active.id, provisional.id]
 
 
+async def test_with_approval_required_only_a_moderator_activates_a_lesson(
+    engine: AsyncEngine,
+) -> None:
+    memory = await memory_on(engine, require_approval=True)
+    strong, _ = await memory.add_or_reinforce(
+        lesson(EVIDENCE, "posts about measles", "read the measles fact sheet", support=5), "t"
+    )
+    for _ in range(3):
+        item, merged = await memory.add_or_reinforce(
+            lesson(EVIDENCE, "posts about measles", "read the measles fact sheet"), "t"
+        )
+        assert merged
+    assert item.support == 8 and item.status == LessonStatus.PROVISIONAL
+    assert strong.id is not None
+    approved = await memory.set_status(strong.id, LessonStatus.ACTIVE, "moderator")
+    assert approved.status == LessonStatus.ACTIVE
+
+
 async def test_retire_and_restore_are_audited(engine: AsyncEngine) -> None:
     memory = await memory_on(engine)
     item, _ = await memory.add_or_reinforce(

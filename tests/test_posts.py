@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 
-from bot.posts import PostResolver
+from bot.posts import MAX_POST_FILE_BYTES, PostResolver, read_post_file
 from pipeline.errors import InvalidPostInput
 from pipeline.post import Post
 
@@ -50,7 +51,7 @@ async def test_a_configured_source_fetches_its_urls() -> None:
     assert post.text == "fetched" and post.url == "https://x.com/a/status/1"
 
 
-async def test_json_file_with_context(tmp_path: Path) -> None:
+def test_json_file_with_context(tmp_path: Path) -> None:
     path = tmp_path / "post.json"
     path.write_text(
         json.dumps(
@@ -64,7 +65,7 @@ async def test_json_file_with_context(tmp_path: Path) -> None:
         ),
         encoding="utf-8",
     )
-    post = await PostResolver().resolve(f"@{path}")
+    post = read_post_file(path)
     assert post.language == "es"
     assert post.links == ["https://example.org/a"]
     assert post.quoted is not None and post.quoted.text == "Measles cases fell"
@@ -80,13 +81,75 @@ async def test_json_file_with_context(tmp_path: Path) -> None:
         ('{"text": "hi", "created_at": "yesterday"}', "field 'created_at'"),
     ],
 )
-async def test_bad_json_files_are_named(tmp_path: Path, content: str, message: str) -> None:
+def test_bad_json_files_are_named(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "post.json"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(InvalidPostInput, match=message):
-        await PostResolver().resolve(f"@{path}")
+        read_post_file(path)
 
 
-async def test_missing_file_is_named(tmp_path: Path) -> None:
+def test_missing_file_is_named(tmp_path: Path) -> None:
     with pytest.raises(InvalidPostInput, match="does not exist"):
-        await PostResolver().resolve(f"@{tmp_path / 'nope.json'}")
+        read_post_file(tmp_path / "nope.json")
+
+
+async def test_the_resolver_never_opens_a_path(tmp_path: Path) -> None:
+    """What arrives from chat is never a file: `@path` is refused as a mention, unread."""
+    secret = tmp_path / "post.json"
+    secret.write_text(json.dumps({"text": "SECRET FILE CONTENT"}), encoding="utf-8")
+    secret.chmod(0)  # an open() would fail loudly with PermissionError... as non-root
+    for ref in (f"@{secret}", "@/dev/zero", "@/etc/passwd", "@someone"):
+        with pytest.raises(InvalidPostInput, match="is a mention, not a post"):
+            await PostResolver().resolve(ref)
+    # with a space it is post text, nothing more
+    post = await PostResolver().resolve(f"@{secret} is lying about vaccines")
+    assert post.text.startswith("@") and "SECRET" not in post.text
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda p: os.mkfifo(p), "not a regular file"),
+        (lambda p: p.mkdir(), "not a regular file"),
+        (lambda p: p.write_bytes(b" " * (MAX_POST_FILE_BYTES + 1)), "a post file has at most"),
+        (lambda p: p.write_bytes(b"\xff\xfe{}"), "not UTF-8"),
+        (lambda p: p.write_text("[" * 100_000 + "]" * 100_000), "not usable JSON"),
+        (lambda p: p.write_text('{"text": "a", "n": ' + "9" * 5000 + "}"), "not usable JSON"),
+    ],
+)
+def test_cli_file_reads_are_bounded(tmp_path: Path, make: object, message: str) -> None:
+    path = tmp_path / "post.json"
+    make(path)  # type: ignore[operator]
+    with pytest.raises(InvalidPostInput, match=message):
+        read_post_file(path)
+
+
+def test_a_path_with_nul_is_a_clear_message() -> None:
+    with pytest.raises(InvalidPostInput, match="cannot be opened"):
+        read_post_file(Path("post\x00.json"))
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("media", [{"kind": "photo", "alt_text": "a" * 100_000}], "media.0.alt_text"),
+        ("existing_notes", [{"text": "n" * 100_000}], "existing_notes.0.text"),
+        ("existing_notes", [{"text": "n"}] * 1000, "existing_notes"),
+        ("links", ["https://a.example/"] * 1_000, "links"),
+        ("quoted", {"text": "q" * 30_000}, "quoted.text"),
+        ("quoted", {"text": "q", "quoted": {"text": "deeper"}}, "quoted"),
+    ],
+)
+def test_every_post_part_has_a_limit(
+    tmp_path: Path, field: str, value: object, message: str
+) -> None:
+    path = tmp_path / "post.json"
+    path.write_text(json.dumps({"text": "claim", field: value}), encoding="utf-8")
+    with pytest.raises(InvalidPostInput, match=f"field '{message}"):
+        read_post_file(path)
+
+
+@pytest.mark.parametrize("ref", ["http://example.com:99999/x", "http://[::1:80/"])
+async def test_a_malformed_link_is_a_clear_message(ref: str) -> None:
+    with pytest.raises(InvalidPostInput, match="not a valid link"):
+        await PostResolver().resolve(ref)

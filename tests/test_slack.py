@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
@@ -19,6 +21,7 @@ from bot.settings import Settings
 from bot.slack.blocks import MAX_BLOCKS, MAX_TEXT, card_blocks
 from bot.slack.frontend import SlackFrontend
 from pipeline.card import CardSource, NoteCard
+from pipeline.request import NoteRequest
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
@@ -419,9 +422,10 @@ async def test_a_moderator_submits_an_approved_note_to_x(
             submitter=app.submitter,
             process_before_response=True,
         )
-        await slack.app.async_dispatch(command(f"@{post}"))
-        await slack.background.drain()
-        episode = (await app.store.recent(1))[0].id or 0
+        # An operator queues the post from its file (chat cannot name files); Slack shows it.
+        queued = await app.notes.submit(NoteRequest(post_ref=f"@{post}", post_file=str(post)))
+        episode = queued.id or 0
+        await slack.follow(episode, "C1")
         before = json.dumps(slack_api.called("chat.update")[-1]["blocks"])
         assert "evonote_submit" not in before  # not approved yet
         await slack.app.async_dispatch(button("evonote_approve", episode, user="UMOD"))
@@ -437,3 +441,197 @@ async def test_a_moderator_submits_an_approved_note_to_x(
         final = json.dumps(slack_api.called("chat.update")[-1]["blocks"])
         assert "Submitted to X as note 18000 (test mode)" in final
         assert "evonote_submit" not in final
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+def _click(**overrides: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": "block_actions",
+        "team": {"id": "T1"},
+        "user": {"id": "U1"},
+        "channel": {"id": "C1"},
+        "trigger_id": "trig",
+        "message": {"ts": "1700000001.000100"},
+        "actions": [{"action_id": "evonote_vote_up", "value": "1", "type": "button"}],
+    }
+    body.update(overrides)
+    return {k: v for k, v in body.items() if v is not None}
+
+
+def _action(action_id: str, value: str) -> dict[str, Any]:
+    return _click(actions=[{"action_id": action_id, "value": value, "type": "button"}])
+
+
+def _payload(body: dict[str, Any] | str) -> str:
+    return urlencode({"payload": body if isinstance(body, str) else json.dumps(body)})
+
+
+def _modal(metadata: str, values: dict[str, Any]) -> str:
+    return _payload(
+        {
+            "type": "view_submission",
+            "user": {"id": "U1"},
+            "view": {
+                "type": "modal",
+                "callback_id": "evonote_vote_reason",
+                "private_metadata": metadata,
+                "state": {"values": values},
+            },
+        }
+    )
+
+
+# (case, body, content type, timestamp header or None for now)
+MALFORMED: list[tuple[str, str, str, str | None]] = [
+    ("payload is not JSON", _payload("{not json"), FORM, None),
+    ("payload is a list", _payload("[1]"), FORM, None),
+    ("payload is a string", _payload('"hello"'), FORM, None),
+    ("body is not JSON", "{oops", "application/json", None),
+    ("timestamp is not a number", urlencode({"command": "/note", "text": "x"}), FORM, "soon"),
+    (
+        "command without channel",
+        urlencode({"command": "/note", "text": POST, "user_id": "U1"}),
+        FORM,
+        None,
+    ),
+    (
+        "command without user",
+        urlencode({"command": "/note", "text": POST, "channel_id": "C1"}),
+        FORM,
+        None,
+    ),
+    ("button value is not an id", _payload(_action("evonote_vote_up", "abc")), FORM, None),
+    ("button value is empty", _payload(_action("evonote_approve", "")), FORM, None),
+    ("button value is huge", _payload(_action("evonote_show_evidence", "9" * 30)), FORM, None),
+    ("button value is negative", _payload(_action("evonote_regenerate", "-4")), FORM, None),
+    ("button without actions", _payload(_click(actions=[])), FORM, None),
+    ("button without channel", _payload(_click(channel=None)), FORM, None),
+    ("button without user", _payload(_click(user=None)), FORM, None),
+    ("button without message", _payload(_click(message=None)), FORM, None),
+    (
+        "down vote without trigger",
+        _payload({**_action("evonote_vote_down", "1"), "trigger_id": None}),
+        FORM,
+        None,
+    ),
+    ("modal with non-JSON metadata", _modal("{oops", {}), FORM, None),
+    (
+        "view without a type",
+        _payload({"type": "view_submission", "user": {"id": "U1"}, "view": {"id": "V1"}}),
+        FORM,
+        None,
+    ),
+    ("modal metadata without episode", _modal(json.dumps({"channel": "C1"}), {}), FORM, None),
+    (
+        "modal metadata with text id",
+        _modal(json.dumps({"episode": "x", "channel": "C1", "ts": "1"}), {}),
+        FORM,
+        None,
+    ),
+    (
+        "shortcut without channel",
+        _payload({"type": "message_action", "callback_id": "draft_note", "user": {"id": "U1"}}),
+        FORM,
+        None,
+    ),
+    (
+        "mention without channel",
+        json.dumps(
+            {
+                "type": "event_callback",
+                "team_id": "T1",
+                "event_id": "Ev1",
+                "event": {"type": "app_mention", "text": "<@UBOT> hi", "user": "U1"},
+            }
+        ),
+        "application/json",
+        None,
+    ),
+]
+
+
+ANSWERED_POLITELY = {
+    c
+    for c, *_ in MALFORMED
+    if c.startswith(("command", "button value", "button without", "down vote", "modal", "shortcut"))
+    or c == "mention without channel"
+} - {"button without actions"}
+
+
+@pytest.fixture
+async def slack_http(
+    slack: SlackFrontend, network_guard: NetworkGuard
+) -> AsyncIterator[tuple[SlackFrontend, str]]:
+    """The Slack front end behind the same aiohttp endpoint `evonote serve` runs."""
+    from aiohttp.test_utils import TestServer
+
+    from bot.serve import slack_http_app
+
+    server = TestServer(slack_http_app(slack), host="127.0.0.1")
+    await server.start_server()
+    assert server.port is not None
+    network_guard.allow(server.port)
+    yield slack, f"http://127.0.0.1:{server.port}/slack/events"
+    await server.close()
+
+
+@pytest.mark.parametrize(
+    ("case", "body", "content_type", "ts"), MALFORMED, ids=[c[0] for c in MALFORMED]
+)
+async def test_malformed_signed_requests_get_a_4xx_or_a_polite_reply(
+    slack_http: tuple[SlackFrontend, str],
+    slack_api: MockSlackApi,
+    case: str,
+    body: str,
+    content_type: str,
+    ts: str | None,
+) -> None:
+    import aiohttp
+
+    slack, url = slack_http
+    stamp = ts or str(int(time.time()))
+    signature = (
+        "v0=" + hmac.new(SECRET.encode(), f"v0:{stamp}:{body}".encode(), hashlib.sha256).hexdigest()
+    )
+    headers = {
+        "content-type": content_type,
+        "x-slack-request-timestamp": stamp,
+        "x-slack-signature": signature,
+    }
+    async with aiohttp.ClientSession() as http, http.post(url, data=body, headers=headers) as r:
+        status = r.status
+        await r.text()
+    await slack.background.drain()
+    # Bolt cannot read some (400, or 404 for no route); our listeners answer the rest (200)
+    assert status == 200 if case in ANSWERED_POLITELY else status in (400, 404), (case, status)
+    assert await slack.store.recent(5) == []  # nothing was started from a broken request
+    assert not slack.background.failures  # nothing raised after the ack either
+
+
+async def test_note_with_a_path_never_opens_the_file(
+    slack: SlackFrontend, slack_api: MockSlackApi, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`/note @<path>` is a mention, never a file: no open() of any path happens."""
+    secret = tmp_path / "post.json"
+    secret.write_text(json.dumps({"text": "SECRET FILE CONTENT"}), encoding="utf-8")
+    opened: list[str] = []
+    real_open = os.open
+
+    def spy(path: Any, *args: Any, **kwargs: Any) -> int:
+        opened.append(str(path))
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spy)
+    for ref in (f"@{secret}", "@/dev/zero", "@/etc/passwd"):
+        response = await slack.app.async_dispatch(command(ref, trigger=f"T-{ref}"))
+        assert response.status == 200
+    await slack.background.drain()
+    assert not any(str(secret) in p or p in ("/dev/zero", "/etc/passwd") for p in opened)
+    rows = await slack.store.recent(5)
+    assert len(rows) == 3 and all(r.status == "failed" for r in rows)
+    assert all("is a mention, not a post" in (r.failure_reason or "") for r in rows)
+    assert all("SECRET" not in json.dumps(r.post) for r in rows)
+    cards = slack_api.called("chat.postMessage")
+    assert any("is a mention, not a post" in json.dumps(c) for c in cards)

@@ -56,6 +56,13 @@ def reader(
         "http://[::ffff:127.0.0.1]/",
         "http://0.0.0.0/",
         "http://224.0.0.1/",
+        "http://[2002:7f00:1::]/",  # 6to4 carrying 127.0.0.1
+        "http://[2002:a9fe:a9fe::1]/",  # 6to4 carrying the metadata address
+        "http://[64:ff9b::7f00:1]/",  # NAT64 carrying 127.0.0.1
+        "http://[64:ff9b:1::a00:1]/",  # local-use NAT64 carrying 10.0.0.1
+        "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/",  # Teredo, client 127.0.0.1
+        "http://[::127.0.0.1]/",  # IPv4-compatible
+        "http://[::ffff:0:7f00:1]/",  # SIIT
     ],
 )
 @respx.mock(assert_all_mocked=True)
@@ -69,6 +76,8 @@ async def test_private_and_special_addresses_are_refused(
 
 def test_public_addresses_pass_the_check() -> None:
     assert why_not_public(PUBLIC) is None
+    assert why_not_public("2002:5db8:d822::1") is None  # 6to4 of a public address
+    assert why_not_public("64:ff9b::5db8:d822") is None  # NAT64 of a public address
     assert why_not_public("2606:4700:4700::1111") is None
     assert why_not_public("192.168.1.1") == "a private address"
 
@@ -282,3 +291,16 @@ async def test_broken_documents_are_unreadable_not_crashes(client: httpx.AsyncCl
     )
     with pytest.raises(PageUnreadable, match="could not be parsed"):
         await reader(client).read("http://example.org/broken.pdf")
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://example.com:99999/x", "http://[::1:80/", "http://example.org:-1/", "http://[zz]/"],
+)
+@respx.mock(assert_all_mocked=True)
+async def test_malformed_links_are_unreadable_not_failures(
+    client: httpx.AsyncClient, url: str
+) -> None:
+    with pytest.raises(PageUnreadable, match="refused"):
+        await reader(client).read(url)
+    assert respx.calls.call_count == 0

@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
 from pipeline.post import Post
+from pipeline.redact import redact
 from pipeline.request import NoteRequest
 from pipeline.trajectory import EpisodeOutcome, StepRecord
 
@@ -135,6 +136,10 @@ class EpisodeStore:
         )
 
     async def _update(self, episode_id: int, **values: object) -> EpisodeRow:
+        # Reasons are shown on cards and printed: no secret may be stored in one.
+        for key, value in values.items():
+            if key.endswith("_reason") and isinstance(value, str):
+                values[key] = redact(value)
         async with self.sessions() as session:
             result = await session.exec(
                 update(EpisodeRow)

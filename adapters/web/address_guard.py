@@ -32,11 +32,37 @@ class SystemResolver:
         return list(dict.fromkeys(str(info[4][0]) for info in infos))
 
 
+# IPv6 ranges that carry an IPv4 address inside; the address is judged by the one it carries.
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+_IPV4_COMPATIBLE = ipaddress.ip_network("::/96")
+_SIIT = ipaddress.ip_network("::ffff:0:0:0/96")
+
+
+def embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address inside an IPv4-mapped, 6to4, Teredo, NAT64, SIIT or IPv4-compatible
+    IPv6 address; None for any other IPv6 address."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip.teredo is not None:
+        return ip.teredo[1]  # the client: the host the packet is delivered to
+    if any(ip in net for net in (*_NAT64, _SIIT)) or (
+        ip in _IPV4_COMPATIBLE and int(ip) > 1  # :: and ::1 are themselves
+    ):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
 def why_not_public(address: str) -> str | None:
     """A reason the address must not be fetched, or None when it is a public address."""
-    ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        return why_not_public(str(ip.ipv4_mapped)) or "an IPv4-mapped IPv6 address"
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return "not an IP address"
+    if isinstance(ip, ipaddress.IPv6Address) and (inner := embedded_ipv4(ip)) is not None:
+        reason = why_not_public(str(inner))
+        return f"an IPv6 address that embeds {inner}, {reason}" if reason else None
     checks = [
         (ip.is_loopback, "a loopback address"),
         (ip.is_link_local, "a link-local address"),

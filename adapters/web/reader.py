@@ -90,7 +90,10 @@ class GuardedPageReader:
                         location = response.headers.get("location")
                         if not location:
                             raise PageUnreadable(f"HTTP {response.status_code} without Location")
-                        current = urljoin(current, location)
+                        try:
+                            current = urljoin(current, location)
+                        except ValueError as e:
+                            raise PageUnreadable("the redirect's Location is malformed") from e
                         continue
                     return await self._page(current, response)
             except httpx.TimeoutException as e:
@@ -105,7 +108,11 @@ class GuardedPageReader:
 
     async def _pinned(self, url: str) -> tuple[str, dict[str, str], dict[str, str]]:
         """The URL rewritten to the checked address, with the headers that keep the name."""
-        parts = urlsplit(url)
+        try:
+            parts = urlsplit(url)
+            port = parts.port or (443 if parts.scheme == "https" else 80)
+        except ValueError as e:  # a bad port or bracket: unreadable, never an episode failure
+            raise PageUnreadable(f"refused: the link is malformed ({e})") from e
         if parts.scheme not in ("http", "https"):
             raise PageUnreadable(f"refused: only http and https links are read, not {url[:60]}")
         if parts.username or parts.password:
@@ -113,7 +120,6 @@ class GuardedPageReader:
         host = parts.hostname
         if not host:
             raise PageUnreadable("refused: the link has no host")
-        port = parts.port or (443 if parts.scheme == "https" else 80)
         address = await public_address(host, port, self.resolver)
         literal = f"[{address}]" if ":" in address else address
         netloc = literal if parts.port is None else f"{literal}:{parts.port}"
@@ -135,7 +141,10 @@ class GuardedPageReader:
         content_type = response.headers.get("content-type", "").split(";")[0].strip().lower()
         if content_type not in SUPPORTED_TYPES:
             raise PageUnreadable(f"unsupported content type {content_type or 'unknown'}")
-        declared = int(response.headers.get("content-length") or 0)
+        try:
+            declared = int(response.headers.get("content-length") or 0)
+        except ValueError:
+            declared = 0
         if content_type in PDF_TYPES and declared > self.max_bytes:
             raise PageUnreadable(f"the PDF is larger than {self.max_bytes:,} bytes")
         body = bytearray()

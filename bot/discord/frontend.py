@@ -45,7 +45,9 @@ BUTTONS = {  # action: (label, style)
 
 class CardButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"evonote:(?P<action>[a-z]+):(?P<episode>[0-9]+)",
+    # An allowlist: only our actions and an id the database can hold; a custom id outside it
+    # is never dispatched here.
+    template=rf"evonote:(?P<action>{'|'.join(BUTTONS)}):(?P<episode>[1-9][0-9]{{0,17}})",
 ):
     """A card button whose custom id carries the episode, so it survives restarts."""
 

@@ -8,7 +8,6 @@ retries and double clicks harmless.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -25,10 +24,12 @@ from bot.live_card import run_behind_card
 from bot.service import EpisodeFailed, NoteService
 from bot.settings import SlackSettings
 from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
+from bot.slack.events import Click, MalformedSlackInput, ReasonSubmission, dig, text_field
 from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.errors import EvoNoteError
+from pipeline.redact import redact
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,12 @@ class SlackFrontend:
     async def on_command(
         self, ack: Callable[..., Awaitable[None]], command: dict[str, Any]
     ) -> None:
-        text, channel = plain_text(command.get("text", "")), command["channel_id"]
+        try:
+            channel, user = text_field(command, "channel_id"), text_field(command, "user_id")
+        except MalformedSlackInput as e:
+            await ack(f"That request could not be read ({e}); try `/note` again.")
+            return
+        text = plain_text(str(command.get("text") or ""))
         if not self.allowed_channel(channel):
             await ack(
                 "EvoNote is not enabled in this channel; ask an admin to add it to "
@@ -194,20 +200,22 @@ class SlackFrontend:
             return
         await ack()
         key = f"slack:command:{command.get('trigger_id') or command.get('command_ts')}"
-        self.background.spawn(
-            self.start(text, channel=channel, user=command["user_id"], thread=None, key=key)
-        )
+        self.background.spawn(self.start(text, channel=channel, user=user, thread=None, key=key))
 
     async def on_shortcut(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
-        message, channel = body.get("message", {}), body["channel"]["id"]
-        user = body["user"]["id"]
+        try:
+            channel, user = text_field(body, "channel", "id"), text_field(body, "user", "id")
+        except MalformedSlackInput as e:
+            log.warning("ignored a malformed Slack shortcut: %s", e)
+            return
+        text = plain_text(str(dig(body, "message", "text") or ""))
+        thread = dig(body, "message", "ts")
         if not self.allowed_channel(channel):
             await self.client.chat_postEphemeral(
                 channel=channel, user=user, text="EvoNote is not enabled in this channel."
             )
             return
-        text = plain_text(message.get("text", ""))
         if not text:
             await self.client.chat_postEphemeral(
                 channel=channel, user=user, text="That message has no text or link to check."
@@ -218,15 +226,21 @@ class SlackFrontend:
                 text,
                 channel=channel,
                 user=user,
-                thread=message.get("ts"),
+                thread=thread if isinstance(thread, str) else None,
                 key=f"slack:shortcut:{body.get('trigger_id')}",
             )
         )
 
     async def on_mention(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
-        event = body["event"]
-        channel, text = event["channel"], plain_text(event.get("text", ""))
+        event = body.get("event")
+        try:
+            channel = text_field(event, "channel")
+        except MalformedSlackInput as e:
+            log.warning("ignored a malformed Slack mention: %s", e)
+            return
+        assert isinstance(event, dict)
+        text = plain_text(str(event.get("text") or ""))
         thread = event.get("thread_ts") or event.get("ts")
         if not self.allowed_channel(channel):
             return
@@ -241,21 +255,24 @@ class SlackFrontend:
             self.start(
                 text,
                 channel=channel,
-                user=event.get("user", ""),
+                user=str(event.get("user") or ""),
                 thread=thread,
                 key=f"slack:event:{body.get('event_id')}",
             )
         )
 
-    @staticmethod
-    def _action(body: dict[str, Any]) -> tuple[int, str, str, str]:
-        action = body["actions"][0]
-        return (
-            int(action["value"]),
-            body["user"]["id"],
-            body["channel"]["id"],
-            body["message"]["ts"],
-        )
+    async def _click(self, body: dict[str, Any]) -> Click | None:
+        """The button's facts, or None after telling the person (when they can be told)."""
+        try:
+            return Click.parse(body)
+        except MalformedSlackInput as e:
+            log.warning("ignored a malformed Slack button: %s", e)
+            channel, user = dig(body, "channel", "id"), dig(body, "user", "id")
+            if isinstance(channel, str) and isinstance(user, str) and channel and user:
+                await self.client.chat_postEphemeral(
+                    channel=channel, user=user, text="That button does not point at a note."
+                )
+            return None
 
     async def _vote(self, episode_id: int, user: str, vote: int, reason: str | None) -> bool:
         return await self.store.record_vote(
@@ -269,52 +286,59 @@ class SlackFrontend:
 
     async def on_vote_up(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
-        episode_id, user, channel, ts = self._action(body)
-        if await self._vote(episode_id, user, 1, None):
-            await self.refresh(episode_id, channel, ts)
+        if (click := await self._click(body)) is None:
+            return
+        if await self._vote(click.episode_id, click.user, 1, None):
+            await self.refresh(click.episode_id, click.channel, click.ts)
         else:
             await self.client.chat_postEphemeral(
-                channel=channel, user=user, text="You have already voted on this note."
+                channel=click.channel, user=click.user, text="You have already voted on this note."
             )
 
     async def on_vote_down(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
-        episode_id, _, channel, ts = self._action(body)
+        if (click := await self._click(body)) is None:
+            return
+        if click.trigger_id is None:
+            log.warning("ignored a down-vote click without a trigger id")
+            return
         await self.client.views_open(
-            trigger_id=body["trigger_id"], view=reason_modal(episode_id, channel, ts)
+            trigger_id=click.trigger_id,
+            view=reason_modal(click.episode_id, click.channel, click.ts),
         )
 
     async def on_vote_reason(
         self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
     ) -> None:
         await ack()
-        view = body["view"]
-        meta = json.loads(view["private_metadata"])
-        reason = view["state"]["values"]["reason"]["text"].get("value") or None
-        user = body["user"]["id"]
-        if await self._vote(int(meta["episode"]), user, -1, reason):
-            await self.refresh(int(meta["episode"]), meta["channel"], meta["ts"])
+        try:
+            vote = ReasonSubmission.parse(body)
+        except MalformedSlackInput as e:
+            log.warning("ignored a malformed down-vote reason: %s", e)
+            return
+        if await self._vote(vote.episode_id, vote.user, -1, vote.reason):
+            await self.refresh(vote.episode_id, vote.channel, vote.ts)
         else:
             await self.client.chat_postEphemeral(
-                channel=meta["channel"], user=user, text="You have already voted on this note."
+                channel=vote.channel, user=vote.user, text="You have already voted on this note."
             )
 
     async def on_regenerate(
         self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
     ) -> None:
         await ack()
-        episode_id, user, channel, ts = self._action(body)
-        row = await self.store.get(episode_id)
+        if (click := await self._click(body)) is None:
+            return
+        row = await self.store.get(click.episode_id)
         if row is None:
             return
-        thread = body["message"].get("thread_ts") or ts
         self.background.spawn(
             self.start(
                 row.post_ref,
-                channel=channel,
-                user=user,
-                thread=thread,
-                key=f"slack:regenerate:{episode_id}",
+                channel=click.channel,
+                user=click.user,
+                thread=click.thread or click.ts,
+                key=f"slack:regenerate:{click.episode_id}",
             )
         )
 
@@ -322,45 +346,48 @@ class SlackFrontend:
         self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
     ) -> None:
         await ack()
-        episode_id, user, channel, _ = self._action(body)
-        row = await self.store.get(episode_id)
+        if (click := await self._click(body)) is None:
+            return
+        row = await self.store.get(click.episode_id)
         if row is None:
             return
         await self.client.chat_postEphemeral(
-            channel=channel,
-            user=user,
-            text=f"Evidence for episode {episode_id}",
+            channel=click.channel,
+            user=click.user,
+            text=f"Evidence for episode {click.episode_id}",
             blocks=evidence_blocks(card_for(row), row.evidence),
         )
 
     async def on_approve(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
-        episode_id, user, channel, ts = self._action(body)
-        if not await self.is_moderator(user):
+        if (click := await self._click(body)) is None:
+            return
+        if not await self.is_moderator(click.user):
             await self.client.chat_postEphemeral(
-                channel=channel,
-                user=user,
+                channel=click.channel,
+                user=click.user,
                 text="Only moderators can approve notes (EVONOTE_SLACK__MODERATORS).",
             )
             return
-        await self.store.approve(episode_id, user)
-        await self.refresh(episode_id, channel, ts)
+        await self.store.approve(click.episode_id, click.user)
+        await self.refresh(click.episode_id, click.channel, click.ts)
 
     async def on_submit(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
-        episode_id, user, channel, ts = self._action(body)
-        if not await self.is_moderator(user) or self.submitter is None:
+        if (click := await self._click(body)) is None:
+            return
+        if not await self.is_moderator(click.user) or self.submitter is None:
             await self.client.chat_postEphemeral(
-                channel=channel,
-                user=user,
+                channel=click.channel,
+                user=click.user,
                 text="Only moderators can submit notes to X (EVONOTE_SLACK__MODERATORS).",
             )
             return
         try:
-            await self.submitter.submit(episode_id, user)
+            await self.submitter.submit(click.episode_id, click.user)
         except EvoNoteError as e:
             await self.client.chat_postEphemeral(
-                channel=channel, user=user, text=f"Not submitted: {e}"
+                channel=click.channel, user=click.user, text=f"Not submitted: {redact(str(e))}"
             )
             return
-        await self.refresh(episode_id, channel, ts)
+        await self.refresh(click.episode_id, click.channel, click.ts)

@@ -1,0 +1,105 @@
+"""Slack payloads → the few typed facts a listener needs, or one `MalformedSlackInput`.
+
+A signed request is authentic, not well-formed: every field a listener reads is checked here
+(present, the right type, an episode id a positive integer the database can hold), so that a
+malformed request is a polite reply or a 4xx, never an exception after the ack.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+MAX_EPISODE_ID = 2**63 - 1
+
+
+class MalformedSlackInput(ValueError):
+    """The request is signed but lacks, or garbles, a field the listener needs."""
+
+
+def dig(container: Any, *path: str) -> Any:
+    """The value at `path` inside nested objects, or None where any step is missing."""
+    for key in path:
+        if not isinstance(container, dict):
+            return None
+        container = container.get(key)
+    return container
+
+
+def text_field(container: Any, *path: str) -> str:
+    value = container
+    for key in path:
+        if not isinstance(value, dict) or key not in value:
+            raise MalformedSlackInput(f"missing {'.'.join(path)}")
+        value = value[key]
+    if not isinstance(value, str) or not value:
+        raise MalformedSlackInput(f"{'.'.join(path)} is not text")
+    return value
+
+
+def episode_id(value: Any) -> int:
+    """A button's or a modal's episode id: a positive integer that fits the database."""
+    text = str(value) if isinstance(value, int | str) else ""
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) <= MAX_EPISODE_ID:
+        raise MalformedSlackInput(f"'{text[:20]}' is not an episode id")
+    return int(text)
+
+
+@dataclass(frozen=True)
+class Click:
+    """A button on a card."""
+
+    episode_id: int
+    user: str
+    channel: str
+    ts: str
+    thread: str | None
+    trigger_id: str | None
+
+    @classmethod
+    def parse(cls, body: dict[str, Any]) -> Click:
+        actions = body.get("actions")
+        if not isinstance(actions, list) or not actions or not isinstance(actions[0], dict):
+            raise MalformedSlackInput("no action")
+        message = body.get("message")
+        thread = message.get("thread_ts") if isinstance(message, dict) else None
+        trigger = body.get("trigger_id")
+        return cls(
+            episode_id=episode_id(actions[0].get("value")),
+            user=text_field(body, "user", "id"),
+            channel=text_field(body, "channel", "id"),
+            ts=text_field(body, "message", "ts"),
+            thread=thread if isinstance(thread, str) else None,
+            trigger_id=trigger if isinstance(trigger, str) and trigger else None,
+        )
+
+
+@dataclass(frozen=True)
+class ReasonSubmission:
+    """The down-vote modal, submitted."""
+
+    episode_id: int
+    user: str
+    channel: str
+    ts: str
+    reason: str | None
+
+    @classmethod
+    def parse(cls, body: dict[str, Any]) -> ReasonSubmission:
+        view = body.get("view")
+        raw = view.get("private_metadata") if isinstance(view, dict) else None
+        try:
+            meta = json.loads(raw) if isinstance(raw, str) else None
+        except ValueError as e:
+            raise MalformedSlackInput("the modal's metadata is not JSON") from e
+        if not isinstance(meta, dict):
+            raise MalformedSlackInput("the modal carries no metadata")
+        reason = dig(view, "state", "values", "reason", "text", "value")
+        return cls(
+            episode_id=episode_id(meta.get("episode")),
+            user=text_field(body, "user", "id"),
+            channel=text_field(meta, "channel"),
+            ts=text_field(meta, "ts"),
+            reason=reason if isinstance(reason, str) and reason.strip() else None,
+        )

@@ -1,0 +1,117 @@
+"""Secrets never leave: passwords and tokens in URLs are masked wherever text goes out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.metrics import configure_logging
+from pipeline.redact import redact
+from tests.conftest import NetworkGuard
+from tests.fakes.postgres import fresh_database
+
+PASSWORD = "hunter2-very-secret"
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (f"postgresql+asyncpg://evo:{PASSWORD}@db:5432/evonote", "postgresql+asyncpg://evo:***@db"),
+        (f"http://admin:{PASSWORD}@searx:8080/search", "http://admin:***@searx:8080"),
+        (f"https://{PASSWORD}@host/v1", "https://***@host/v1"),
+        (f"http://localhost:8000/v1?api_key={PASSWORD}&x=1", "api_key=***&x=1"),
+        (f"Authorization: Bearer {PASSWORD}", "Bearer ***"),
+        (f"token xoxb-1-2-{PASSWORD}", "token ***"),
+    ],
+)
+def test_secrets_in_text_are_masked(text: str, kept: str) -> None:
+    assert PASSWORD not in redact(text)
+    assert kept in redact(text)
+
+
+def test_text_without_secrets_is_unchanged() -> None:
+    for text in ["sqlite+aiosqlite:////var/lib/evonote.db", "mail me at a@b.org", "x == y"]:
+        assert redact(text) == text
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def test_config_masks_passwords_inside_urls(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("EVONOTE_DB__URL", f"postgresql+asyncpg://evo:{PASSWORD}@db/evonote")
+    monkeypatch.setenv("EVONOTE_SEARCH__SEARXNG_URL", f"http://admin:{PASSWORD}@searx:8080")
+    monkeypatch.setenv("EVONOTE_LLM__BASE_URL", f"http://user:{PASSWORD}@gpu:8000/v1")
+    monkeypatch.setenv("EVONOTE_LLM__API_KEY", PASSWORD)
+    assert main(["config"]) == 0
+    out = capsys.readouterr().out
+    assert PASSWORD not in out
+    assert "evo:***@db/evonote" in out and "admin:***@searx" in out
+
+
+def test_a_model_url_password_reaches_no_message_and_no_stored_reason(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    corpus_file: Path,
+    network_guard: NetworkGuard,
+) -> None:
+    port = free_port()  # nothing listens there: the model server is "down"
+    network_guard.allow(port)
+    monkeypatch.setenv("EVONOTE_LLM__BASE_URL", f"http://user:{PASSWORD}@127.0.0.1:{port}/v1")
+    monkeypatch.setenv("EVONOTE_LLM__WRITER_MODEL", "m")
+    monkeypatch.setenv("EVONOTE_LLM__MAX_RETRIES", "0")
+    monkeypatch.setenv("EVONOTE_SEARCH__CORPUS", str(corpus_file))
+    code = main(["check", "The measles vaccine causes autism.", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert PASSWORD not in out + err
+    assert "user:***@127.0.0.1" in err
+    assert main(["episodes", "show", "1", "--json"]) == 0
+    shown = capsys.readouterr().out
+    assert PASSWORD not in shown and json.loads(shown)["status"] == "failed"
+
+
+async def test_db_upgrade_masks_the_password(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    postgres_server: int | None,
+    network_guard: NetworkGuard,
+) -> None:
+    if postgres_server is None:
+        pytest.skip("PostgreSQL is not installed on this machine")
+    network_guard.allow(postgres_server)
+    url = await fresh_database(postgres_server, "redact")  # trust auth: any password works
+    monkeypatch.setenv("EVONOTE_DB__URL", url.replace("postgres@", f"postgres:{PASSWORD}@"))
+    assert await asyncio.to_thread(main, ["db", "upgrade"]) == 0
+    out = capsys.readouterr().out
+    assert "newest schema" in out and PASSWORD not in out and "postgres:***@" in out
+
+
+def test_logs_mask_secrets(capsys: pytest.CaptureFixture[str]) -> None:
+    root = logging.getLogger()
+    saved = root.handlers[:]
+    try:
+        for fmt in ("json", "text"):
+            configure_logging(fmt)
+            logging.getLogger("evonote.test").warning(
+                "cannot reach %s", f"postgresql://evo:{PASSWORD}@db/x"
+            )
+            try:
+                raise ConnectionError(f"http://u:{PASSWORD}@h/")
+            except ConnectionError:
+                logging.getLogger("evonote.test").exception("failed")
+        err = capsys.readouterr().err
+        assert "cannot reach postgresql://evo:***@db/x" in err
+        assert PASSWORD not in err
+    finally:
+        root.handlers[:] = saved
