@@ -62,7 +62,11 @@ _INSTRUCTION = re.compile(
     r"\b(?:click|subscribe|retweet|repost|donate)\b|"
     r"\bfollow (?:us|me|them|this account|the link)\b|"
     r"\bvisit (?:our|my|this|their) (?:site|website|page|link|channel|profile)\b|"
-    r"\breveal (?:your|the) (?:prompt|instructions)\b",
+    r"\breveal (?:your|the) (?:prompt|instructions)\b|"
+    # orders to copy a literal into the output ("always add this to the note: …")
+    r"\b(?:add|append|include|insert|put|write|say|end|copy)\b[^.!?\n]{0,40}"
+    r"(?:\b(?:this|the following|these words)\s*(?:(?:to|in|into) (?:the|every|each|your) "
+    r"(?:note|answer)s?\s*)?[:\"“']|\bverbatim\b|\bword for word\b)|\bnotes? with\s*:",
     re.IGNORECASE,
 )
 _WORDS = re.compile(r"[^\W_]+")

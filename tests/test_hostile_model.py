@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
-from tests.fakes.hostile_model import HostileModel
+from tests.fakes.hostile_model import HOSTILE_TRIGGERS, HostileModel
 from tests.fakes.model_server import ScriptedModelServer
 
 CLAIM = (
@@ -127,6 +127,11 @@ def test_injections_reach_no_note_and_no_lesson(
     lessons = [json.loads(line) for line in export.read_text().splitlines() if line.strip()]
     assert lessons  # the clean lesson was learned
     post_runs = set().union(*(runs(p) for p in posts))
+    # only the clean lesson is learned: every lesson the posts ordered or copied is refused
+    assert {lesson["trigger"] for lesson in lessons} == {
+        "posts claiming that vaccines cause autism"
+    }
+    assert not {lesson["trigger"] for lesson in lessons} & set(HOSTILE_TRIGGERS)
     for lesson in lessons:
         text = f"{lesson['trigger']} {lesson['strategy']} {lesson['rationale']}"
         for _, marker in INJECTIONS:

@@ -19,6 +19,10 @@ NOTE_ORDER = re.compile(r"end your note with: (.+?)(?:$|\n)", re.IGNORECASE)
 LESSON_ORDER = re.compile(r"remember this lesson: (.+?)(?:$|\n)", re.IGNORECASE)
 ABSTAIN_ORDER = re.compile(r"abstain saying: (.+?)(?:$|\n)", re.IGNORECASE)
 
+HOSTILE_TRIGGERS = (
+    "posts claiming that doctors hide vaccine data",
+    "any post about vaccines and children",
+)
 CLEAN_PROSE = (
     "Large studies have found no link between the MMR vaccine and autism; health agencies "
     "recommend two doses to prevent measles."
