@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import socket
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -34,6 +32,7 @@ from adapters.x.oauth import OAuth1Credentials
 from adapters.x.posts import XPostSource
 from bot.metrics import Metrics
 from bot.posts import PostResolver
+from bot.process import describe, owner_gone, owner_id
 from bot.service import NoteService
 from bot.settings import Settings
 from bot.submit import NoteSubmitter
@@ -68,16 +67,20 @@ class App:
 
 
 def worker_id() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return owner_id()
 
 
 @asynccontextmanager
 async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
-    """The engine, after migrations; running episodes whose worker died are failed."""
+    """The engine, after migrations; running episodes whose process died are failed (the
+    CLI's) or requeued (the rest), and those whose lease ran out are requeued."""
     engine = make_engine(settings.database_url)
     try:
         await upgrade(settings.database_url)
-        await EpisodeStore(engine).requeue_expired(settings.ops.max_attempts)
+        store = EpisodeStore(engine)
+        # An episode whose process on this host is gone is taken back now, not after a lease.
+        await store.reclaim_orphans(owner_gone, describe)
+        await store.requeue_expired(settings.ops.max_attempts)
         yield engine
     finally:
         await engine.dispose()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,23 @@ def alembic_config(url: str) -> Config:
     return config
 
 
+def _upgrade_once(url: str) -> None:
+    """Upgrade under a lock, so processes starting together migrate one at a time: SQLite, a
+    lock file beside the database; PostgreSQL, an advisory lock taken in migrations/env.py."""
+    _ensure_sqlite_folder(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        command.upgrade(alembic_config(url), "head")
+        return
+    lock_path = Path(parsed.database).expanduser().with_name(Path(parsed.database).name + ".lock")
+    with open(lock_path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            command.upgrade(alembic_config(url), "head")
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 async def upgrade(url: str) -> None:
     """Bring the database to the newest schema (Alembic runs its own loop: use a thread)."""
-    await asyncio.to_thread(_ensure_sqlite_folder, url)
-    await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
+    await asyncio.to_thread(_upgrade_once, url)

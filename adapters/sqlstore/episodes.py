@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -219,6 +220,68 @@ class EpisodeStore:
             )
             await session.commit()
             return int(requeued.rowcount), int(failed.rowcount)
+
+    async def reclaim_orphans(
+        self,
+        gone: Callable[[str], bool],
+        describe: Callable[[str], str],
+        fail_sources: tuple[str, ...] = ("cli",),
+    ) -> tuple[list[int], list[int]]:
+        """Running episodes whose owner process is gone, at once rather than after the lease:
+        those no other process will pick up (`fail_sources`, the CLI's) fail naming the stopped
+        process; the rest go back to the queue (the attempt stays counted). Returns
+        (requeued ids, failed ids)."""
+        async with self.sessions() as session:
+            running = (
+                await session.exec(
+                    select(EpisodeRow).where(
+                        col(EpisodeRow.status) == "running",
+                        col(EpisodeRow.lease_owner) != None,  # noqa: E711
+                    )
+                )
+            ).all()
+        orphans = [r for r in running if r.lease_owner and gone(r.lease_owner)]
+        requeued: list[int] = []
+        failed: list[int] = []
+        for row in orphans:
+            assert row.id is not None
+            assert row.lease_owner is not None
+            still_theirs = (
+                col(EpisodeRow.status) == "running",
+                col(EpisodeRow.lease_owner) == row.lease_owner,
+            )
+            async with self.sessions() as session:
+                if row.source in fail_sources:
+                    result = await session.exec(
+                        update(EpisodeRow)
+                        .where(col(EpisodeRow.id) == row.id, *still_theirs)
+                        .values(
+                            status="failed",
+                            finished_at=utcnow(),
+                            lease_owner=None,
+                            lease_expires_at=None,
+                            failure_reason=f"{describe(row.lease_owner)} stopped before the "
+                            "episode finished",
+                        )
+                    )
+                    target = failed
+                else:
+                    result = await session.exec(
+                        update(EpisodeRow)
+                        .where(col(EpisodeRow.id) == row.id, *still_theirs)
+                        .values(
+                            status="queued",
+                            lease_owner=None,
+                            lease_expires_at=None,
+                            delay_reason=f"requeued: {describe(row.lease_owner)} stopped "
+                            "before it finished",
+                        )
+                    )
+                    target = requeued
+                await session.commit()
+                if result.rowcount:
+                    target.append(row.id)
+        return requeued, failed
 
     async def clear_steps(self, episode_id: int) -> None:
         """An attempt that did not finish leaves steps the next attempt replaces."""

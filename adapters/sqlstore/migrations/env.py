@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 from sqlmodel import SQLModel
@@ -12,6 +13,10 @@ from sqlmodel import SQLModel
 from adapters.sqlstore import tables  # noqa: F401  (registers the tables)
 
 target_metadata = SQLModel.metadata
+
+
+# Any fixed key: every EvoNote process upgrading one PostgreSQL database takes the same lock.
+MIGRATION_LOCK_KEY = 7_335_608_001
 
 
 def _run(connection: Connection) -> None:
@@ -22,6 +27,10 @@ def _run(connection: Connection) -> None:
         compare_type=True,
     )
     with context.begin_transaction():
+        if connection.dialect.name == "postgresql":
+            # Processes starting together upgrade one at a time; the later ones find the
+            # schema at head (the lock ends with the transaction). SQLite: a file lock.
+            connection.execute(text(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK_KEY})"))
         context.run_migrations()
 
 
