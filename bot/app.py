@@ -30,9 +30,10 @@ from adapters.web.reader import GuardedPageReader, no_cookies
 from adapters.x.community_notes import CommunityNotesApi
 from adapters.x.oauth import OAuth1Credentials
 from adapters.x.posts import XPostSource
+from bot.admission import AdmissionGate, ObservedModel
 from bot.metrics import Metrics
 from bot.posts import PostResolver
-from bot.process import describe, owner_gone, owner_id
+from bot.process import describe, owner_gone, owner_id, owner_role
 from bot.service import NoteService
 from bot.settings import Settings
 from bot.submit import NoteSubmitter
@@ -66,20 +67,16 @@ class App:
     metrics: Metrics | None = None
 
 
-def worker_id() -> str:
-    return owner_id()
-
-
 @asynccontextmanager
 async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
     """The engine, after migrations; running episodes whose process died are failed (the
     CLI's) or requeued (the rest), and those whose lease ran out are requeued."""
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, concurrency=settings.ops.workers)
     try:
         await upgrade(settings.database_url)
         store = EpisodeStore(engine)
         # An episode whose process on this host is gone is taken back now, not after a lease.
-        await store.reclaim_orphans(owner_gone, describe)
+        await store.reclaim_orphans(owner_gone, describe, lambda o: owner_role(o) != "serve")
         await store.requeue_expired(settings.ops.max_attempts)
         yield engine
     finally:
@@ -312,7 +309,9 @@ def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel |
 
 
 @asynccontextmanager
-async def build(settings: Settings) -> AsyncIterator[App]:
+async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
+    """Every object of the application. `role`: `serve` for long-running processes, whose
+    episodes another process picks up if this one dies; `cli` for one-off commands."""
     async with AsyncExitStack() as stack:
         http = await stack.enter_async_context(
             httpx.AsyncClient(
@@ -327,8 +326,9 @@ async def build(settings: Settings) -> AsyncIterator[App]:
         writer = make_writer(settings, model)
         if isinstance(writer, ModelPool):
             stack.push_async_callback(writer.close)
+        gate = AdmissionGate(settings.ops.workers, slow_call_s=settings.ops.slow_call_s)
         runner = EpisodeRunner(
-            model=writer,
+            model=ObservedModel(writer, gate),
             search=search,
             reader=reader,
             memory=memory or NoMemory(),
@@ -346,11 +346,12 @@ async def build(settings: Settings) -> AsyncIterator[App]:
             store=store,
             posts=PostResolver(make_post_sources(settings)),
             runner=runner,
-            worker_id=worker_id(),
+            worker_id=owner_id(role),
             memory_mode=settings.memory.mode,
             panel=panel,
             on_finished=metrics.observe,
             lease_s=settings.ops.lease_s,
+            gate=gate,
         )
         yield App(
             settings=settings,

@@ -10,10 +10,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import signal
 import sys
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
+from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -251,10 +254,35 @@ async def _main(args: argparse.Namespace) -> int:
     return await _db(settings)
 
 
+EXIT_TERMINATED = 143
+
+
+async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
+    """SIGTERM stops a command the way Ctrl-C does: its episode is failed with the reason
+    (no other process will pick up a CLI request), nothing is left `running`."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    # Signal handlers belong to the main thread (tests call main() from others).
+    handled = threading.current_thread() is threading.main_thread()
+    if handled:
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await work
+    except asyncio.CancelledError:
+        if task.cancelling() and handled:
+            print("evonote: stopped (SIGTERM)", file=sys.stderr)
+            return EXIT_TERMINATED
+        raise
+    finally:
+        if handled:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return asyncio.run(_main(args))
+        return asyncio.run(_stoppable(_main(args)))
     except ConfigurationError as e:
         print(f"evonote: {redact(str(e))}", file=sys.stderr)
         return EXIT_CONFIG

@@ -23,6 +23,8 @@ def progress_text(p: Progress) -> str:
     parts = {"analysing": "Analysing the claim…", "done": "Finishing…"}
     if p.phase in parts:
         return parts[p.phase]
+    if p.phase == "queued":
+        return f"Waiting in the queue ({p.detail})…"
     text = f"Searching {p.searches}/{p.max_searches} · Read {p.sources_read} sources"
     return text + (" · Writing…" if p.phase == "writing" else "")
 

@@ -21,16 +21,21 @@ def _start_ticks(pid: int) -> str | None:
     return fields[19] if len(fields) > 19 else None
 
 
-def owner_id() -> str:
-    """host:pid:start — stored as an episode's lease owner."""
+def owner_id(role: str = "cli") -> str:
+    """role@host:pid:start — stored as an episode's lease owner. The role says whether
+    another process will pick its episodes up if it dies (`serve`) or not (`cli`)."""
     pid = os.getpid()
-    return f"{socket.gethostname()}:{pid}:{_start_ticks(pid) or 0}"
+    return f"{role}@{socket.gethostname()}:{pid}:{_start_ticks(pid) or 0}"
+
+
+def owner_role(owner: str) -> str:
+    return owner.partition("@")[0] if "@" in owner else ""
 
 
 def owner_gone(owner: str) -> bool:
     """True when `owner` is a process on this host that no longer runs. An owner on another
     host, or one this host cannot judge, is never called gone: leases decide there."""
-    host, _, rest = owner.partition(":")
+    host, _, rest = owner.rpartition("@")[2].partition(":")
     pid_text, _, started = rest.partition(":")
     if host != socket.gethostname() or not pid_text.isdigit():
         return False
@@ -52,6 +57,6 @@ def owner_gone(owner: str) -> bool:
 
 
 def describe(owner: str) -> str:
-    host, _, rest = owner.partition(":")
+    host, _, rest = owner.rpartition("@")[2].partition(":")
     pid = rest.partition(":")[0]
     return f"process {pid} on {host}"

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import signal
 import sys
 from contextlib import AsyncExitStack
 
@@ -20,11 +21,12 @@ from adapters.sqlstore.lease import SqlLeaseStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.watch import WatchStore
 from adapters.x.watch import XWatchFeed
-from bot.app import App, ConfigurationError, build, make_evolver, worker_id
+from bot.app import App, ConfigurationError, build, make_evolver
 from bot.background import BackgroundTasks
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.metrics import configure_logging
+from bot.process import owner_id
 from bot.service import EpisodeFailed
 from bot.settings import Settings
 from bot.slack.frontend import SlackFrontend
@@ -176,7 +178,7 @@ async def start_scheduler(
         jobs.append(Job("scan_watchlists", scan_watchlists, app.settings.x.watch_every_s))
     if not jobs:
         return None
-    scheduler = JobScheduler(SqlLeaseStore(app.engine), worker_id(), jobs)
+    scheduler = JobScheduler(SqlLeaseStore(app.engine), owner_id("serve"), jobs)
     scheduler.start()
     stack.push_async_callback(scheduler.stop)
     return scheduler
@@ -315,7 +317,7 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None, role: st
     """Run the parts of EvoNote this process's role calls for, until cancelled."""
     configure_logging(settings.ops.log_format, settings.ops.log_level)
     async with AsyncExitStack() as stack:
-        app = await stack.enter_async_context(build(settings))
+        app = await stack.enter_async_context(build(settings, role="serve"))
         metrics_port = await start_metrics(app, stack)
         run_here = role == "all"
         slack = discord_bot = scheduler = None
@@ -343,5 +345,25 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None, role: st
         print(f"evonote: serving: {', '.join(parts)}; Ctrl-C stops it", file=sys.stderr, flush=True)
         if ready is not None:
             ready.set()
-        await asyncio.Event().wait()
+        await until_stopped()
+        # Stop taking work, let running episodes finish for the grace period, requeue the rest;
+        # then the stack closes the front ends (their cards show what became of each episode).
+        grace = settings.ops.shutdown_grace_s
+        print(f"evonote: stopping (up to {grace:.0f} s for running episodes)", file=sys.stderr)
+        await app.notes.shutdown(grace)
+    print("evonote: stopped", file=sys.stderr, flush=True)
     return 0
+
+
+async def until_stopped() -> None:
+    """Until SIGTERM or SIGINT (or cancellation)."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        await stop.wait()
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)

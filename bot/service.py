@@ -12,15 +12,22 @@ from sqlalchemy.exc import IntegrityError
 
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.tables import EpisodeRow
+from bot.admission import AdmissionGate, GateClosed, priority_of
 from bot.posts import PostResolver, read_post_file
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import EvoNoteError, ModelUnavailable
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from pipeline.trajectory import ProgressListener, StepRecord
+from pipeline.trajectory import EpisodeOutcome, Progress, ProgressListener, StepRecord
 
 log = logging.getLogger(__name__)
+
+REQUEUED_AT_SHUTDOWN = (
+    "requeued: EvoNote was stopped before this episode finished; it runs again when EvoNote is back"
+)
+DEFAULT_WORKERS = 8
+DEFAULT_SLOW_CALL_S = 30.0
 
 
 class EpisodeFailed(Exception):
@@ -53,7 +60,13 @@ class NoteService:
         panel: PersonaPanel | None = None,
         on_finished: Callable[[EpisodeRow], None] | None = None,
         lease_s: float | None = None,
+        gate: AdmissionGate | None = None,
     ) -> None:
+        self.gate = gate or AdmissionGate(DEFAULT_WORKERS, slow_call_s=DEFAULT_SLOW_CALL_S)
+        self._inflight: dict[int, asyncio.Task[EpisodeOutcome]] = {}
+        self._stopping = False
+        self._all_settled = asyncio.Event()
+        self._all_settled.set()
         self.on_finished = on_finished
         self.store = store
         self.posts = posts
@@ -105,37 +118,68 @@ class NoteService:
         Returns the ids of the episodes run."""
         await self.store.requeue_expired(max_attempts)
         done = []
-        while (
-            row := await self.store.claim_next(self.worker_id, self.lease_s, queued_for_s)
-        ) is not None:
+        while (row := await self.work_once(queued_for_s=queued_for_s)) is not None:
             assert row.id is not None
-            with contextlib.suppress(EpisodeFailed):
-                await self.execute(row)
             done.append(row.id)
         return done
 
     async def work_once(
-        self, progress_for: Callable[[EpisodeRow], ProgressListener | None] | None = None
+        self,
+        progress_for: Callable[[EpisodeRow], ProgressListener | None] | None = None,
+        *,
+        queued_for_s: float = 0.0,
     ) -> EpisodeRow | None:
-        """A worker's turn: claim the oldest queued episode (SKIP LOCKED) and run it; None
-        when the queue is empty."""
-        row = await self.store.claim_next(self.worker_id, self.lease_s)
-        if row is None:
-            return None
-        progress = progress_for(row) if progress_for is not None else None
+        """A worker's turn: wait for a place at the gate, claim the next queued episode
+        (requests before scans, then the oldest; SKIP LOCKED) and run it; None when the
+        queue is empty or the process is shutting down."""
         try:
-            return await self.execute(row, progress, delay_when_model_down=True)
-        except EpisodeFailed as failed:
-            return failed.episode
+            async with self.gate.slot():
+                row = await self.store.claim_next(self.worker_id, self.lease_s, queued_for_s)
+                if row is None:
+                    return None
+                progress = progress_for(row) if progress_for is not None else None
+                try:
+                    return await self.execute(row, progress, delay_when_model_down=True)
+                except EpisodeFailed as failed:
+                    return failed.episode
+        except GateClosed:
+            return None
 
     async def run(self, episode_id: int, progress: ProgressListener | None = None) -> EpisodeRow:
-        """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`."""
-        row = await self.store.claim(episode_id, self.worker_id, self.lease_s)
-        if row is None:
-            current = await self.store.get(episode_id)
+        """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`.
+        It waits for a place at the gate first (its card says how many are ahead); if the
+        process shuts down meanwhile it stays queued and the queued row is returned."""
+        current = await self.store.get(episode_id)
+        if current is None or current.status != "queued":
             status = current.status if current else "missing"
             raise RuntimeError(f"episode {episode_id} is not queued (status: {status})")
-        return await self.execute(row, progress)
+
+        async def waiting(ahead: int) -> None:
+            if progress is not None:
+                await progress(Progress(phase="queued", detail=f"{ahead} ahead"))
+
+        try:
+            async with self.gate.slot(priority_of(current.source), waiting):
+                row = await self.store.claim(episode_id, self.worker_id, self.lease_s)
+                if row is None:
+                    again = await self.store.get(episode_id)
+                    status = again.status if again else "missing"
+                    raise RuntimeError(f"episode {episode_id} is not queued (status: {status})")
+                return await self.execute(row, progress)
+        except GateClosed:
+            return current
+
+    async def shutdown(self, grace_s: float) -> None:
+        """Stop admitting episodes, let those running finish for up to `grace_s`, then put
+        the rest back in the queue (their attempt counted) for the next process."""
+        self.gate.close()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(grace_s):
+                await self.gate.idle()
+        self._stopping = True
+        for task in list(self._inflight.values()):
+            task.cancel()
+        await self._all_settled.wait()
 
     async def execute(
         self,
@@ -153,8 +197,19 @@ class NoteService:
             await self.store.clear_steps(episode_id)
         post = Post.model_validate(row.post)
         journal = _StoreJournal(self.store, episode_id)
+        # The episode runs as its own task, so that shutdown can stop it without stopping the
+        # caller (which then shows the card of the requeued episode).
+        inner = asyncio.create_task(self.runner.run(post, journal=journal, progress=progress))
+        self._inflight[episode_id] = inner
+        self._all_settled.clear()
         try:
-            outcome = await self.runner.run(post, journal=journal, progress=progress)
+            outcome = await inner
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if self._stopping and inner.cancelled() and task is not None and not task.cancelling():
+                return await asyncio.shield(self.store.delay(episode_id, REQUEUED_AT_SHUTDOWN))
+            await asyncio.shield(self.store.fail(episode_id, "interrupted before it finished"))
+            raise
         except ModelUnavailable as e:
             if not delay_when_model_down:
                 failed = await self.store.fail(episode_id, str(e))
@@ -167,14 +222,15 @@ class NoteService:
             failed = await self.store.fail(episode_id, str(e))
             self._finished(failed)
             raise EpisodeFailed(failed, e) from e
-        except asyncio.CancelledError:
-            await asyncio.shield(self.store.fail(episode_id, "interrupted before it finished"))
-            raise
         except Exception as e:
             log.exception("episode %s crashed", episode_id)
             failed = await self.store.fail(episode_id, f"internal error: {e!r}")
             self._finished(failed)
             raise EpisodeFailed(failed, e) from e
+        finally:
+            self._inflight.pop(episode_id, None)
+            if not self._inflight:
+                self._all_settled.set()
         finished = await self.store.finish(episode_id, outcome)
         self._finished(finished)
         if outcome.status == "noted" and outcome.note and self.panel is not None:

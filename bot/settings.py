@@ -386,7 +386,24 @@ class OpsSettings(BaseModel):
         "an episode before others may take it over; empty = twice "
         "the deadline plus a minute",
     )
-    workers: int = Field(default=8, ge=1, description="--role worker: episodes run at once")
+    workers: int = Field(
+        default=8,
+        ge=1,
+        description="episodes one process runs at once (the most; it shrinks while the model "
+        "server is slow); the rest wait in the queue, requests before watchlist scans",
+    )
+    slow_call_s: float = Field(
+        default=30.0,
+        gt=0,
+        description="a model answer slower than this halves the episodes run at once (AIMD); "
+        "faster answers let it grow back",
+    )
+    shutdown_grace_s: float = Field(
+        default=30.0,
+        ge=0,
+        description="on SIGTERM/SIGINT, how long running episodes may finish before they are "
+        "put back in the queue",
+    )
     recover_every_s: float = Field(
         default=60,
         gt=0,

@@ -113,7 +113,7 @@ async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
 
     async def loop() -> None:
         backoff = poll_s
-        while True:
+        while not app.notes.gate.closed:  # closed: the process is shutting down
             row = await app.notes.work_once(views.progress_for)
             if row is None:
                 await asyncio.sleep(poll_s)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+# Requests nobody is waiting for: they run after what people asked for.
+BACKGROUND_SOURCES = frozenset({"x_watch", "bench"})
+
 
 class ReplyTarget(BaseModel):
     """Where the answer goes (a Slack thread, a Discord message, a terminal)."""

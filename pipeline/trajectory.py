@@ -58,7 +58,7 @@ class EpisodeOutcome(BaseModel):
 class Progress(BaseModel):
     """A change worth showing to the person waiting (the card is edited with it)."""
 
-    phase: Literal["analysing", "searching", "reading", "writing", "done"]
+    phase: Literal["queued", "analysing", "searching", "reading", "writing", "done"]
     searches: int = 0
     max_searches: int = 0
     sources_read: int = 0

@@ -134,10 +134,13 @@ async def test_replicas_make_a_pool(
     app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from adapters.model_pool import ModelPool
+    from bot.admission import ObservedModel
     from bot.app import build
 
     monkeypatch.setenv("EVONOTE_LLM__REPLICAS", f"{app_env.base_url}, {app_env.base_url}")
     async with build(Settings()) as app:
-        pool = app.notes.runner.model
+        observed = app.notes.runner.model
+        assert isinstance(observed, ObservedModel)  # answers feed the admission gate
+        pool = observed.inner
         assert isinstance(pool, ModelPool)
         assert len(pool.endpoints) == 3

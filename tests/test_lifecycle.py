@@ -6,6 +6,7 @@ Real subprocesses (`python -m bot.cli …`) against the scripted model server an
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -23,18 +24,22 @@ from pipeline.request import NoteRequest
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import fresh_database
+from tests.fakes.slack_api import MockSlackApi
+from tests.test_slack import SECRET, command, slack_api  # noqa: F401
 
 ROOT = Path(__file__).resolve().parents[1]
 POST = "The measles vaccine causes autism. Skip the MMR shot."
 
 
-def evonote(env: dict[str, str], *argv: str) -> subprocess.Popen[bytes]:
+def evonote(env: dict[str, str], *argv: str, log: Path | None = None) -> subprocess.Popen[bytes]:
+    """`evonote ARGV` in a child process; a long-running one writes its stderr to `log` (a
+    pipe nobody reads would fill up and stall it)."""
     return subprocess.Popen(
         [sys.executable, "-m", "bot.cli", *argv],
         cwd=ROOT,
         env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE if log is None else subprocess.DEVNULL,
+        stderr=subprocess.PIPE if log is None else log.open("wb"),
     )
 
 
@@ -117,7 +122,7 @@ async def test_a_killed_check_is_failed_by_the_next_command(
         await engine.dispose()
 
 
-async def test_an_orphan_of_a_serving_process_is_requeued_not_failed(tmp_path: Path) -> None:
+async def test_orphans_of_a_serving_process_are_requeued_and_a_cli_s_failed(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'o.db'}"
     await upgrade(url)
     engine = make_engine(url)
@@ -126,12 +131,14 @@ async def test_an_orphan_of_a_serving_process_is_requeued_not_failed(tmp_path: P
         chat = await store.create(NoteRequest(post_ref="p", source="slack"), Post(text="p"), "off")
         cli = await store.create(NoteRequest(post_ref="q"), Post(text="q"), "off")
         other = await store.create(NoteRequest(post_ref="r"), Post(text="r"), "off")
-        dead = "this-host:999999:1"
-        for row, owner in ((chat, dead), (cli, dead), (other, "other-host:1:1")):
+        served, checked = "serve@this-host:999999:1", "cli@this-host:999998:1"
+        for row, owner in ((chat, served), (cli, checked), (other, "serve@other-host:1:1")):
             assert row.id is not None
             assert await store.claim(row.id, owner, 300) is not None
         requeued, failed = await store.reclaim_orphans(
-            lambda owner: owner.startswith("this-host:"), lambda owner: "process 999999"
+            lambda owner: "@this-host:" in owner,
+            lambda owner: "process 999999",
+            lambda owner: owner.startswith("cli@"),
         )
         assert (requeued, failed) == ([chat.id], [cli.id])
         assert chat.id is not None and other.id is not None
@@ -141,4 +148,126 @@ async def test_an_orphan_of_a_serving_process_is_requeued_not_failed(tmp_path: P
         untouched = await store.get(other.id)
         assert untouched is not None and untouched.status == "running"  # its lease decides
     finally:
+        await engine.dispose()
+
+
+def wait_for_line(log: Path, text: bytes, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while text not in log.read_bytes():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{text!r} never appeared in {log}")
+        time.sleep(0.1)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def stop_with_sigterm(process: subprocess.Popen[bytes], within_s: float) -> float:
+    started = time.monotonic()
+    process.send_signal(signal.SIGTERM)
+    await asyncio.to_thread(process.wait, within_s)
+    return time.monotonic() - started
+
+
+async def test_sigterm_on_serve_requeues_what_the_grace_period_cannot_finish(
+    model_server: ScriptedModelServer,
+    corpus_file: Path,
+    tmp_path: Path,
+    slack_api: MockSlackApi,  # noqa: F811
+    network_guard: NetworkGuard,
+) -> None:
+    """`serve --role all` on SQLite, a /note in flight, SIGTERM with a 1 s grace: exit 0, the
+    episode back in the queue with its attempt counted, its card saying so."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'serve.db'}"
+    port = free_port()
+    network_guard.allow(port)
+    model_server.delay_s = 3.0  # far longer than the grace period
+    env = child_env(
+        {
+            "EVONOTE_DB__URL": url,
+            "EVONOTE_DATA_DIR": str(tmp_path),
+            "EVONOTE_LLM__BASE_URL": model_server.base_url,
+            "EVONOTE_SEARCH__CORPUS": str(corpus_file),
+            "EVONOTE_MEMORY__MODE": "off",
+            "EVONOTE_SLACK__MODE": "http",
+            "EVONOTE_SLACK__PORT": str(port),
+            "EVONOTE_SLACK__BOT_TOKEN": "xoxb-test",
+            "EVONOTE_SLACK__SIGNING_SECRET": SECRET,
+            "EVONOTE_SLACK__API_URL": f"http://127.0.0.1:{slack_api.port}/api/",
+            "EVONOTE_SLACK__PROGRESS_INTERVAL_S": "0",
+            "EVONOTE_OPS__SHUTDOWN_GRACE_S": "1",
+        }
+    )
+    log = tmp_path / "serve.log"
+    server = evonote(env, "serve", log=log)
+    engine = make_engine(url)
+    try:
+        await asyncio.to_thread(wait_for_line, log, b"serving", 60)
+        request = command(POST)
+        headers = {k: v[0] for k, v in request.headers.items()}
+        import aiohttp
+
+        async with aiohttp.ClientSession() as http:
+            url_ = f"http://127.0.0.1:{port}/slack/events"
+            async with http.post(url_, data=request.body, headers=headers) as response:
+                assert response.status == 200
+        store = EpisodeStore(engine)
+        episode = await wait_for_status(store, "running", 30)
+        took = await stop_with_sigterm(server, 30)
+        assert server.returncode == 0
+        assert took < 1 + 10  # the grace period, and a little to close down
+        row = await store.get(episode)
+        assert row is not None and row.status == "queued" and row.attempts == 1
+        assert "requeued" in (row.delay_reason or "")
+        cards = [json.dumps(c.get("blocks")) for c in slack_api.called("chat.update")]
+        assert any("Requeued" in c for c in cards)
+    finally:
+        if server.poll() is None:
+            server.kill()
+        await engine.dispose()
+
+
+async def test_sigterm_on_a_worker_lets_the_running_episode_finish(
+    model_server: ScriptedModelServer,
+    corpus_file: Path,
+    tmp_path: Path,
+    postgres_server: int | None,
+    network_guard: NetworkGuard,
+) -> None:
+    """`serve --role worker` on PostgreSQL: SIGTERM mid-episode, a generous grace: the
+    episode finishes as noted, then the worker exits 0 with nothing left running."""
+    url = await database_url("postgresql", tmp_path, postgres_server, network_guard)
+    await upgrade(url)
+    engine = make_engine(url)
+    store = EpisodeStore(engine)
+    row = await store.create(NoteRequest(post_ref="p", source="slack"), Post(text=POST), "off")
+    assert row.id is not None
+    model_server.delay_s = 0.5
+    env = child_env(
+        {
+            "EVONOTE_DB__URL": url,
+            "EVONOTE_DATA_DIR": str(tmp_path),
+            "EVONOTE_LLM__BASE_URL": model_server.base_url,
+            "EVONOTE_SEARCH__CORPUS": str(corpus_file),
+            "EVONOTE_MEMORY__MODE": "off",
+            "EVONOTE_OPS__SHUTDOWN_GRACE_S": "30",
+            "EVONOTE_OPS__WORKERS": "1",
+        }
+    )
+    worker = evonote(env, "serve", "--role", "worker", log=tmp_path / "worker.log")
+    try:
+        await wait_for_status(store, "running", 60)
+        await stop_with_sigterm(worker, 60)
+        assert worker.returncode == 0
+        done = await store.get(row.id)
+        assert done is not None and done.status == "noted" and done.attempts == 1
+        assert (await store.count_by_status()).get("running", 0) == 0
+    finally:
+        if worker.poll() is None:
+            worker.kill()
         await engine.dispose()

@@ -31,10 +31,25 @@ def _ensure_sqlite_folder(url: str) -> None:
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
 
 
-def make_engine(url: str) -> AsyncEngine:
+# Connections beyond the running episodes: front ends, the scheduler, metrics, requests queuing.
+POOL_HEADROOM = 10
+
+
+def make_engine(url: str, concurrency: int = 8) -> AsyncEngine:
+    """The engine; a server database's pool is sized from the episodes run at once
+    (`concurrency`), and a request that finds it busy waits its turn instead of failing."""
     parsed = make_url(url)
     _ensure_sqlite_folder(url)
-    engine = create_async_engine(url)
+    if parsed.get_backend_name() == "sqlite":
+        engine = create_async_engine(url)
+    else:
+        engine = create_async_engine(
+            url,
+            pool_size=concurrency + POOL_HEADROOM,
+            max_overflow=concurrency + POOL_HEADROOM,
+            pool_timeout=3600,
+            pool_pre_ping=True,
+        )
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine

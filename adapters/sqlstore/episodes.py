@@ -15,7 +15,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
 from pipeline.post import Post
 from pipeline.redact import redact
-from pipeline.request import NoteRequest
+from pipeline.request import BACKGROUND_SOURCES, NoteRequest
 from pipeline.trajectory import EpisodeOutcome, StepRecord
 
 ACTIVE = ("queued", "running")
@@ -170,7 +170,12 @@ class EpisodeStore:
                             col(EpisodeRow.created_at)
                             <= utcnow() - timedelta(seconds=queued_for_s),
                         )
-                        .order_by(col(EpisodeRow.created_at), col(EpisodeRow.id))
+                        .order_by(
+                            # what people asked for before what scans found, then oldest
+                            col(EpisodeRow.source).in_(BACKGROUND_SOURCES),
+                            col(EpisodeRow.created_at),
+                            col(EpisodeRow.id),
+                        )
                         .limit(1)
                         .with_for_update(skip_locked=True)
                     )
@@ -225,12 +230,12 @@ class EpisodeStore:
         self,
         gone: Callable[[str], bool],
         describe: Callable[[str], str],
-        fail_sources: tuple[str, ...] = ("cli",),
+        fails: Callable[[str], bool],
     ) -> tuple[list[int], list[int]]:
-        """Running episodes whose owner process is gone, at once rather than after the lease:
-        those no other process will pick up (`fail_sources`, the CLI's) fail naming the stopped
-        process; the rest go back to the queue (the attempt stays counted). Returns
-        (requeued ids, failed ids)."""
+        """Running episodes whose owner process is `gone`, at once rather than after the
+        lease: those whose owner `fails` them (a CLI command: no other process picks its
+        request up) fail naming the stopped process; the rest go back to the queue (the
+        attempt stays counted). Returns (requeued ids, failed ids)."""
         async with self.sessions() as session:
             running = (
                 await session.exec(
@@ -251,7 +256,7 @@ class EpisodeStore:
                 col(EpisodeRow.lease_owner) == row.lease_owner,
             )
             async with self.sessions() as session:
-                if row.source in fail_sources:
+                if fails(row.lease_owner):
                     result = await session.exec(
                         update(EpisodeRow)
                         .where(col(EpisodeRow.id) == row.id, *still_theirs)

@@ -44,10 +44,15 @@ class SimulatedModelServer:
     queue: list[Raw] = field(default_factory=list)
     embedder: HashingEmbedder = field(default_factory=lambda: HashingEmbedder(64))
     down: bool = False  # answer every chat call with HTTP 503
+    # Sequences served at full speed at once; beyond it every call slows in proportion, as a
+    # saturated GPU server's batch does (0: no contention).
+    batch_capacity: int = 0
+    in_flight: int = 0
     caption: str = 'A bar chart titled "Autism diagnoses" rising from 2000 to 2020.'
 
     def __post_init__(self) -> None:
         server = self
+        self.lock = threading.Lock()
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -80,8 +85,18 @@ class SimulatedModelServer:
                 length = int(self.headers.get("Content-Length", "0"))
                 request = json.loads(self.rfile.read(length) or b"{}")
                 server.requests.append(request)
-                if server.delay_s:
-                    time.sleep(server.delay_s)
+                with server.lock:
+                    server.in_flight += 1
+                    load = server.in_flight
+                try:
+                    if server.delay_s:
+                        time.sleep(server.delay_s * server.slowdown(load))
+                    self._answer(request)
+                finally:
+                    with server.lock:
+                        server.in_flight -= 1
+
+            def _answer(self, request: dict[str, Any]) -> None:
                 if self.path.endswith("/embeddings"):
                     texts = request["input"]
                     vectors = server.embedder.vector
@@ -153,6 +168,9 @@ class SimulatedModelServer:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    def slowdown(self, load: int) -> float:
+        return max(1.0, load / self.batch_capacity) if self.batch_capacity else 1.0
 
     def start(self) -> SimulatedModelServer:
         self.thread.start()

@@ -1,0 +1,126 @@
+"""A burst of requests against a model server that saturates. Prints numbers; asserts nothing.
+
+    python -m bench.burst [--requests 200] [--delay 2] [--capacity 8] [--workers 8 ...]
+
+The whole application (`bot.app.build`: real openai client, SQLite, the local corpus) against
+the simulated OpenAI-compatible server, whose calls take `--delay` seconds while at most
+`--capacity` run at once and slow down in proportion beyond it — as a GPU server's batch does.
+For each `--workers` value (episodes one process admits at once; a value ≥ the burst size is
+"no admission control") it reports noted / abstained / failed, how many abstained for lack of
+time, queue wait p50/p95 (submitted → running) and run time p50/p95 (running → finished),
+against the episode deadline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.app import build
+from bot.bench.simulated_model import ResearchPolicy
+from bot.bench.simulator import SimulatedModelServer
+from bot.settings import Settings
+from pipeline.request import NoteRequest
+
+DOCUMENTS = [
+    {
+        "url": "https://www.cdc.gov/vaccines/mmr-safety",
+        "title": "MMR vaccine safety",
+        "text": "Many studies have found no link between the MMR vaccine and autism.",
+    },
+    {
+        "url": "https://medlineplus.gov/measles.html",
+        "title": "Measles",
+        "text": "The measles vaccine (MMR) is safe and protects against measles.",
+    },
+]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+async def burst(folder: Path, server: SimulatedModelServer, requests: int, workers: int) -> str:
+    os.environ.update(
+        {
+            "EVONOTE_DATA_DIR": str(folder / f"w{workers}"),
+            "EVONOTE_LLM__BASE_URL": server.base_url,
+            "EVONOTE_SEARCH__CORPUS": str(folder / "corpus.jsonl"),
+            "EVONOTE_MEMORY__MODE": "off",
+            "EVONOTE_FORECAST__ENABLED": "false",
+            "EVONOTE_OPS__WORKERS": str(workers),
+        }
+    )
+    settings = Settings()
+    started = time.perf_counter()
+    async with build(settings) as app:
+        rows = await asyncio.gather(
+            *(
+                app.notes.check(NoteRequest(post_ref=f"The MMR vaccine causes autism ({i})"))
+                for i in range(requests)
+            ),
+            return_exceptions=True,
+        )
+    wall = time.perf_counter() - started
+    done = [r for r in rows if not isinstance(r, BaseException)]
+    status = {s: sum(r.status == s for r in done) for s in ("noted", "abstained", "failed")}
+    out_of_time = sum(
+        r.status == "abstained" and "deadline" in (r.abstain_reason or "") for r in done
+    )
+    waits = [(r.started_at - r.created_at).total_seconds() for r in done if r.started_at]
+    runs = [
+        (r.finished_at - r.started_at).total_seconds()
+        for r in done
+        if r.started_at and r.finished_at
+    ]
+    return (
+        f"workers {workers:>4}: noted {status['noted']:>4}, abstained {status['abstained']:>4} "
+        f"({out_of_time} for lack of time), failed {status['failed'] + len(rows) - len(done):>3};"
+        f" queue wait p50 {statistics.median(waits):6.1f} s p95 {percentile(waits, 0.95):6.1f} s;"
+        f" run time p50 {statistics.median(runs):5.1f} s p95 {percentile(runs, 0.95):5.1f} s"
+        f" (deadline {settings.budget.deadline_s:.0f} s); wall {wall:.0f} s"
+    )
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    server = SimulatedModelServer(
+        ResearchPolicy(), delay_s=args.delay, batch_capacity=args.capacity
+    ).start()
+    try:
+        with tempfile.TemporaryDirectory() as name:
+            folder = Path(name)
+            (folder / "corpus.jsonl").write_text(
+                "\n".join(json.dumps(d) for d in DOCUMENTS) + "\n", encoding="utf-8"
+            )
+            print(
+                f"{args.requests} requests at once; model calls {args.delay} s each, "
+                f"{args.capacity} at full speed"
+            )
+            for workers in args.workers:
+                print(await burst(folder, server, args.requests, workers), flush=True)
+    finally:
+        server.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--delay", type=float, default=2.0, help="seconds per model call")
+    parser.add_argument("--capacity", type=int, default=8, help="calls served at full speed")
+    parser.add_argument(
+        "--workers", type=int, nargs="+", default=[8, 200], help="admission limits to compare"
+    )
+    asyncio.run(main_async(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
