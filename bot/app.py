@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import httpx
 import openai
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from tweepy.asynchronous import AsyncClient
 
@@ -35,7 +36,7 @@ from bot.metrics import Metrics
 from bot.posts import PostResolver
 from bot.process import describe, owner_gone, owner_id, owner_role
 from bot.service import NoteService
-from bot.settings import Settings
+from bot.settings import ConfigurationError, Settings
 from bot.submit import NoteSubmitter
 from memory.distil import Distiller
 from memory.evolve import Evolver
@@ -43,15 +44,10 @@ from memory.experience import ExperienceMemory, MemoryPolicy
 from memory.judge import SocialUtilityJudge
 from memory.ports import Embedder
 from pipeline.episode import EpisodeRunner
-from pipeline.errors import EvoNoteError
 from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
 from pipeline.ports import ChatModel, NoMemory, PageReader, PostSource, SearchEngine
-
-
-class ConfigurationError(EvoNoteError):
-    """A setting is missing or points at something that is not there."""
 
 
 @dataclass
@@ -73,7 +69,14 @@ async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
     CLI's) or requeued (the rest), and those whose lease ran out are requeued."""
     engine = make_engine(settings.database_url, concurrency=settings.ops.workers)
     try:
-        await upgrade(settings.database_url)
+        try:
+            await upgrade(settings.database_url)
+        except (OSError, SQLAlchemyError) as e:
+            where = engine.url.host or engine.url.database or "?"
+            raise ConfigurationError(
+                f"cannot use the database at {where} (EVONOTE_DB__URL): "
+                f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+            ) from e
         store = EpisodeStore(engine)
         # An episode whose process on this host is gone is taken back now, not after a lease.
         await store.reclaim_orphans(owner_gone, describe, lambda o: owner_role(o) != "serve")

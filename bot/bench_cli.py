@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 from adapters.community_notes_tsv import load_community_notes
-from bot.app import ConfigurationError
+from bot.arguments import port, positive
 from bot.bench.charts import write_charts
 from bot.bench.run import parse_variants, run_variant
 from bot.bench.simulated_model import ResearchPolicy
 from bot.bench.simulator import SimulatedModelServer
-from bot.settings import Settings
+from bot.settings import ConfigurationError, Settings
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost, load_jsonl
 from pipeline.evaluation.report import render_markdown, summarise
@@ -35,8 +35,8 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="comma-separated: full, memory-frozen, memory-off, no-analyzer",
     )
     run.add_argument("--out", type=Path, required=True, help="folder for report and ledgers")
-    run.add_argument("--concurrency", type=int, default=1, help="episodes at a time")
-    run.add_argument("--limit", type=int, help="only the first N posts (post-time order)")
+    run.add_argument("--concurrency", type=positive, default=1, help="episodes at a time")
+    run.add_argument("--limit", type=positive, help="only the first N posts (post-time order)")
     run.add_argument("--json", action="store_true", help="print results.json to stdout")
     run.add_argument(
         "--cn-notes",
@@ -46,7 +46,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     run.add_argument("--cn-status", type=Path, help="the noteStatusHistory TSV")
     simulate = bsub.add_parser("simulate", help="serve a latency-simulating model endpoint")
-    simulate.add_argument("--port", type=int, default=8000)
+    simulate.add_argument("--port", type=port, default=8000)
     simulate.add_argument("--delay", type=float, default=0.5, help="seconds per call")
     simulate.add_argument("--per-token", type=float, default=0.0, help="seconds per token")
 

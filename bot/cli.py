@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import signal
 import sys
 import threading
@@ -24,10 +25,11 @@ from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from bot import bench_cli, digest, doctor, memory_cli, personas_cli, serve, x_cli
-from bot.app import ConfigurationError, build, open_database, open_store
+from bot.app import build, open_database, open_store
+from bot.arguments import Parser, positive, record_id
 from bot.render import episode_json, episode_list_text, episode_text, steps_text
 from bot.service import EpisodeFailed
-from bot.settings import Settings
+from bot.settings import ConfigurationError, Settings, load_settings
 from pipeline.errors import InvalidPostInput, ModelUnavailable, PostUnavailable
 from pipeline.redact import redact
 from pipeline.request import NoteRequest
@@ -42,7 +44,7 @@ MODEL_HINT = (
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = Parser(
         prog="evonote",
         description="Draft evidence-grounded Community Notes for health posts.",
         epilog=__doc__.split("\n\n", 1)[1] if __doc__ else None,
@@ -68,10 +70,10 @@ def _parser() -> argparse.ArgumentParser:
     episodes = sub.add_parser("episodes", help="stored episodes and their trajectories")
     esub = episodes.add_subparsers(dest="episodes_command", required=True)
     listing = esub.add_parser("list", help="the most recent episodes")
-    listing.add_argument("--limit", type=int, default=20)
+    listing.add_argument("--limit", type=positive, default=20)
     listing.add_argument("--status", choices=["queued", "running", "noted", "abstained", "failed"])
     show = esub.add_parser("show", help="one episode with every step")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=record_id)
     show.add_argument("--json", action="store_true", help="print one JSON object")
 
     corpus = sub.add_parser("corpus", help="the local evidence corpus")
@@ -219,7 +221,7 @@ async def _db(settings: Settings) -> int:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    settings = Settings()
+    settings = load_settings()
     if args.command == "config":
         print(redact(settings.model_dump_json(indent=2)))
         return EXIT_OK
@@ -289,6 +291,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("evonote: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # `evonote … | head`: the reader left. Point stdout at nothing so the interpreter's
+        # final flush cannot raise again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as e:  # a path that cannot be written or read (--out, an index folder)
+        where = f": {e.filename}" if e.filename else ""
+        print(f"evonote: {e.strerror or e}{where}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 if __name__ == "__main__":

@@ -14,15 +14,14 @@ from alembic.script import ScriptDirectory
 from pydantic import BaseModel
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.sqlstore.engine import alembic_config, make_engine
+from adapters.sqlstore.engine import alembic_config, make_engine, upgrade
 from bot.app import (
-    ConfigurationError,
     make_chat_model,
     make_embedder,
     make_web_search,
     open_corpus,
 )
-from bot.settings import Settings
+from bot.settings import ConfigurationError, Settings
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatMessage
 from pipeline.redact import redact
@@ -91,6 +90,7 @@ async def check_embedder(settings: Settings) -> Check:
 async def check_database(settings: Settings) -> Check:
     engine = make_engine(settings.database_url)
     try:
+        await upgrade(settings.database_url)  # as every command does on start
         async with engine.connect() as connection:
             current = await connection.run_sync(
                 lambda sync: MigrationContext.configure(sync).get_current_revision()

@@ -13,13 +13,13 @@ from pathlib import Path
 
 from adapters.sqlstore.episodes import EpisodeStore
 from bot.app import (
-    ConfigurationError,
     make_evolver,
     make_llm_client,
     open_database,
     open_memory,
 )
-from bot.settings import Settings
+from bot.arguments import record_id
+from bot.settings import ConfigurationError, Settings
 from memory.distil import normalised, rejection_reason
 from memory.experience import ExperienceMemory
 from memory.models import LessonKind, LessonStatus, MemoryItem
@@ -36,19 +36,19 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     listing.add_argument("--phase", choices=[p.value for p in MemoryPhase])
     listing.add_argument("--status", choices=[s.value for s in LessonStatus])
     show = msub.add_parser("show", help="one lesson with its audit log")
-    show.add_argument("id", type=int)
+    show.add_argument("id", type=record_id)
     for name, help_text in (
         ("retire", "stop using a lesson"),
         ("restore", "use it again"),
         ("approve", "make a provisional lesson active"),
     ):
         command = msub.add_parser(name, help=help_text)
-        command.add_argument("id", type=int)
+        command.add_argument("id", type=record_id)
         command.add_argument("--actor", default=getpass.getuser())
         if name == "retire":
             command.add_argument("--why", required=True, help="why it is retired")
     edit = msub.add_parser("edit", help="change a lesson's wording or phase")
-    edit.add_argument("id", type=int)
+    edit.add_argument("id", type=record_id)
     edit.add_argument("--trigger")
     edit.add_argument("--strategy")
     edit.add_argument("--phase", choices=[p.value for p in MemoryPhase])
@@ -69,7 +69,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
 
     vote = sub.add_parser("vote", help="a moderator's verdict on an episode's note")
-    vote.add_argument("episode", type=int)
+    vote.add_argument("episode", type=record_id)
     vote.add_argument("verdict", choices=["up", "down"])
     vote.add_argument("--reason")
     vote.add_argument("--user", default=getpass.getuser())

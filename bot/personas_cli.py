@@ -15,8 +15,9 @@ from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
-from bot.app import ConfigurationError, make_llm_client, make_panel
-from bot.settings import Settings
+from bot.app import make_llm_client, make_panel
+from bot.arguments import positive
+from bot.settings import ConfigurationError, Settings
 from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
 from pipeline.forecast.factorisation import fit
 from pipeline.forecast.personas import build_personas
@@ -37,7 +38,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     build = psub.add_parser("build", help="fit the rater space on real ratings and cluster it")
     build.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021 or now)")
     build.add_argument("--notes", type=Path, help="notes TSV: keep ratings of these notes only")
-    build.add_argument("--k", type=int, default=16, help="personas (clusters)")
+    build.add_argument("--k", type=positive, default=16, help="personas (clusters)")
     build.add_argument("--seed", type=int, default=0)
     build.add_argument("--out", type=Path, required=True)
     calibrate = psub.add_parser("calibrate", help="fit the aggregator on labelled notes")
@@ -48,7 +49,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="JSONL: {post, note, label: helpful|not_helpful|needs_more_ratings}",
     )
     calibrate.add_argument("--out", type=Path, required=True)
-    calibrate.add_argument("--folds", type=int, default=5)
+    calibrate.add_argument("--folds", type=positive, default=5)
 
 
 def build_command(args: argparse.Namespace) -> int:

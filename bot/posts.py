@@ -85,12 +85,25 @@ def post_from_text(text: str) -> Post:
 
 def validated_post(raw: dict[str, Any], where: str) -> Post:
     """A Post from untrusted fields, or one clear message naming the field and its limit."""
+    text = raw.get("text")
+    if isinstance(text, str):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as e:  # lone surrogates: bytes that were not UTF-8
+            raise InvalidPostInput(
+                f"{where}: the text is not valid UTF-8 (character {e.start + 1})"
+            ) from e
     try:
         post = Post.model_validate(raw)
     except ValidationError as e:
         first = e.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "post"
         raise InvalidPostInput(f"{where}: field '{field}': {first['msg']}") from e
+    if not any(ch.isalnum() for ch in post.text):
+        raise InvalidPostInput(
+            f"{where} has no words or numbers to check (only symbols, emoji or invisible "
+            "characters): give the post's text or link"
+        )
     if not post.links:
         post.links = find_urls(post.text)
     return post

@@ -21,14 +21,14 @@ from adapters.sqlstore.lease import SqlLeaseStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.watch import WatchStore
 from adapters.x.watch import XWatchFeed
-from bot.app import App, ConfigurationError, build, make_evolver
+from bot.app import App, build, make_evolver
 from bot.background import BackgroundTasks
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.metrics import configure_logging
 from bot.process import owner_id
 from bot.service import EpisodeFailed
-from bot.settings import Settings
+from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
 from bot.watch import WatchScanner
 from bot.worker import CardViews, run_workers

@@ -6,13 +6,14 @@ Example: EVONOTE_LLM__BASE_URL=http://gpu-box:8000/v1, EVONOTE_SEARCH__CORPUS=do
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr
+from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from adapters.web.reader import DEFAULT_USER_AGENT
 from pipeline.budget import EvidenceBudget
+from pipeline.errors import EvoNoteError
 
 
 class LLMSettings(BaseModel):
@@ -94,11 +95,36 @@ class BudgetSettings(BaseModel):
     )
 
 
+# URLs as people write them → the async drivers EvoNote uses.
+_ASYNC_DRIVERS = {
+    "sqlite": "sqlite+aiosqlite",
+    "postgres": "postgresql+asyncpg",
+    "postgresql": "postgresql+asyncpg",
+}
+
+
 class DatabaseSettings(BaseModel):
     url: str | None = Field(
         default=None,
-        description="SQLAlchemy async URL; empty = a SQLite file in the data directory",
+        description="database URL: sqlite:///path.db or postgresql://user:password@host/db "
+        "(the async drivers are chosen for you); empty = a SQLite file in the data directory",
     )
+
+    @field_validator("url")
+    @classmethod
+    def _async_driver(cls, url: str | None) -> str | None:
+        if not url:
+            return None
+        scheme, sep, rest = url.partition("://")
+        if not sep:
+            raise ValueError("give a URL like sqlite:///path.db or postgresql://user@host/db")
+        dialect, _, driver = scheme.lower().partition("+")
+        if dialect not in _ASYNC_DRIVERS:
+            raise ValueError(f"'{dialect}' databases are not supported: use sqlite or postgresql")
+        wanted = _ASYNC_DRIVERS[dialect]
+        if driver and f"{wanted.split('+')[0]}+{driver}" != wanted:
+            raise ValueError(f"the '{driver}' driver is not async: write {wanted}://{rest[:40]}")
+        return f"{wanted}://{rest}"
 
 
 SearchBackend = Literal["local", "searxng", "serper", "brave", "tavily", "ddgs"]
@@ -409,6 +435,25 @@ class OpsSettings(BaseModel):
         gt=0,
         description="evonote serve: how often episodes left queued or orphaned are picked up",
     )
+
+
+class ConfigurationError(EvoNoteError):
+    """A setting is missing, malformed, or points at something that is not there."""
+
+
+def load_settings() -> Settings:
+    """The settings from the environment, or one line per bad variable naming what it takes."""
+    try:
+        return Settings()
+    except ValidationError as e:
+        raise ConfigurationError("; ".join(_setting_problem(err) for err in e.errors())) from e
+
+
+def _setting_problem(error: Any) -> str:
+    variable = "EVONOTE_" + "__".join(str(part).upper() for part in error["loc"])
+    given = error.get("input")
+    shown = f" (got {str(given)[:60]!r})" if isinstance(given, str | int | float) else ""
+    return f"{variable}: {error['msg']}{shown}"
 
 
 class Settings(BaseSettings):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated
 
 from pydantic import BaseModel, Field, field_validator
@@ -18,6 +18,11 @@ MAX_EXISTING_NOTES = 20
 MAX_LINKS = 50
 MAX_URL_CHARS = 2_000
 Url = Annotated[str, Field(max_length=MAX_URL_CHARS)]
+
+
+def as_utc(value: datetime) -> datetime:
+    """A time without a zone is UTC (as X and the Community Notes data give it)."""
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value
 
 
 class Media(BaseModel):
@@ -56,6 +61,11 @@ class Post(BaseModel):
         max_length=MAX_LINKS,
         description="URLs in the post; the only non-search URLs visitable",
     )
+
+    @field_validator("created_at")
+    @classmethod
+    def _utc_when_no_zone(cls, value: datetime | None) -> datetime | None:
+        return None if value is None else as_utc(value)
 
     @field_validator("quoted", "replied_to")
     @classmethod

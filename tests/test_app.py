@@ -14,9 +14,9 @@ from adapters.local_corpus import LocalCorpus
 from adapters.search.http_backends import SearxngSearch
 from adapters.web.address_guard import SystemResolver
 from adapters.web.reader import GuardedPageReader
-from bot.app import ConfigurationError, make_evidence
+from bot.app import make_evidence
 from bot.cli import main
-from bot.settings import Settings
+from bot.settings import ConfigurationError, Settings
 from tests.fakes.documents import article_html
 from tests.fakes.model_server import ScriptedModelServer
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.admission import AdmissionGate
 from pipeline.errors import SearchFailed
 from pipeline.evidence import SearchResult
 from pipeline.request import NoteRequest
@@ -52,8 +53,10 @@ async def test_search_failing_half_the_time(engine: AsyncEngine) -> None:
 
 
 async def test_many_requests_at_once_all_complete_once(engine: AsyncEngine) -> None:
+    """(500 at once, and under CPU load: `python -m bench.load --stress 2`.)"""
     notes = fake_note_service(engine)
-    count = 500
+    notes.gate = AdmissionGate(4, slow_call_s=30)
+    count = 40
     rows = await asyncio.gather(
         *(
             notes.check(NoteRequest(post_ref=f"MMR causes autism, variant {i}", key=f"load:{i}"))
@@ -70,4 +73,6 @@ async def test_many_requests_at_once_all_complete_once(engine: AsyncEngine) -> N
         (r.started_at - r.created_at).total_seconds() for r in rows if r.started_at and r.created_at
     )
     assert len(waits) == count
-    assert waits[int(0.95 * count)] >= 0
+    # four ran at once: the rest waited in the queue, and their deadline started when they ran
+    assert waits[-1] > waits[0]
+    assert all(r.total_s is not None and r.total_s < 120 for r in rows)

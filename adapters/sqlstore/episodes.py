@@ -34,7 +34,8 @@ class EpisodeStore:
             reply_channel=request.reply_to.channel,
             reply_thread=request.reply_to.thread,
             reply_message=request.reply_to.message,
-            post_ref=request.post_ref,
+            # what was typed is stored as given, except bytes that were not UTF-8
+            post_ref=request.post_ref.encode("utf-8", "replace").decode("utf-8"),
             request_key=request.key,
             post=post.model_dump(mode="json"),
             post_created_at=post.created_at,

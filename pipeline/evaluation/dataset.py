@@ -3,13 +3,14 @@ Community Notes TSVs plus user-supplied post text into the same posts)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from pipeline.errors import EvoNoteError
+from pipeline.post import as_utc
 
 Label = Literal["helpful", "not_helpful", "needs_more_ratings"]
 
@@ -26,6 +27,11 @@ class BenchPost(BaseModel):
     label: Label | None = Field(default=None, description="the human note's rating outcome")
     modality: str = Field(default="text", description="text, image or video")
     media_captions: list[str] = Field(default_factory=list, description="captions of the media")
+
+    @field_validator("created_at")
+    @classmethod
+    def _utc_when_no_zone(cls, value: datetime) -> datetime:
+        return as_utc(value)
 
 
 def load_jsonl(path: Path) -> list[BenchPost]:
@@ -51,7 +57,4 @@ def load_jsonl(path: Path) -> list[BenchPost]:
 
 def in_post_order(posts: list[BenchPost]) -> list[BenchPost]:
     """Oldest first; a time without a zone is read as UTC."""
-    return sorted(
-        posts,
-        key=lambda p: p.created_at if p.created_at.tzinfo else p.created_at.replace(tzinfo=UTC),
-    )
+    return sorted(posts, key=lambda p: as_utc(p.created_at))

@@ -1,0 +1,44 @@
+"""Command-line values checked where they are parsed, so a mistake is one clear line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import NoReturn
+
+# Ids are 64-bit integers in the database; a larger number cannot name anything.
+MAX_ID = 2**63 - 1
+EXIT_USAGE = 3  # the README's "input cannot be processed"
+
+
+def record_id(text: str) -> int:
+    """An episode or lesson id: a whole number from 1 to MAX_ID."""
+    if not text.isascii() or not text.isdigit() or not 0 < int(text) <= MAX_ID:
+        raise argparse.ArgumentTypeError(f"'{text[:30]}' is not an id (a whole number from 1)")
+    return int(text)
+
+
+def positive(text: str) -> int:
+    """A count that must be at least 1 (--limit, --k, --folds, --concurrency)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"'{text[:30]}' must be a whole number of at least 1")
+    return value
+
+
+def port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"'{text[:30]}' is not a port (1-65535)")
+    return int(text)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with a bad command line answered as bad input (exit 3), not as exit 2,
+    which EvoNote keeps for unusable settings."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: {message}\n")

@@ -1,0 +1,159 @@
+"""A new operator's ordinary mistakes: one clear line and a documented exit code, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.settings import DatabaseSettings
+from tests.conftest import NetworkGuard
+from tests.fakes.model_server import ScriptedModelServer
+from tests.test_redact import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "says"),
+    [
+        ("EVONOTE_BUDGET__MAX_STEPS", "-1", "EVONOTE_BUDGET__MAX_STEPS: Input should be greater"),
+        ("EVONOTE_BUDGET__MAX_STEPS", "abc", "EVONOTE_BUDGET__MAX_STEPS: Input should be a valid"),
+        ("EVONOTE_SEARCH__BACKEND", "google", "'local', 'searxng', 'serper', 'brave', 'tavily'"),
+        ("EVONOTE_DB__URL", "mysql://u@h/db", "EVONOTE_DB__URL: Value error, 'mysql' databases"),
+        ("EVONOTE_DB__URL", "postgresql+psycopg2://h/db", "is not async"),
+    ],
+)
+@pytest.mark.parametrize("command", [["config"], ["doctor"], ["check", "MMR causes autism"]])
+def test_a_bad_setting_is_one_line_and_exit_2(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+    value: str,
+    says: str,
+    command: list[str],
+) -> None:
+    monkeypatch.setenv(variable, value)
+    code, out, err = run(capsys, *command)
+    assert code == 2
+    assert says in err and err.count("\n") == 1 and "Traceback" not in err
+    assert out == ""
+
+
+@pytest.mark.parametrize(
+    ("written", "becomes"),
+    [
+        ("sqlite:///x.db", "sqlite+aiosqlite:///x.db"),
+        ("postgresql://u:p@h/db", "postgresql+asyncpg://u:p@h/db"),
+        ("postgres://u@h:5433/db", "postgresql+asyncpg://u@h:5433/db"),
+        ("postgresql+asyncpg://h/db", "postgresql+asyncpg://h/db"),
+        ("sqlite+aiosqlite:////abs.db", "sqlite+aiosqlite:////abs.db"),
+    ],
+)
+def test_database_urls_as_people_write_them(written: str, becomes: str) -> None:
+    assert DatabaseSettings(url=written).url == becomes
+
+
+def test_a_plain_sqlite_url_works(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setenv("EVONOTE_DB__URL", f"sqlite:///{tmp_path / 'plain.db'}")
+    assert run(capsys, "episodes", "list")[0] == 0
+    assert (tmp_path / "plain.db").exists()
+
+
+def test_an_unreachable_database_names_its_host(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], network_guard: NetworkGuard
+) -> None:
+    port = free_port()  # nothing listens there
+    network_guard.allow(port)
+    monkeypatch.setenv("EVONOTE_DB__URL", f"postgresql://evo:pw@127.0.0.1:{port}/x")
+    code, _, err = run(capsys, "episodes", "list")
+    assert code == 2
+    assert "cannot use the database at 127.0.0.1 (EVONOTE_DB__URL)" in err
+    assert "Traceback" not in err and "pw" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["episodes", "show", "9" * 30], "is not an id"),
+        (["vote", "9" * 30, "up"], "is not an id"),
+        (["memory", "show", "0"], "is not an id"),
+        (["x", "submit", "-5"], "is not an id"),
+        (["episodes", "list", "--limit", "0"], "must be a whole number of at least 1"),
+        (["personas", "build", "--ratings", "r.tsv", "--k", "0", "--out", "p.json"], "at least 1"),
+    ],
+)
+def test_bad_numbers_on_the_command_line_are_exit_3(
+    capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 3
+    assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("post", "says"),
+    [
+        ("🦠💉😱", "has no words or numbers"),
+        ("\u200b\u200b\u2060", "has no words or numbers"),
+        ("\x01\x02 ‼️", "has no words or numbers"),
+        ("MMR causes autism \udcff\udcfe", "not valid UTF-8"),
+    ],
+)
+def test_posts_without_words_or_with_broken_text_are_refused_and_stored(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str], post: str, says: str
+) -> None:
+    code, _, err = run(capsys, "check", post)
+    assert code == 3
+    assert says in err
+    assert app_env.requests == []  # no model call was spent on it
+    code, out, _ = run(capsys, "episodes", "list", "--status", "failed")
+    assert code == 0 and "failed" in out
+
+
+def test_a_post_time_without_a_zone_is_utc(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    post = tmp_path / "post.json"
+    post.write_text(
+        json.dumps({"text": "MMR causes autism", "created_at": "2025-02-10T09:30:00"}),
+        encoding="utf-8",
+    )
+    code, out, err = run(capsys, "check", f"@{post}", "--json")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "noted"
+
+
+def test_an_unwritable_output_path_is_one_line(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "memory", "export", "--out", str(blocker / "sub" / "out.jsonl"))
+    assert code == 3
+    assert "Not a directory" in err and "Traceback" not in err
+
+
+def test_output_into_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EVONOTE_")}
+    env.update({"PYTHONPATH": str(ROOT), "EVONOTE_DATA_DIR": str(tmp_path)})
+    shell = f"{sys.executable} -m bot.cli config | head -c 1"
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", shell], env=env, capture_output=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert b"BrokenPipeError" not in done.stderr and b"Traceback" not in done.stderr
