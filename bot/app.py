@@ -5,49 +5,43 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import httpx
 import openai
-from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
-from tweepy.asynchronous import AsyncClient
 
 from adapters.embeddings.minilm import LocalEmbedder, ModelNotInstalled, model_folder
-from adapters.embeddings.openai_embeddings import OpenAIEmbedder
 from adapters.local_corpus import LocalCorpus
 from adapters.model_pool import ModelPool
 from adapters.openai_chat import OpenAIChatModel
 from adapters.openai_vision import OpenAICaptioner
-from adapters.search.ddgs_search import DdgsSearch
 from adapters.search.http_backends import BraveSearch, SearxngSearch, SerperSearch, TavilySearch
-from adapters.sqlstore.engine import make_engine, upgrade
-from adapters.sqlstore.episode_feed import SqlEpisodeFeed
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.submissions import SubmissionStore
-from adapters.web.address_guard import SystemResolver
-from adapters.web.page_cache import PageCache
-from adapters.web.reader import GuardedPageReader, no_cookies
-from adapters.x.community_notes import CommunityNotesApi
-from adapters.x.oauth import OAuth1Credentials
-from adapters.x.posts import XPostSource
+from adapters.web.cookies import no_cookies
 from bot.admission import AdmissionGate, ObservedModel
+from bot.database import open_database
 from bot.metrics import Metrics
 from bot.posts import PostResolver
-from bot.process import describe, owner_gone, owner_id, owner_role
+from bot.process import owner_id
 from bot.service import NoteService
 from bot.settings import ConfigurationError, Settings
 from bot.submit import NoteSubmitter
-from memory.distil import Distiller
-from memory.evolve import Evolver
 from memory.experience import ExperienceMemory, MemoryPolicy
-from memory.judge import SocialUtilityJudge
 from memory.ports import Embedder
 from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
 from pipeline.ports import ChatModel, NoMemory, PageReader, PostSource, SearchEngine
+
+if TYPE_CHECKING:
+    from memory.evolve import Evolver
+
+# Adapters that only some configurations use (X, the web reader, other search backends, the
+# evolve job) are imported where they are built, so a command starts without them.
 
 
 @dataclass
@@ -63,35 +57,6 @@ class App:
     metrics: Metrics | None = None
 
 
-@asynccontextmanager
-async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
-    """The engine, after migrations; running episodes whose process died are failed (the
-    CLI's) or requeued (the rest), and those whose lease ran out are requeued."""
-    engine = make_engine(settings.database_url, concurrency=settings.ops.workers)
-    try:
-        try:
-            await upgrade(settings.database_url)
-        except (OSError, SQLAlchemyError) as e:
-            where = engine.url.host or engine.url.database or "?"
-            raise ConfigurationError(
-                f"cannot use the database at {where} (EVONOTE_DB__URL): "
-                f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
-            ) from e
-        store = EpisodeStore(engine)
-        # An episode whose process on this host is gone is taken back now, not after a lease.
-        await store.reclaim_orphans(owner_gone, describe, lambda o: owner_role(o) != "serve")
-        await store.requeue_expired(settings.ops.max_attempts)
-        yield engine
-    finally:
-        await engine.dispose()
-
-
-@asynccontextmanager
-async def open_store(settings: Settings) -> AsyncIterator[EpisodeStore]:
-    async with open_database(settings) as engine:
-        yield EpisodeStore(engine)
-
-
 def make_embedder(settings: Settings) -> Embedder:
     m = settings.memory
     if m.embedder == "openai":
@@ -105,6 +70,8 @@ def make_embedder(settings: Settings) -> Embedder:
             api_key=settings.llm.api_key.get_secret_value() or "EMPTY",
             max_retries=settings.llm.max_retries,
         )
+        from adapters.embeddings.openai_embeddings import OpenAIEmbedder
+
         return OpenAIEmbedder(client, m.embedding_model, m.embedding_dimension)
     try:
         model_folder()
@@ -138,6 +105,11 @@ async def open_memory(settings: Settings, engine: AsyncEngine) -> ExperienceMemo
 def make_evolver(
     settings: Settings, engine: AsyncEngine, memory: ExperienceMemory, client: openai.AsyncOpenAI
 ) -> Evolver:
+    from adapters.sqlstore.episode_feed import SqlEpisodeFeed
+    from memory.distil import Distiller
+    from memory.evolve import Evolver
+    from memory.judge import SocialUtilityJudge
+
     llm = settings.llm
     judge_model = OpenAIChatModel(
         client,
@@ -230,6 +202,8 @@ def make_web_search(settings: Settings, client: httpx.AsyncClient) -> SearchEngi
         return BraveSearch(client, _key(settings, "brave"), **common)
     if s.backend == "tavily":
         return TavilySearch(client, _key(settings, "tavily"), **common)
+    from adapters.search.ddgs_search import DdgsSearch
+
     return DdgsSearch(timeout_s=s.timeout_s)
 
 
@@ -247,6 +221,10 @@ async def make_evidence(
     search: SearchEngine = corpus if local and corpus else make_web_search(settings, client)
     if use_corpus_reader and corpus is not None:
         return search, corpus
+    from adapters.web.address_guard import SystemResolver
+    from adapters.web.page_cache import PageCache
+    from adapters.web.reader import GuardedPageReader
+
     r = settings.reader
     cache = PageCache(settings.data_dir / "pages", r.cache_ttl_s) if r.cache_ttl_s else None
     reader = GuardedPageReader(
@@ -268,6 +246,9 @@ def make_submitter(
     parts = settings.x.credentials()
     if parts is None:
         return None
+    from adapters.x.community_notes import CommunityNotesApi
+    from adapters.x.oauth import OAuth1Credentials
+
     x = settings.x
     api = CommunityNotesApi(
         http,
@@ -284,6 +265,10 @@ def make_post_sources(settings: Settings) -> list[PostSource]:
     token = settings.x.bearer_token
     if token is None:
         return []
+    from tweepy.asynchronous import AsyncClient
+
+    from adapters.x.posts import XPostSource
+
     client = AsyncClient(bearer_token=token.get_secret_value(), wait_on_rate_limit=False)
     return [XPostSource(client, settings.x.timeout_s)]
 

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from adapters.community_notes_tsv import load_community_notes
-from bot.arguments import port, positive
 from bot.bench.charts import write_charts
 from bot.bench.run import parse_variants, run_variant
 from bot.bench.simulated_model import ResearchPolicy
@@ -22,33 +21,6 @@ from pipeline.evaluation.dataset import BenchPost, load_jsonl
 from pipeline.evaluation.report import render_markdown, summarise
 
 EXIT_OK, EXIT_INPUT, EXIT_FAILED = 0, 3, 1
-
-
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    bench = sub.add_parser("bench", help="the paper's evaluation: variants, judges, report")
-    bsub = bench.add_subparsers(dest="bench_command", required=True)
-    run = bsub.add_parser("run", help="replay a dataset per variant, judge, write the report")
-    run.add_argument("dataset", type=Path, help="JSONL: id, text, created_at, [human_note, ...]")
-    run.add_argument(
-        "--variants",
-        default="full",
-        help="comma-separated: full, memory-frozen, memory-off, no-analyzer",
-    )
-    run.add_argument("--out", type=Path, required=True, help="folder for report and ledgers")
-    run.add_argument("--concurrency", type=positive, default=1, help="episodes at a time")
-    run.add_argument("--limit", type=positive, help="only the first N posts (post-time order)")
-    run.add_argument("--json", action="store_true", help="print results.json to stdout")
-    run.add_argument(
-        "--cn-notes",
-        type=Path,
-        help="with --cn-status: read a Community Notes notes TSV, "
-        "and take post text from DATASET lines {tweet_id, text, created_at}",
-    )
-    run.add_argument("--cn-status", type=Path, help="the noteStatusHistory TSV")
-    simulate = bsub.add_parser("simulate", help="serve a latency-simulating model endpoint")
-    simulate.add_argument("--port", type=port, default=8000)
-    simulate.add_argument("--delay", type=float, default=0.5, help="seconds per call")
-    simulate.add_argument("--per-token", type=float, default=0.0, help="seconds per token")
 
 
 def load(args: argparse.Namespace) -> list[BenchPost]:

@@ -9,31 +9,31 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import json
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from slack_sdk.web.async_client import AsyncWebClient
-
-from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
-from adapters.sqlstore.episodes import EpisodeStore
-from adapters.sqlstore.memory_store import SqlMemoryStore
-from bot import bench_cli, digest, doctor, memory_cli, personas_cli, serve, x_cli
-from bot.app import build, open_database, open_store
-from bot.arguments import Parser, positive, record_id
-from bot.render import episode_json, episode_list_text, episode_text, steps_text
-from bot.service import EpisodeFailed
+from bot.arguments import Parser, port, positive, record_id
 from bot.settings import ConfigurationError, Settings, load_settings
+from memory.models import LessonStatus
 from pipeline.errors import InvalidPostInput, ModelUnavailable, PostUnavailable
+from pipeline.ports import MemoryPhase
 from pipeline.redact import redact
 from pipeline.request import NoteRequest
-from pipeline.trajectory import Progress
+
+if TYPE_CHECKING:
+    from pipeline.trajectory import Progress
+
+# The heavy libraries (model clients, FAISS, scikit-learn, matplotlib, the chat SDKs) are
+# imported inside the commands that use them: `evonote --help` and `episodes list` start fast.
+ROLES = ("all", "gateway", "worker", "scheduler")
 
 EXIT_OK, EXIT_ERROR, EXIT_CONFIG, EXIT_INPUT, EXIT_FAILED = 0, 1, 2, 3, 4
 
@@ -89,15 +89,137 @@ def _parser() -> argparse.ArgumentParser:
         "--base-url", help="public URL prefix for files in folders that name no URL of their own"
     )
 
-    memory_cli.add_parsers(sub)
-    personas_cli.add_parsers(sub)
-    bench_cli.add_parsers(sub)
-    serve.add_parser(sub)
-    x_cli.add_parsers(sub)
+    memory_parsers(sub)
+    personas_parsers(sub)
+    bench_parsers(sub)
+    serve_parser(sub)
+    x_parsers(sub)
 
     db = sub.add_parser("db", help="database maintenance")
     db.add_argument("action", choices=["upgrade"], help="apply migrations")
     return parser
+
+
+def memory_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    memory = sub.add_parser("memory", help="the experience memory: inspect and curate lessons")
+    msub = memory.add_subparsers(dest="memory_command", required=True)
+    listing = msub.add_parser("list", help="lessons, newest first")
+    listing.add_argument("--phase", choices=[p.value for p in MemoryPhase])
+    listing.add_argument("--status", choices=[s.value for s in LessonStatus])
+    show = msub.add_parser("show", help="one lesson with its audit log")
+    show.add_argument("id", type=record_id)
+    for name, help_text in (
+        ("retire", "stop using a lesson"),
+        ("restore", "use it again"),
+        ("approve", "make a provisional lesson active"),
+    ):
+        command = msub.add_parser(name, help=help_text)
+        command.add_argument("id", type=record_id)
+        command.add_argument("--actor", default=getpass.getuser())
+        if name == "retire":
+            command.add_argument("--why", required=True, help="why it is retired")
+    edit = msub.add_parser("edit", help="change a lesson's wording or phase")
+    edit.add_argument("id", type=record_id)
+    edit.add_argument("--trigger")
+    edit.add_argument("--strategy")
+    edit.add_argument("--phase", choices=[p.value for p in MemoryPhase])
+    edit.add_argument("--actor", default=getpass.getuser())
+    export = msub.add_parser("export", help="every lesson as JSONL")
+    export.add_argument("--out", type=Path, help="file (default: standard output)")
+    load = msub.add_parser("import", help="add lessons from JSONL (merged with near-duplicates)")
+    load.add_argument("file", type=Path)
+    load.add_argument("--actor", default=getpass.getuser())
+    msub.add_parser("stats", help="lessons by phase and status, the most used")
+
+    evolve = sub.add_parser("evolve", help="judge finished episodes and distil lessons")
+    evolve.add_argument(
+        "--once",
+        action="store_true",
+        required=True,
+        help="one run of the scheduled evolve job, now",
+    )
+
+    vote = sub.add_parser("vote", help="a moderator's verdict on an episode's note")
+    vote.add_argument("episode", type=record_id)
+    vote.add_argument("verdict", choices=["up", "down"])
+    vote.add_argument("--reason")
+    vote.add_argument("--user", default=getpass.getuser())
+
+
+def personas_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    personas = sub.add_parser("personas", help="simulated rater personas (MultiCom)")
+    psub = personas.add_subparsers(dest="personas_command", required=True)
+    build = psub.add_parser("build", help="fit the rater space on real ratings and cluster it")
+    build.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021 or now)")
+    build.add_argument("--notes", type=Path, help="notes TSV: keep ratings of these notes only")
+    build.add_argument("--k", type=positive, default=16, help="personas (clusters)")
+    build.add_argument("--seed", type=int, default=0)
+    build.add_argument("--out", type=Path, required=True)
+    calibrate = psub.add_parser("calibrate", help="fit the aggregator on labelled notes")
+    calibrate.add_argument(
+        "--data",
+        type=Path,
+        required=True,
+        help="JSONL: {post, note, label: helpful|not_helpful|needs_more_ratings}",
+    )
+    calibrate.add_argument("--out", type=Path, required=True)
+    calibrate.add_argument("--folds", type=positive, default=5)
+
+
+def bench_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    bench = sub.add_parser("bench", help="the paper's evaluation: variants, judges, report")
+    bsub = bench.add_subparsers(dest="bench_command", required=True)
+    run = bsub.add_parser("run", help="replay a dataset per variant, judge, write the report")
+    run.add_argument("dataset", type=Path, help="JSONL: id, text, created_at, [human_note, ...]")
+    run.add_argument(
+        "--variants",
+        default="full",
+        help="comma-separated: full, memory-frozen, memory-off, no-analyzer",
+    )
+    run.add_argument("--out", type=Path, required=True, help="folder for report and ledgers")
+    run.add_argument("--concurrency", type=positive, default=1, help="episodes at a time")
+    run.add_argument("--limit", type=positive, help="only the first N posts (post-time order)")
+    run.add_argument("--json", action="store_true", help="print results.json to stdout")
+    run.add_argument(
+        "--cn-notes",
+        type=Path,
+        help="with --cn-status: read a Community Notes notes TSV, "
+        "and take post text from DATASET lines {tweet_id, text, created_at}",
+    )
+    run.add_argument("--cn-status", type=Path, help="the noteStatusHistory TSV")
+    simulate = bsub.add_parser("simulate", help="serve a latency-simulating model endpoint")
+    simulate.add_argument("--port", type=port, default=8000)
+    simulate.add_argument("--delay", type=float, default=0.5, help="seconds per call")
+    simulate.add_argument("--per-token", type=float, default=0.0, help="seconds per token")
+
+
+def serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    serve_parser = sub.add_parser(
+        "serve",
+        help="run the scheduler and, when their tokens are set, the Slack app and the Discord "
+        "bot, until stopped",
+    )
+    serve_parser.add_argument(
+        "--role",
+        choices=ROLES,
+        default="all",
+        help="all (one process, default); or, for several processes on one PostgreSQL "
+        "database: gateway (chat front ends queue requests), worker (runs queued episodes and "
+        "edits their cards), scheduler (the periodic jobs)",
+    )
+
+
+def x_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    x = sub.add_parser("x", help="X's Community Notes API: submit approved notes, sync status")
+    xsub = x.add_subparsers(dest="x_command", required=True)
+    submit = xsub.add_parser("submit", help="submit an approved episode's note")
+    submit.add_argument("episode", type=record_id)
+    submit.add_argument("--by", default=getpass.getuser(), help="who submits")
+    submit.add_argument(
+        "--live", action="store_true", help="not test mode (the account must be admitted)"
+    )
+    xsub.add_parser("sync", help="fetch the status of the notes written")
+    xsub.add_parser("quota", help="remaining requests and submissions")
 
 
 async def _progress(event: Progress) -> None:
@@ -119,6 +241,12 @@ def cli_request(post: str) -> NoteRequest:
 
 
 async def _check(settings: Settings, args: argparse.Namespace) -> int:
+    if not args.json:  # before the slow part: loading the model client, corpus and memory
+        print("· starting (loading the model client, evidence and memory)", file=sys.stderr)
+    from bot.app import build
+    from bot.render import episode_json, episode_text
+    from bot.service import EpisodeFailed
+
     async with build(settings) as app:
         try:
             row = await app.notes.check(
@@ -156,6 +284,9 @@ def _exit_code(cause: BaseException) -> int:
 
 
 async def _episodes(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.database import open_store
+    from bot.render import episode_json, episode_list_text, episode_text, steps_text
+
     async with open_store(settings) as store:
         if args.episodes_command == "list":
             print(episode_list_text(await store.recent(args.limit, args.status)))
@@ -173,6 +304,8 @@ async def _episodes(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
+    from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
+
     started = time.perf_counter()
     documents: list[CorpusDocument] = []
     for path in args.paths:
@@ -200,6 +333,13 @@ def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _digest(settings: Settings, args: argparse.Namespace) -> int:
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    from adapters.sqlstore.episodes import EpisodeStore
+    from adapters.sqlstore.memory_store import SqlMemoryStore
+    from bot import digest
+    from bot.database import open_database
+
     async with open_database(settings) as engine:
         store = EpisodeStore(engine)
         built = await digest.build_digest(store, SqlMemoryStore(engine))
@@ -215,45 +355,99 @@ async def _digest(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _db(settings: Settings) -> int:
+    from bot.database import open_store
+
     async with open_store(settings):
         print(f"database at the newest schema: {redact(settings.database_url)}")
     return EXIT_OK
 
 
-async def _main(args: argparse.Namespace) -> int:
-    settings = load_settings()
-    if args.command == "config":
-        print(redact(settings.model_dump_json(indent=2)))
-        return EXIT_OK
-    if args.command == "check":
-        return await _check(settings, args)
-    if args.command == "digest":
-        return await _digest(settings, args)
-    if args.command == "doctor":
-        return await doctor.doctor(settings)
-    if args.command == "episodes":
-        return await _episodes(settings, args)
-    if args.command == "personas" and args.personas_command == "build":
+async def _config(settings: Settings, args: argparse.Namespace) -> int:
+    print(redact(settings.model_dump_json(indent=2)))
+    return EXIT_OK
+
+
+async def _doctor(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import doctor
+
+    return await doctor.doctor(settings)
+
+
+async def _personas(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import personas_cli
+
+    if args.personas_command == "build":
         return await asyncio.to_thread(personas_cli.build_command, args)
-    if args.command == "personas":
-        return await personas_cli.calibrate_command(settings, args)
-    if args.command == "bench" and args.bench_command == "run":
+    return await personas_cli.calibrate_command(settings, args)
+
+
+async def _bench(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import bench_cli
+
+    if args.bench_command == "run":
         return await bench_cli.run_command(settings, args)
-    if args.command == "bench":
-        return await bench_cli.simulate_command(args)
-    if args.command == "memory":
-        return await memory_cli.memory_command(settings, args)
-    if args.command == "evolve":
-        return await memory_cli.evolve_command(settings)
-    if args.command == "vote":
-        return await memory_cli.vote_command(settings, args)
-    if args.command == "x":
-        return await x_cli.x_command(settings, args)
-    if args.command == "serve":
-        return await serve.serve(settings, role=args.role)
-    if args.command == "corpus":
-        return await asyncio.to_thread(_index_corpus, settings, args)
+    return await bench_cli.simulate_command(args)
+
+
+async def _memory(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import memory_cli
+
+    return await memory_cli.memory_command(settings, args)
+
+
+async def _evolve(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import memory_cli
+
+    return await memory_cli.evolve_command(settings)
+
+
+async def _vote(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import memory_cli
+
+    return await memory_cli.vote_command(settings, args)
+
+
+async def _x(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import x_cli
+
+    return await x_cli.x_command(settings, args)
+
+
+async def _serve(settings: Settings, args: argparse.Namespace) -> int:
+    from bot import serve
+
+    return await serve.serve(settings, role=args.role)
+
+
+async def _corpus(settings: Settings, args: argparse.Namespace) -> int:
+    return await asyncio.to_thread(_index_corpus, settings, args)
+
+
+async def _database(settings: Settings, args: argparse.Namespace) -> int:
     return await _db(settings)
+
+
+Command = Callable[[Settings, argparse.Namespace], Awaitable[int]]
+COMMANDS: dict[str, Command] = {
+    "check": _check,
+    "config": _config,
+    "doctor": _doctor,
+    "digest": _digest,
+    "episodes": _episodes,
+    "corpus": _corpus,
+    "memory": _memory,
+    "evolve": _evolve,
+    "vote": _vote,
+    "personas": _personas,
+    "bench": _bench,
+    "serve": _serve,
+    "x": _x,
+    "db": _database,
+}
+
+
+async def _main(args: argparse.Namespace) -> int:
+    return await COMMANDS[args.command](load_settings(), args)
 
 
 EXIT_TERMINATED = 143

@@ -4,21 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import json
 import sys
 import textwrap
 import uuid
-from pathlib import Path
 
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.app import (
-    make_evolver,
-    make_llm_client,
-    open_database,
-    open_memory,
-)
-from bot.arguments import record_id
+from bot.app import make_evolver, make_llm_client, open_memory
+from bot.database import open_database
 from bot.settings import ConfigurationError, Settings
 from memory.distil import normalised, rejection_reason
 from memory.experience import ExperienceMemory
@@ -27,52 +20,6 @@ from memory.prompts import DistilledLesson
 from pipeline.ports import MemoryPhase
 
 EXIT_OK, EXIT_INPUT = 0, 3
-
-
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    memory = sub.add_parser("memory", help="the experience memory: inspect and curate lessons")
-    msub = memory.add_subparsers(dest="memory_command", required=True)
-    listing = msub.add_parser("list", help="lessons, newest first")
-    listing.add_argument("--phase", choices=[p.value for p in MemoryPhase])
-    listing.add_argument("--status", choices=[s.value for s in LessonStatus])
-    show = msub.add_parser("show", help="one lesson with its audit log")
-    show.add_argument("id", type=record_id)
-    for name, help_text in (
-        ("retire", "stop using a lesson"),
-        ("restore", "use it again"),
-        ("approve", "make a provisional lesson active"),
-    ):
-        command = msub.add_parser(name, help=help_text)
-        command.add_argument("id", type=record_id)
-        command.add_argument("--actor", default=getpass.getuser())
-        if name == "retire":
-            command.add_argument("--why", required=True, help="why it is retired")
-    edit = msub.add_parser("edit", help="change a lesson's wording or phase")
-    edit.add_argument("id", type=record_id)
-    edit.add_argument("--trigger")
-    edit.add_argument("--strategy")
-    edit.add_argument("--phase", choices=[p.value for p in MemoryPhase])
-    edit.add_argument("--actor", default=getpass.getuser())
-    export = msub.add_parser("export", help="every lesson as JSONL")
-    export.add_argument("--out", type=Path, help="file (default: standard output)")
-    load = msub.add_parser("import", help="add lessons from JSONL (merged with near-duplicates)")
-    load.add_argument("file", type=Path)
-    load.add_argument("--actor", default=getpass.getuser())
-    msub.add_parser("stats", help="lessons by phase and status, the most used")
-
-    evolve = sub.add_parser("evolve", help="judge finished episodes and distil lessons")
-    evolve.add_argument(
-        "--once",
-        action="store_true",
-        required=True,
-        help="one run of the scheduled evolve job, now",
-    )
-
-    vote = sub.add_parser("vote", help="a moderator's verdict on an episode's note")
-    vote.add_argument("episode", type=record_id)
-    vote.add_argument("verdict", choices=["up", "down"])
-    vote.add_argument("--reason")
-    vote.add_argument("--user", default=getpass.getuser())
 
 
 def _item_line(item: MemoryItem) -> str:

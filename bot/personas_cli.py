@@ -7,7 +7,6 @@ import asyncio
 import json
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 from sklearn.linear_model import LogisticRegression
@@ -16,7 +15,6 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
 from bot.app import make_llm_client, make_panel
-from bot.arguments import positive
 from bot.settings import ConfigurationError, Settings
 from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
 from pipeline.forecast.factorisation import fit
@@ -30,26 +28,6 @@ LABELS = {
     "currently_rated_not_helpful": Verdict.NOT_HELPFUL,
     "needs_more_ratings": Verdict.NEEDS_MORE_RATINGS,
 }
-
-
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    personas = sub.add_parser("personas", help="simulated rater personas (MultiCom)")
-    psub = personas.add_subparsers(dest="personas_command", required=True)
-    build = psub.add_parser("build", help="fit the rater space on real ratings and cluster it")
-    build.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021 or now)")
-    build.add_argument("--notes", type=Path, help="notes TSV: keep ratings of these notes only")
-    build.add_argument("--k", type=positive, default=16, help="personas (clusters)")
-    build.add_argument("--seed", type=int, default=0)
-    build.add_argument("--out", type=Path, required=True)
-    calibrate = psub.add_parser("calibrate", help="fit the aggregator on labelled notes")
-    calibrate.add_argument(
-        "--data",
-        type=Path,
-        required=True,
-        help="JSONL: {post, note, label: helpful|not_helpful|needs_more_ratings}",
-    )
-    calibrate.add_argument("--out", type=Path, required=True)
-    calibrate.add_argument("--folds", type=positive, default=5)
 
 
 def build_command(args: argparse.Namespace) -> int:

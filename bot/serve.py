@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import logging
@@ -36,25 +35,6 @@ from memory.models import LessonStatus
 from scheduler.jobs import Job, JobScheduler
 
 log = logging.getLogger(__name__)
-
-
-ROLES = ("all", "gateway", "worker", "scheduler")
-
-
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    serve_parser = sub.add_parser(
-        "serve",
-        help="run the scheduler and, when their tokens are set, the Slack app and the Discord "
-        "bot, until stopped",
-    )
-    serve_parser.add_argument(
-        "--role",
-        choices=ROLES,
-        default="all",
-        help="all (one process, default); or, for several processes on one PostgreSQL "
-        "database: gateway (chat front ends queue requests), worker (runs queued episodes and "
-        "edits their cards), scheduler (the periodic jobs)",
-    )
 
 
 def scheduled_jobs(app: App) -> list[Job]:

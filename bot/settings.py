@@ -11,7 +11,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from adapters.web.reader import DEFAULT_USER_AGENT
+from adapters.web import DEFAULT_USER_AGENT
 from pipeline.budget import EvidenceBudget
 from pipeline.errors import EvoNoteError
 

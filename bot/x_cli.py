@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 
 import httpx
@@ -11,25 +10,12 @@ import httpx
 from adapters.sqlstore.submissions import SubmissionStore
 from adapters.x.community_notes import NotesApiError
 from adapters.x.oauth import OAuth1Credentials
-from bot.app import make_chat_model, make_submitter, open_database
-from bot.arguments import record_id
+from bot.app import make_chat_model, make_submitter
+from bot.database import open_database
 from bot.settings import ConfigurationError, Settings
 from bot.submit import SubmissionRefused
 
 EXIT_OK, EXIT_INPUT, EXIT_FAILED = 0, 3, 4
-
-
-def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    x = sub.add_parser("x", help="X's Community Notes API: submit approved notes, sync status")
-    xsub = x.add_subparsers(dest="x_command", required=True)
-    submit = xsub.add_parser("submit", help="submit an approved episode's note")
-    submit.add_argument("episode", type=record_id)
-    submit.add_argument("--by", default=getpass.getuser(), help="who submits")
-    submit.add_argument(
-        "--live", action="store_true", help="not test mode (the account must be admitted)"
-    )
-    xsub.add_parser("sync", help="fetch the status of the notes written")
-    xsub.add_parser("quota", help="remaining requests and submissions")
 
 
 def credentials(settings: Settings) -> OAuth1Credentials:

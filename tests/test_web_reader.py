@@ -11,8 +11,9 @@ import pytest
 import respx
 
 from adapters.web.address_guard import why_not_public
+from adapters.web.cookies import no_cookies
 from adapters.web.page_cache import PageCache
-from adapters.web.reader import GuardedPageReader, no_cookies
+from adapters.web.reader import GuardedPageReader
 from pipeline.errors import PageUnreadable
 from tests.fakes.documents import ARTICLE_TEXT, article_html, text_pdf
 

@@ -10,36 +10,16 @@ requests (no cookies), and the whole read runs under one deadline.
 from __future__ import annotations
 
 import asyncio
-import urllib.request
-from http.cookiejar import Cookie, CookieJar, DefaultCookiePolicy
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
 import httpx
 
+from adapters.web import DEFAULT_USER_AGENT
 from adapters.web.address_guard import Resolver, public_address
 from adapters.web.extract import PDF_TYPES, SUPPORTED_TYPES, extract
 from adapters.web.page_cache import PageCache
 from pipeline.errors import PageUnreadable
 from pipeline.evidence import Page
-
-DEFAULT_USER_AGENT = "EvoNoteBot/0.1 (fact-checking drafts for Community Notes)"
-
-
-class _RefuseAllCookies(DefaultCookiePolicy):
-    def set_ok(self, cookie: Cookie, request: urllib.request.Request) -> bool:
-        return False
-
-    def return_ok(self, cookie: Cookie, request: urllib.request.Request) -> bool:
-        return False
-
-
-def no_cookies() -> CookieJar:
-    """A cookie jar that accepts nothing, so no response can set state for the next.
-
-    Pass it to `httpx.AsyncClient(cookies=...)` as a jar: httpx keeps a jar it is given but
-    copies an `httpx.Cookies`, losing its policy.
-    """
-    return CookieJar(policy=_RefuseAllCookies())
 
 
 class GuardedPageReader:

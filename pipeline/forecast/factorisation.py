@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
 from pipeline.forecast.ratings import RatingsTable
@@ -97,6 +96,8 @@ def fit(
 
     # Thousands of small vector operations: BLAS threads only add wake-up latency (15x here).
     with threadpool_limits(limits=1, user_api="blas"):
+        from scipy.optimize import minimize  # only fitting needs SciPy
+
         result = minimize(
             loss_and_gradient,
             start,

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, Field
-from sklearn.cluster import KMeans
 
 from pipeline.forecast.factorisation import Factorisation, fit
 from pipeline.forecast.ratings import HELPFUL_REASONS, NOT_HELPFUL_REASONS, RatingsTable
@@ -101,6 +100,8 @@ def build_personas(
     scaled = (features - features.mean(axis=0)) / np.where(scale > 0, scale, 1)
     scaled[:, 6:] *= REASON_WEIGHT
     k = min(k, table.raters)
+    from sklearn.cluster import KMeans  # only building personas needs scikit-learn
+
     labels = KMeans(n_clusters=k, n_init=10, random_state=seed).fit_predict(scaled)
     counts = np.bincount(table.rater, minlength=table.raters)
     personas = []

@@ -1,0 +1,47 @@
+"""The database as every command opens it: migrated, with orphaned episodes taken back.
+
+Kept apart from `bot.app` so that commands that only read the database (`episodes list`)
+start without loading the model, search and chat libraries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from adapters.sqlstore.engine import make_engine, upgrade
+from adapters.sqlstore.episodes import EpisodeStore
+from bot.process import describe, owner_gone, owner_role
+from bot.settings import ConfigurationError, Settings
+
+
+@asynccontextmanager
+async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
+    """The engine, after migrations; running episodes whose process died are failed (the
+    CLI's) or requeued (the rest), and those whose lease ran out are requeued."""
+    engine = make_engine(settings.database_url, concurrency=settings.ops.workers)
+    try:
+        try:
+            await upgrade(settings.database_url)
+        except (OSError, SQLAlchemyError) as e:
+            where = engine.url.host or engine.url.database or "?"
+            raise ConfigurationError(
+                f"cannot use the database at {where} (EVONOTE_DB__URL): "
+                f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+            ) from e
+        store = EpisodeStore(engine)
+        # An episode whose process on this host is gone is taken back now, not after a lease.
+        await store.reclaim_orphans(owner_gone, describe, lambda o: owner_role(o) != "serve")
+        await store.requeue_expired(settings.ops.max_attempts)
+        yield engine
+    finally:
+        await engine.dispose()
+
+
+@asynccontextmanager
+async def open_store(settings: Settings) -> AsyncIterator[EpisodeStore]:
+    async with open_database(settings) as engine:
+        yield EpisodeStore(engine)
