@@ -7,7 +7,7 @@ from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, SubmissionRow
 from bot.render import timings_line
 from bot.submit import NoteSubmitter
 from pipeline.brief import VerificationBrief
-from pipeline.card import CardSource, NoteCard
+from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.forecast.aggregate import Forecast
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
@@ -43,6 +43,7 @@ def card_for(
         episode_id=row.id,
         status=row.status,
         progress=progress,
+        post_excerpt=post_excerpt(str(row.post.get("text") or row.post_ref)),
         note=row.note_text,
         char_count=row.char_count,
         sources=sources,

@@ -95,6 +95,10 @@ def _parser() -> argparse.ArgumentParser:
     serve_parser(sub)
     x_parsers(sub)
 
+    approve = sub.add_parser("approve", help="approve a drafted note (then `x submit` may send it)")
+    approve.add_argument("episode", type=record_id)
+    approve.add_argument("--by", default=getpass.getuser(), help="who approves")
+
     db = sub.add_parser("db", help="database maintenance")
     db.add_argument("action", choices=["upgrade"], help="apply migrations")
     return parser
@@ -295,11 +299,11 @@ async def _episodes(settings: Settings, args: argparse.Namespace) -> int:
         if row is None:
             print(f"evonote: there is no episode {args.id}", file=sys.stderr)
             return EXIT_INPUT
-        steps = await store.steps(args.id)
+        steps, votes = await store.steps(args.id), await store.votes(args.id)
         if args.json:
-            print(json.dumps(episode_json(row, steps), ensure_ascii=False, indent=1))
+            print(json.dumps(episode_json(row, steps, votes), ensure_ascii=False, indent=1))
         else:
-            print(episode_text(row) + "\n\nSteps:\n" + steps_text(steps))
+            print(episode_text(row, votes) + "\n\nSteps:\n" + steps_text(steps))
         return EXIT_OK
 
 
@@ -423,6 +427,20 @@ async def _corpus(settings: Settings, args: argparse.Namespace) -> int:
     return await asyncio.to_thread(_index_corpus, settings, args)
 
 
+async def _approve(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.database import open_store
+    from pipeline.moderation import ApprovalRefused
+
+    async with open_store(settings) as store:
+        try:
+            row = await store.approve(args.episode, args.by)
+        except ApprovalRefused as e:
+            print(f"evonote: episode {args.episode}: not approved: {e}", file=sys.stderr)
+            return EXIT_INPUT
+    print(f"episode {row.id}: note approved by {row.approved_by}; `evonote x submit {row.id}`")
+    return EXIT_OK
+
+
 async def _database(settings: Settings, args: argparse.Namespace) -> int:
     return await _db(settings)
 
@@ -443,6 +461,7 @@ COMMANDS: dict[str, Command] = {
     "serve": _serve,
     "x": _x,
     "db": _database,
+    "approve": _approve,
 }
 
 

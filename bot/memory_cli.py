@@ -7,7 +7,6 @@ import asyncio
 import json
 import sys
 import textwrap
-import uuid
 
 from adapters.sqlstore.episodes import EpisodeStore
 from bot.app import make_evolver, make_llm_client, open_memory
@@ -17,6 +16,7 @@ from memory.distil import normalised, rejection_reason
 from memory.experience import ExperienceMemory
 from memory.models import LessonKind, LessonStatus, MemoryItem
 from memory.prompts import DistilledLesson
+from pipeline.moderation import vote_message
 from pipeline.ports import MemoryPhase
 
 EXIT_OK, EXIT_INPUT = 0, 3
@@ -194,16 +194,12 @@ async def vote_command(settings: Settings, args: argparse.Namespace) -> int:
     async with open_database(settings) as engine:
         store = EpisodeStore(engine)
         try:
-            counted = await store.record_vote(
-                args.episode,
-                platform="cli",
-                user=args.user,
-                vote=1 if args.verdict == "up" else -1,
-                reason=args.reason,
-                event_id=f"cli:{uuid.uuid4()}",
+            vote = 1 if args.verdict == "up" else -1
+            outcome = await store.record_vote(
+                args.episode, platform="cli", user=args.user, vote=vote, reason=args.reason
             )
         except KeyError as e:
             print(f"evonote: {e.args[0]}", file=sys.stderr)
             return EXIT_INPUT
-    print(f"vote {'recorded' if counted else 'already counted'} on episode {args.episode}")
+    print(f"episode {args.episode}: {vote_message(outcome, vote)}")
     return EXIT_OK

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
-from adapters.sqlstore.tables import EpisodeRow, StepRow
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow
 from pipeline.brief import VerificationBrief
+from pipeline.card import post_excerpt
 from pipeline.forecast.aggregate import Forecast
 from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.source_quality import TIER_NAMES, source_tier
@@ -24,8 +26,18 @@ def timings_line(row: EpisodeRow) -> str:
     )
 
 
-def episode_text(row: EpisodeRow) -> str:
+def media_not_inspected(row: EpisodeRow) -> int:
+    """How many images or videos of the post no one described (no caption, no alt text)."""
+    return sum(1 for m in row.post.get("media", []) if not (m.get("caption") or m.get("alt_text")))
+
+
+def episode_text(row: EpisodeRow, votes: Sequence[FeedbackRow] = ()) -> str:
     lines = [f"Episode {row.id} — {row.status}" + (f" (model {row.model})" if row.model else "")]
+    lines.append(f"Post: “{post_excerpt(str(row.post.get('text') or row.post_ref))}”")
+    if unseen := media_not_inspected(row):
+        lines.append(
+            f"  ⚠ media not inspected: {unseen} image(s) or video(s) without a description"
+        )
     if row.status == "noted" and row.note_text:
         lines += [
             "",
@@ -63,6 +75,11 @@ def episode_text(row: EpisodeRow) -> str:
             f'  gap P{g.priority} {g.type.value}: {g.description} → "{g.suggested_query}"'
             for g in brief.top_gaps()
         ]
+    if votes:
+        up, down = sum(v.vote > 0 for v in votes), sum(v.vote < 0 for v in votes)
+        lines.append(f"Votes: 👍 {up} · 👎 {down} ({', '.join(v.user for v in votes)})")
+    if row.approved_by:
+        lines.append(f"Approved by {row.approved_by}")
     lines.append(timings_line(row))
     return "\n".join(lines)
 
@@ -92,10 +109,19 @@ def episode_list_text(rows: list[EpisodeRow]) -> str:
     return "\n".join(out)
 
 
-def episode_json(row: EpisodeRow, steps: list[StepRow]) -> dict[str, Any]:
+def episode_json(
+    row: EpisodeRow, steps: list[StepRow], votes: Sequence[FeedbackRow] = ()
+) -> dict[str, Any]:
     return {
         "episode_id": row.id,
         "status": row.status,
+        "post": row.post,
+        "media_not_inspected": media_not_inspected(row),
+        "votes": [
+            {"platform": v.platform, "user": v.user, "vote": v.vote, "reason": v.reason}
+            for v in votes
+        ],
+        "approved_by": row.approved_by,
         "note": row.note_text,
         "urls": row.cited_urls,
         "char_count": row.char_count,

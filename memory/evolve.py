@@ -88,7 +88,8 @@ class Evolver:
 
     async def _apply_votes(self, report: EvolveReport) -> None:
         votes = await self.feed.unapplied_votes()
-        for _, vote, item_ids in votes:
-            report.retired += len(await self.memory.apply_vote(vote, item_ids, "votes"))
-        await self.feed.mark_votes_applied([feedback_id for feedback_id, _, _ in votes])
+        for v in votes:
+            retired = await self.memory.apply_vote(v.vote, v.memory_ids, "votes", v.withdrawn)
+            report.retired += len(retired)
+        await self.feed.mark_votes_applied([v.feedback_id for v in votes])
         report.votes_applied += len(votes)

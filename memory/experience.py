@@ -249,14 +249,18 @@ class ExperienceMemory:
 
     # ---- upkeep -------------------------------------------------------------------------
 
-    async def apply_vote(self, vote: int, item_ids: list[int], actor: str) -> list[MemoryItem]:
-        """A vote on an episode counts for every lesson it used; too many downs retire one."""
+    async def apply_vote(
+        self, vote: int, item_ids: list[int], actor: str, withdrawn: int = 0
+    ) -> list[MemoryItem]:
+        """A vote on an episode counts for every lesson it used; too many downs retire one.
+        `withdrawn`: the same person's earlier vote, already counted, now taken back."""
         retired = []
         for item_id in item_ids:
             item = await self.store.get(item_id)
             if item is None or item.status == LessonStatus.RETIRED:
                 continue
-            up, down = item.votes_up + (vote > 0), item.votes_down + (vote < 0)
+            up = item.votes_up + (vote > 0) - (withdrawn > 0)
+            down = item.votes_down + (vote < 0) - (withdrawn < 0)
             changes: dict[str, Any] = {"votes_up": up, "votes_down": down}
             if down - up >= self.policy.retire_net_down:
                 changes.update(

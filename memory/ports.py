@@ -51,6 +51,16 @@ class StepView(BaseModel):
     observation: str = ""
 
 
+class PendingVote(BaseModel):
+    """A vote to apply to lessons; `withdrawn` is the vote applied before (a person changed
+    their mind: 0 when there was none), so only the difference is applied."""
+
+    feedback_id: int
+    vote: int
+    withdrawn: int = 0
+    memory_ids: list[int] = Field(default_factory=list)
+
+
 class FinishedEpisode(BaseModel):
     """Everything the judge reads about one finished episode."""
 
@@ -79,8 +89,8 @@ class EpisodeFeed(Protocol):
 
     async def save_judgement(self, episode_id: int, mode: UtilityMode, feedback: str) -> None: ...
 
-    async def unapplied_votes(self) -> list[tuple[int, int, list[int]]]:
-        """(feedback id, vote, memory ids the voted episode used) not yet applied."""
+    async def unapplied_votes(self) -> list[PendingVote]:
+        """Votes (new or changed) not yet applied to the lessons their episode used."""
         ...
 
     async def mark_votes_applied(self, feedback_ids: list[int]) -> None: ...

@@ -14,10 +14,20 @@ class CardSource(BaseModel):
     quotes: list[str] = Field(default_factory=list)
 
 
+POST_EXCERPT_CHARS = 200
+
+
+def post_excerpt(text: str) -> str:
+    """The post as a card quotes it: one line, at most POST_EXCERPT_CHARS characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= POST_EXCERPT_CHARS else flat[: POST_EXCERPT_CHARS - 1] + "…"
+
+
 class NoteCard(BaseModel):
     episode_id: int
     status: str = Field(description="queued, running, noted, abstained or failed")
     progress: str | None = Field(default=None, description="while running: what is happening")
+    post_excerpt: str = Field(default="", description="the post being checked, trimmed")
     note: str | None = None
     char_count: int | None = None
     char_limit: int = 280

@@ -40,7 +40,6 @@ async def fill(engine: AsyncEngine) -> None:
             platform="slack",
             user="U1",
             vote=1 if outcome.status == "noted" else -1,
-            event_id=f"e{row.id}",
         )
     failed = await store.create(NoteRequest(post_ref=""), Post(text=""), "evolving")
     await store.fail(failed.id or 0, "the post is empty")

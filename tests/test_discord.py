@@ -95,8 +95,12 @@ async def test_note_defers_then_edits_in_the_result(app: App) -> None:
     assert interaction.response.calls[0] == ("defer", {"thinking": True})
     await frontend.background.drain()
     final = interaction.edits[-1]
-    assert final["embed"].title == "Proposed Community Note"
+    episode = (await frontend.store.recent(1))[0]
+    assert final["embed"].title == f"Proposed Community Note (episode {episode.id})"
     fields = {f.name: f.value for f in final["embed"].fields}
+    assert fields["Post"] == " ".join(POST.split())[:200]
+    checking = interaction.edits[0]["embed"]
+    assert checking.title.startswith("Checking") and checking.fields[0].name == "Post"
     assert "AI-drafted — needs human review" in fields["Length"]
     assert "[official]" in fields["Sources"]
     assert "Helpful" in fields["Rater forecast"]
@@ -121,7 +125,7 @@ async def test_buttons_survive_a_restart(app: App) -> None:
     assert edited[0] == "edit_message" and "👍 1" in edited[1]["embed"].fields[-1].value
     again = Interaction(restarted.client, user=5)
     await button.callback(again)  # type: ignore[arg-type]
-    assert again.response.calls[-1][1]["content"] == "You have already voted on this note."
+    assert again.response.calls[-1][1]["content"] == "You have already voted 👍 on this note."
     assert len(await app.store.votes(episode)) == 1
 
 

@@ -19,6 +19,7 @@ from memory.experience import ExperienceMemory, MemoryPolicy
 from memory.judge import SocialUtilityJudge
 from memory.models import LessonKind, LessonStatus, MemoryItem
 from memory.prompts import DistilledLesson
+from pipeline.moderation import VoteOutcome
 from pipeline.ports import MemoryPhase
 from pipeline.post import Post
 from pipeline.request import NoteRequest
@@ -415,13 +416,13 @@ async def test_votes_reach_the_lessons_used_and_retire_bad_ones(engine: AsyncEng
             EpisodeOutcome(status="abstained", abstain_reason="r", memory_ids=[item.id or 0]),
         )
         ids.append(row.id)
-    assert await store.record_vote(
-        ids[0], platform="slack", user="U1", vote=-1, event_id="evt-1", reason="bad source"
+    first = await store.record_vote(
+        ids[0], platform="slack", user="U1", vote=-1, reason="bad source"
     )
-    assert not await store.record_vote(
-        ids[0], platform="slack", user="U1", vote=-1, event_id="evt-1"
-    ), "a retried event must count once"
-    await store.record_vote(ids[1], platform="slack", user="U2", vote=-1, event_id="evt-2")
+    assert first is VoteOutcome.COUNTED
+    again = await store.record_vote(ids[0], platform="slack", user="U1", vote=-1)
+    assert again is VoteOutcome.UNCHANGED, "a retried event must count once"
+    await store.record_vote(ids[1], platform="slack", user="U2", vote=-1)
     evolve, _ = evolver(engine, memory, no_policy, batch=10)
     report = await evolve.run_once()
     assert report.votes_applied == 2
@@ -449,3 +450,29 @@ async def test_unused_lessons_are_retired(engine: AsyncEngine) -> None:
     retired = await memory.retire_unused("upkeep")
     assert [r.id for r in retired] == [old.id]
     assert (await memory.store.get(fresh.id or 0)).status == LessonStatus.PROVISIONAL  # type: ignore[union-attr]
+
+
+async def test_a_changed_vote_moves_the_lesson_counts_once(engine: AsyncEngine) -> None:
+    memory = await memory_on(engine)
+    item, _ = await memory.add_or_reinforce(
+        lesson(EVIDENCE, "posts about fluoride in water", "read the dental association page"),
+        "t",
+    )
+    store = EpisodeStore(engine)
+    row = await store.create(NoteRequest(post_ref="x"), Post(text="fluoride"), "evolving")
+    assert row.id is not None
+    await store.claim(row.id, "w", 60)
+    await store.finish(
+        row.id, EpisodeOutcome(status="abstained", abstain_reason="r", memory_ids=[item.id or 0])
+    )
+    evolve, _ = evolver(engine, memory, no_policy, batch=10)
+    vote = store.record_vote
+    assert await vote(row.id, platform="cli", user="ana", vote=1) is VoteOutcome.COUNTED
+    await evolve.run_once()
+    assert await vote(row.id, platform="cli", user="ana", vote=-1) is VoteOutcome.CHANGED
+    assert await vote(row.id, platform="cli", user="ana", vote=-1) is VoteOutcome.UNCHANGED
+    report = await evolve.run_once()
+    assert report.votes_applied == 1
+    counted = await memory.store.get(item.id or 0)
+    assert counted is not None and (counted.votes_up, counted.votes_down) == (0, 1)
+    assert [(v.user, v.vote) for v in await store.votes(row.id)] == [("ana", -1)]

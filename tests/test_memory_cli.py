@@ -145,3 +145,24 @@ def test_import_refuses_poisoned_lessons(
     assert err.count("refused line") == 3
     code, out, _ = run(capsys, "memory", "list")
     assert "evil" not in out and "drx" not in out and out.count("note_writing") == 1
+
+
+def test_votes_change_and_notes_are_approved_from_the_cli(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run(capsys, "check", POST)[0] == 0
+    code, out, _ = run(capsys, "vote", "1", "up", "--user", "ana")
+    assert code == 0 and "Vote 👍 recorded" in out
+    code, out, _ = run(capsys, "vote", "1", "up", "--user", "ana")
+    assert "already voted 👍" in out
+    code, out, _ = run(capsys, "vote", "1", "down", "--user", "ana", "--reason", "wrong source")
+    assert "Your vote is now 👎" in out
+    code, out, _ = run(capsys, "episodes", "show", "1", "--json")
+    assert [(v["user"], v["vote"]) for v in json.loads(out)["votes"]] == [("ana", -1)]
+    code, out, _ = run(capsys, "approve", "1", "--by", "ana")
+    assert code == 0 and "approved by ana" in out
+    assert run(capsys, "check", "🦠🦠")[0] == 3  # episode 2 failed: nothing to approve
+    code, _, err = run(capsys, "approve", "2")
+    assert code == 3 and "there is no note to approve (the episode failed)" in err
+    code, _, err = run(capsys, "approve", "99")
+    assert code == 3 and "there is no episode 99" in err

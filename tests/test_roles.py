@@ -103,7 +103,7 @@ async def test_a_killed_worker_s_episode_is_finished_by_another(
     store = EpisodeStore(engine)
     row = await store.create(NoteRequest(post_ref="p"), Post(text=POST), "off")
     assert row.id is not None
-    assert await store.record_vote(row.id, platform="slack", user="U1", vote=1, event_id="v1")
+    assert await store.record_vote(row.id, platform="slack", user="U1", vote=1)
     model_server.delay_s = 1.0  # slow enough to be killed in the middle
     env = {k: v for k, v in os.environ.items() if not k.startswith("EVONOTE_")}
     env.update(

@@ -203,6 +203,20 @@ async def test_a_retried_event_starts_no_second_episode(
     assert slack_api.called("chat.postMessage")[0]["thread_ts"] == "1.2"
 
 
+async def test_every_card_quotes_the_post_and_names_the_episode(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    await slack.app.async_dispatch(command("<!channel> " + POST + " <https://evil.example|x>"))
+    await slack.background.drain()
+    cards = [json.dumps(c["blocks"], ensure_ascii=False) for c in slack_api.called("chat.update")]
+    first = slack_api.called("chat.postMessage")[0]["blocks"]
+    cards.insert(0, json.dumps(first, ensure_ascii=False))
+    assert all("(episode 1)" in c for c in cards)
+    assert all("Post: “" in c for c in cards)
+    assert not any("<!channel>" in c for c in cards)  # post text never pings a channel
+    assert any("&lt;!channel&gt;" in c for c in cards)
+
+
 async def test_votes_count_once_and_show_on_the_card(
     slack: SlackFrontend, slack_api: MockSlackApi
 ) -> None:
@@ -213,6 +227,25 @@ async def test_votes_count_once_and_show_on_the_card(
     assert [(v.user, v.vote) for v in votes] == [("U1", 1)]
     assert "already voted" in slack_api.called("chat.postEphemeral")[-1]["text"]
     assert ":+1: 1" in json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
+    # changing one's mind: the latest vote counts
+    reason = interaction(
+        {
+            "type": "view_submission",
+            "user": {"id": "U1"},
+            "view": {
+                "type": "modal",
+                "callback_id": "evonote_vote_reason",
+                "private_metadata": json.dumps(
+                    {"episode": episode, "channel": "C1", "ts": "1700000001.000100"}
+                ),
+                "state": {
+                    "values": {"reason": {"text": {"type": "plain_text_input", "value": "x"}}}
+                },
+            },
+        }
+    )
+    assert (await slack.app.async_dispatch(reason)).status == 200
+    assert [(v.user, v.vote) for v in await slack.store.votes(episode)] == [("U1", -1)]
 
 
 async def test_a_down_vote_asks_for_the_reason(

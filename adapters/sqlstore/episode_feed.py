@@ -8,7 +8,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow
 from memory.models import UtilityMode
-from memory.ports import FinishedEpisode, StepView, Vote
+from memory.ports import FinishedEpisode, PendingVote, StepView, Vote
 
 FINISHED = ("noted", "abstained")
 
@@ -96,15 +96,23 @@ class SqlEpisodeFeed:
             )
             await session.commit()
 
-    async def unapplied_votes(self) -> list[tuple[int, int, list[int]]]:
+    async def unapplied_votes(self) -> list[PendingVote]:
         async with self.sessions() as session:
             rows = await session.exec(
-                select(FeedbackRow.id, FeedbackRow.vote, EpisodeRow.retrieved_memory_ids)
+                select(
+                    FeedbackRow.id,
+                    FeedbackRow.vote,
+                    FeedbackRow.applied_vote,
+                    EpisodeRow.retrieved_memory_ids,
+                )
                 .join(EpisodeRow, col(EpisodeRow.id) == col(FeedbackRow.episode_id))
                 .where(col(FeedbackRow.applied_to_memory).is_(False))
                 .order_by(col(FeedbackRow.id))
             )
-            return [(int(f or 0), int(v), list(ids or [])) for f, v, ids in rows]
+            return [
+                PendingVote(feedback_id=f or 0, vote=v, withdrawn=a, memory_ids=list(ids or []))
+                for f, v, a, ids in rows
+            ]
 
     async def mark_votes_applied(self, feedback_ids: list[int]) -> None:
         if not feedback_ids:
@@ -113,6 +121,6 @@ class SqlEpisodeFeed:
             await session.exec(
                 update(FeedbackRow)
                 .where(col(FeedbackRow.id).in_(feedback_ids))
-                .values(applied_to_memory=True)
+                .values(applied_to_memory=True, applied_vote=FeedbackRow.vote)
             )
             await session.commit()

@@ -13,6 +13,7 @@ from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
+from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
 from pipeline.post import Post
 from pipeline.redact import redact
 from pipeline.request import BACKGROUND_SOURCES, NoteRequest
@@ -112,6 +113,13 @@ class EpisodeStore:
         return await self._update(episode_id, reply_message=message)
 
     async def approve(self, episode_id: int, user: str) -> EpisodeRow:
+        """Mark the note approved by `user`; ApprovalRefused when there is no note (or no
+        episode) to approve."""
+        row = await self.get(episode_id)
+        if row is None:
+            raise ApprovalRefused(f"there is no episode {episode_id}")
+        if (refusal := approval_refusal(row.status)) is not None:
+            raise ApprovalRefused(refusal)
         return await self._update(episode_id, approved_by=user, approved_at=utcnow())
 
     async def votes(self, episode_id: int) -> list[FeedbackRow]:
@@ -353,28 +361,42 @@ class EpisodeStore:
         platform: str,
         user: str,
         vote: int,
-        event_id: str,
         reason: str | None = None,
-    ) -> bool:
-        """Store a vote; False when this event was already counted (a retry, a double click)."""
+    ) -> VoteOutcome:
+        """One vote per person, platform and note; the latest counts. A changed vote is
+        applied to the lessons again (the difference: see `applied_vote`)."""
         if vote not in (1, -1):
             raise ValueError("a vote is +1 or -1")
-        async with self.sessions() as session:
-            session.add(
-                FeedbackRow(
-                    episode_id=episode_id,
-                    platform=platform,
-                    user=user,
-                    vote=vote,
-                    reason=reason,
-                    event_id=event_id,
-                )
-            )
-            try:
+        key = f"vote:{platform}:{episode_id}:{user}"
+        for _ in range(2):  # a concurrent first vote by the same person: the loser updates
+            async with self.sessions() as session:
+                current = (
+                    await session.exec(select(FeedbackRow).where(FeedbackRow.event_id == key))
+                ).first()
+                if current is None:
+                    if await session.get(EpisodeRow, episode_id) is None:
+                        raise KeyError(f"there is no episode {episode_id}")
+                    session.add(
+                        FeedbackRow(
+                            episode_id=episode_id,
+                            platform=platform,
+                            user=user,
+                            vote=vote,
+                            reason=reason,
+                            event_id=key,
+                        )
+                    )
+                    try:
+                        await session.commit()
+                    except IntegrityError:
+                        await session.rollback()
+                        continue
+                    return VoteOutcome.COUNTED
+                if current.vote == vote and (reason is None or reason == current.reason):
+                    return VoteOutcome.UNCHANGED
+                current.vote, current.reason = vote, reason
+                current.created_at = utcnow()
+                current.applied_to_memory = current.applied_vote == vote
                 await session.commit()
-            except IntegrityError:
-                await session.rollback()
-                if await session.get(EpisodeRow, episode_id) is None:
-                    raise KeyError(f"there is no episode {episode_id}") from None
-                return False
-        return True
+                return VoteOutcome.CHANGED
+        raise RuntimeError(f"the vote on episode {episode_id} could not be stored")

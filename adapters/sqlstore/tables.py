@@ -102,6 +102,7 @@ class FeedbackRow(SQLModel, table=True):
     reason: str | None = Field(default=None, sa_column=Column(Text))
     event_id: str = Field(max_length=200)
     applied_to_memory: bool = Field(default=False, index=True)
+    applied_vote: int = Field(default=0, description="the vote the lessons last counted")
     created_at: datetime = Field(default_factory=utcnow)
 
 

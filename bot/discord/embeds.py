@@ -25,10 +25,10 @@ def card_embed(card: NoteCard) -> discord.Embed:
             description=card.progress or "Analysing the claim…",
             colour=0x1565C0,
         )
-        return embed
+        return _with_post(embed, card)
     if card.status == "noted" and card.note:
         embed = discord.Embed(
-            title="Proposed Community Note",
+            title=f"Proposed Community Note (episode {card.episode_id})",
             colour=COLOURS["noted"],
             description=_cut(card.note, MAX_DESCRIPTION),
         )
@@ -62,6 +62,7 @@ def card_embed(card: NoteCard) -> discord.Embed:
             colour=COLOURS["failed"],
             description=_cut(card.failure_reason or "", MAX_DESCRIPTION),
         )
+    _with_post(embed, card)
     if card.claim_pattern:
         gaps = "\n".join(f"– {g}" for g in card.top_gaps)
         embed.add_field(
@@ -83,6 +84,15 @@ def card_embed(card: NoteCard) -> discord.Embed:
     if card.timings:
         embed.set_footer(text=_cut(f"Timings: {card.timings} · episode {card.episode_id}", 2048))
     return _within_total(embed)
+
+
+def _with_post(embed: discord.Embed, card: NoteCard) -> discord.Embed:
+    """The post being checked, first among the fields (the last to be dropped for length)."""
+    if card.post_excerpt:
+        embed.insert_field_at(
+            0, name="Post", value=_cut(card.post_excerpt, MAX_FIELD), inline=False
+        )
+    return embed
 
 
 def _within_total(embed: discord.Embed) -> discord.Embed:

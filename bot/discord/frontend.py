@@ -27,6 +27,7 @@ from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.errors import EvoNoteError
+from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
@@ -343,7 +344,11 @@ class DiscordFrontend:
             if not self.is_moderator(interaction.user):
                 await self._refuse(interaction, "Only moderators can approve notes.")
                 return
-            await self.store.approve(episode, str(interaction.user.id))
+            try:
+                await self.store.approve(episode, str(interaction.user.id))
+            except ApprovalRefused as e:
+                await self._refuse(interaction, f"Not approved: {e}")
+                return
             await self.show_card(interaction, episode)
         elif action == "submit":
             if not self.is_moderator(interaction.user) or self.submitter is None:
@@ -359,16 +364,10 @@ class DiscordFrontend:
     async def vote(
         self, interaction: discord.Interaction[Any], episode: int, vote: int, reason: str | None
     ) -> None:
-        user = str(interaction.user.id)
-        counted = await self.store.record_vote(
-            episode,
-            platform="discord",
-            user=user,
-            vote=vote,
-            reason=reason,
-            event_id=f"discord:vote:{episode}:{user}",
-        )  # one vote per person and note
-        if not counted:
-            await self._refuse(interaction, "You have already voted on this note.")
+        outcome = await self.store.record_vote(
+            episode, platform="discord", user=str(interaction.user.id), vote=vote, reason=reason
+        )
+        if outcome is VoteOutcome.UNCHANGED:
+            await self._refuse(interaction, vote_message(outcome, vote))
             return
         await self.show_card(interaction, episode)

@@ -36,18 +36,29 @@ def _button(text: str, action: str, card: NoteCard, style: str | None = None) ->
     return button
 
 
+def _escaped(text: str) -> str:
+    """Post text shown as text: Slack's control characters escaped (no <!channel>, no links)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _post(card: NoteCard) -> dict[str, Any]:
+    return _context(f"Post: “{_cut(_escaped(card.post_excerpt), 400)}”")
+
+
 def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     if card.status in ("queued", "running"):
         blocks.append(
             _section(f":hourglass_flowing_sand: *Checking this post* (episode {card.episode_id})")
         )
+        if card.post_excerpt:
+            blocks.append(_post(card))
         blocks.append(_context(card.progress or "Analysing the claim…"))
         return blocks
     if card.status == "noted" and card.note:
         blocks.append(
             _section(
-                "*Proposed Community Note*\n"
+                f"*Proposed Community Note* (episode {card.episode_id})\n"
                 + "\n".join(f">{line}" for line in card.note.splitlines())
             )
         )
@@ -81,6 +92,8 @@ def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any
                 f"{card.episode_id})\n{card.failure_reason}"
             )
         )
+    if card.post_excerpt:
+        blocks.insert(1, _post(card))
     if card.claim_pattern:
         gaps = "\n".join(f"– {g}" for g in card.top_gaps)
         blocks.append(_context(f"Claim pattern: {card.claim_pattern}\n{gaps}"))

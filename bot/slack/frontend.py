@@ -29,6 +29,7 @@ from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.errors import EvoNoteError
+from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
 from pipeline.redact import redact
 from pipeline.request import NoteRequest, ReplyTarget
 
@@ -274,26 +275,24 @@ class SlackFrontend:
                 )
             return None
 
-    async def _vote(self, episode_id: int, user: str, vote: int, reason: str | None) -> bool:
-        return await self.store.record_vote(
-            episode_id,
-            platform="slack",
-            user=user,
-            vote=vote,
-            reason=reason,
-            event_id=f"slack:vote:{episode_id}:{user}",
-        )  # one vote per person and note
+    async def _vote(
+        self, episode_id: int, user: str, channel: str, ts: str, vote: int, reason: str | None
+    ) -> None:
+        outcome = await self.store.record_vote(
+            episode_id, platform="slack", user=user, vote=vote, reason=reason
+        )
+        if outcome is VoteOutcome.UNCHANGED:
+            await self.client.chat_postEphemeral(
+                channel=channel, user=user, text=vote_message(outcome, vote)
+            )
+        else:
+            await self.refresh(episode_id, channel, ts)
 
     async def on_vote_up(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
         if (click := await self._click(body)) is None:
             return
-        if await self._vote(click.episode_id, click.user, 1, None):
-            await self.refresh(click.episode_id, click.channel, click.ts)
-        else:
-            await self.client.chat_postEphemeral(
-                channel=click.channel, user=click.user, text="You have already voted on this note."
-            )
+        await self._vote(click.episode_id, click.user, click.channel, click.ts, 1, None)
 
     async def on_vote_down(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
@@ -316,12 +315,7 @@ class SlackFrontend:
         except MalformedSlackInput as e:
             log.warning("ignored a malformed down-vote reason: %s", e)
             return
-        if await self._vote(vote.episode_id, vote.user, -1, vote.reason):
-            await self.refresh(vote.episode_id, vote.channel, vote.ts)
-        else:
-            await self.client.chat_postEphemeral(
-                channel=vote.channel, user=vote.user, text="You have already voted on this note."
-            )
+        await self._vote(vote.episode_id, vote.user, vote.channel, vote.ts, -1, vote.reason)
 
     async def on_regenerate(
         self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
@@ -369,7 +363,13 @@ class SlackFrontend:
                 text="Only moderators can approve notes (EVONOTE_SLACK__MODERATORS).",
             )
             return
-        await self.store.approve(click.episode_id, click.user)
+        try:
+            await self.store.approve(click.episode_id, click.user)
+        except ApprovalRefused as e:
+            await self.client.chat_postEphemeral(
+                channel=click.channel, user=click.user, text=f"Not approved: {e}"
+            )
+            return
         await self.refresh(click.episode_id, click.channel, click.ts)
 
     async def on_submit(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
