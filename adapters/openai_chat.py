@@ -38,8 +38,34 @@ def _response_format(output: type[BaseModel]) -> dict[str, Any]:
     """The json_schema response format for a model class (built once per class)."""
     return {
         "type": "json_schema",
-        "json_schema": {"name": output.__name__, "schema": output.model_json_schema()},
+        "json_schema": {"name": output.__name__, "schema": serving_schema(output)},
     }
+
+
+def serving_schema(output: type[BaseModel]) -> dict[str, Any]:
+    """The model's JSON schema in the subset every grammar engine compiles (xgrammar, vLLM's
+    default; llguidance, vLLM's `guidance` and SGLang; llama.cpp's converter): `oneOf` becomes
+    `anyOf` (llguidance refuses `oneOf`; the branches stay exclusive because each has its own
+    `const` tag), OpenAPI's `discriminator` is dropped, and the tag is required."""
+    schema: dict[str, Any] = _portable(output.model_json_schema())
+    return schema
+
+
+def _portable(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_portable(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {("anyOf" if k == "oneOf" else k): _portable(v) for k, v in node.items()}
+    out.pop("discriminator", None)
+    properties = out.get("properties")
+    if isinstance(properties, dict):
+        tags = [n for n, p in properties.items() if isinstance(p, dict) and "const" in p]
+        required = list(out.get("required", []))
+        out_required = required + [t for t in tags if t not in required]
+        if out_required:
+            out["required"] = out_required
+    return out
 
 
 def _short_error(error: ValidationError) -> str:

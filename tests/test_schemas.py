@@ -1,0 +1,76 @@
+"""Every structured-output schema compiles under the grammar engines that serve it.
+
+llguidance (vLLM's `guidance` backend, SGLang) is installed with the dev extras and always
+checked. xgrammar (vLLM's default) needs torch and transformers, so it is checked where it is
+installed (`pip install xgrammar torch==2.13.0 transformers`) and skipped elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import BaseModel
+
+from adapters.openai_chat import serving_schema
+from bot.doctor import DoctorProbe
+from memory.prompts import DISTIL_OUTPUT, JUDGE_OUTPUT
+from pipeline.evaluation.prompts import GATE_OUTPUT, PAIRWISE_OUTPUT
+from pipeline.forecast.prompts import RATER_OUTPUT
+from pipeline.prompts import (
+    AGENT_OUTPUT,
+    ANALYSIS_OUTPUT,
+    CLASSIFY_OUTPUT,
+    FINAL_OUTPUT,
+    HEALTH_FILTER_OUTPUT,
+    PAGE_NOTES_OUTPUT,
+    SUPPORT_OUTPUT,
+)
+
+SCHEMAS: list[type[BaseModel]] = [
+    ANALYSIS_OUTPUT,
+    AGENT_OUTPUT,
+    FINAL_OUTPUT,
+    PAGE_NOTES_OUTPUT,
+    SUPPORT_OUTPUT,
+    CLASSIFY_OUTPUT,
+    HEALTH_FILTER_OUTPUT,
+    RATER_OUTPUT,
+    JUDGE_OUTPUT,
+    DISTIL_OUTPUT,
+    GATE_OUTPUT,
+    PAIRWISE_OUTPUT,
+    DoctorProbe,
+]
+IDS = [s.__name__ for s in SCHEMAS]
+
+
+@pytest.mark.parametrize("output", SCHEMAS, ids=IDS)
+def test_llguidance_compiles_every_schema(output: type[BaseModel]) -> None:
+    from llguidance import LLMatcher
+
+    grammar = LLMatcher.grammar_from_json_schema(json.dumps(serving_schema(output)))
+    assert LLMatcher.validate_grammar(grammar) == ""
+
+
+def test_llguidance_refuses_what_pydantic_emits_for_unions() -> None:
+    """Why the schema is rewritten: the discriminated union's raw `oneOf` is refused."""
+    from llguidance import LLMatcher
+
+    raw = LLMatcher.grammar_from_json_schema(json.dumps(AGENT_OUTPUT.model_json_schema()))
+    assert "oneOf" in LLMatcher.validate_grammar(raw)
+
+
+@pytest.mark.parametrize("output", SCHEMAS, ids=IDS)
+def test_xgrammar_compiles_every_schema(output: type[BaseModel]) -> None:
+    xgrammar = pytest.importorskip("xgrammar", reason="xgrammar needs torch; not installed")
+    xgrammar.Grammar.from_json_schema(json.dumps(serving_schema(output)))
+
+
+@pytest.mark.parametrize("output", [AGENT_OUTPUT, FINAL_OUTPUT], ids=["AgentTurn", "FinalTurn"])
+def test_rewritten_unions_still_parse_every_branch(output: type[BaseModel]) -> None:
+    schema = json.dumps(serving_schema(output))
+    assert "oneOf" not in schema and "discriminator" not in schema
+    write = {"kind": "write", "text": "Vaccines are safe.", "support": [{"claim": "c", "url": "u"}]}
+    parsed = output.model_validate({"thought": "", "action": write})
+    assert parsed.action.kind == "write"  # type: ignore[attr-defined]
