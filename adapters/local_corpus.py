@@ -32,9 +32,9 @@ SNIPPET_CHARS = 280
 DENSE_TEXT_CHARS = 600
 RRF_K = 60
 INDEX_VERSION = 1
-_FRONT_MATTER_URL = re.compile(
-    r"\A---\s*\n(?:.*\n)*?url:\s*(\S+)\s*\n(?:.*\n)*?---\s*\n", re.IGNORECASE
-)
+# Markdown front matter: a block between two `---` lines at the top (metadata, not text).
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
+_META_LINE = re.compile(r"^(url|title):\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _CANONICAL = re.compile(r"<link[^>]+rel=[\"']canonical[\"'][^>]*href=[\"']([^\"']+)", re.IGNORECASE)
 
 
@@ -63,25 +63,37 @@ def _parse_date(value: Any) -> datetime | None:
 def read_jsonl(path: Path) -> list[CorpusDocument]:
     """Documents from JSONL; a line that is not a document is named in the error."""
     documents: list[CorpusDocument] = []
-    with path.open(encoding="utf-8") as lines:
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                raw = json.loads(line)
-                documents.append(
-                    CorpusDocument(
-                        url=str(raw["url"]).strip(),
-                        title=str(raw.get("title") or ""),
-                        text=str(raw["text"]),
-                        published=_parse_date(raw.get("date")),
-                    )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path} is not UTF-8 text (a JSONL corpus file): {e.reason}") from e
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            documents.append(
+                CorpusDocument(
+                    url=str(raw["url"]).strip(),
+                    title=str(raw.get("title") or ""),
+                    text=str(raw["text"]),
+                    published=_parse_date(raw.get("date")),
                 )
-            except (json.JSONDecodeError, KeyError, TypeError) as e:
-                raise ValueError(
-                    f"{path}:{number} is not a corpus document with url and text ({e})"
-                ) from e
+            )
+        except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+            raise ValueError(
+                f"{path}:{number} is not a corpus document with url and text ({e})"
+            ) from e
     return documents
+
+
+def split_front_matter(text: str) -> tuple[str, dict[str, str]]:
+    """(the text without its front matter, its `url:` and `title:` values)."""
+    match = _FRONT_MATTER.match(text)
+    if match is None:
+        return text, {}
+    meta = {k.lower(): v.strip("\"'") for k, v in _META_LINE.findall(match.group(1))}
+    return text[match.end() :], meta
 
 
 def read_folder(folder: Path, base_url: str | None) -> IngestReport:
@@ -104,10 +116,11 @@ def read_folder(folder: Path, base_url: str | None) -> IngestReport:
                 url = match.group(1) if match else fallback
                 page = extract_html(html, url or relative) if url else None
             elif suffix in (".md", ".markdown", ".txt"):
-                raw = path.read_bytes()
-                match = _FRONT_MATTER_URL.match(raw.decode("utf-8", errors="replace"))
-                url = match.group(1) if match else fallback
-                page = extract_text(raw, url, "utf-8") if url else None
+                body, meta = split_front_matter(path.read_text(encoding="utf-8", errors="replace"))
+                url = meta.get("url") or fallback
+                page = extract_text(body.encode("utf-8"), url, "utf-8") if url else None
+                if page is not None and meta.get("title"):
+                    page.title = meta["title"]
             elif suffix == ".pdf":
                 url = fallback
                 page = extract_pdf(path.read_bytes(), url) if url else None

@@ -317,7 +317,11 @@ def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
             print(f"evonote: {path} does not exist", file=sys.stderr)
             return EXIT_INPUT
         if path.is_file() and path.suffix.lower() in (".jsonl", ".json"):
-            documents += read_jsonl(path)
+            try:
+                documents += read_jsonl(path)
+            except ValueError as e:
+                print(f"evonote: {e}", file=sys.stderr)
+                return EXIT_INPUT
             continue
         report = read_folder(path, args.base_url)  # a folder, or one HTML/Markdown/PDF file
         documents += report.documents

@@ -29,6 +29,7 @@ class Digest:
     noted: int = 0
     abstained: int = 0
     failed: int = 0
+    rejected: int = 0  # requests that were not a post EvoNote could check (bad input)
     votes_up: int = 0
     votes_down: int = 0
     abstain_reasons: list[str] = field(default_factory=list)
@@ -51,7 +52,7 @@ class Digest:
         lines = [
             f"*EvoNote daily digest* (since {self.since:%Y-%m-%d %H:%M} UTC)",
             f"Notes drafted: {self.noted} · abstentions: {self.abstained} · failures: "
-            f"{self.failed}",
+            f"{self.failed} · rejected inputs: {self.rejected}",
             f"Votes: 👍 {self.votes_up} · 👎 {self.votes_down} ({rate})",
         ]
         if self.abstain_reasons:
@@ -105,7 +106,8 @@ async def build_digest(
         since=since,
         noted=sum(e.status == "noted" for e in today),
         abstained=sum(e.status == "abstained" for e in today),
-        failed=sum(e.status == "failed" for e in today),
+        failed=sum(e.status == "failed" and e.failure_kind != "input" for e in today),
+        rejected=sum(e.status == "failed" and e.failure_kind == "input" for e in today),
         votes_up=sum(v.vote > 0 for v in votes),
         votes_down=sum(v.vote < 0 for v in votes),
         abstain_reasons=[(e.abstain_reason or "")[:120] for e in today if e.status == "abstained"][

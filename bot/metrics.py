@@ -21,19 +21,6 @@ from pipeline.redact import redact
 PHASE_BUCKETS = (0.5, 1, 2, 5, 10, 20, 30, 60, 90, 120, 180, 300)
 
 
-def failure_kind(reason: str | None) -> str:
-    text = (reason or "").lower()
-    if "model server" in text:
-        return "model_unavailable"
-    if "repair attempt" in text or "timed out" in text or "did not answer" in text:
-        return "model_output"
-    if "worker stopped" in text or "interrupted" in text:
-        return "worker"
-    if "internal error" in text:
-        return "internal"
-    return "input"
-
-
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
@@ -72,7 +59,7 @@ class Metrics:
     def observe(self, row: EpisodeRow) -> None:
         self.episodes.labels(row.status).inc()
         if row.status == "failed":
-            self.failures.labels(failure_kind(row.failure_reason)).inc()
+            self.failures.labels(row.failure_kind or "internal").inc()
         for phase, value in (
             ("search", row.search_s),
             ("visit", row.visit_s),

@@ -15,7 +15,14 @@ from adapters.sqlstore.tables import EpisodeRow
 from bot.admission import AdmissionGate, GateClosed, priority_of
 from bot.posts import PostResolver, read_post_file
 from pipeline.episode import EpisodeRunner
-from pipeline.errors import EvoNoteError, ModelUnavailable
+from pipeline.errors import (
+    EvoNoteError,
+    InvalidPostInput,
+    ModelOutputInvalid,
+    ModelTimeout,
+    ModelUnavailable,
+    PostUnavailable,
+)
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.post import Post
 from pipeline.request import NoteRequest
@@ -28,6 +35,17 @@ REQUEUED_AT_SHUTDOWN = (
 )
 DEFAULT_WORKERS = 8
 DEFAULT_SLOW_CALL_S = 30.0
+
+
+def failure_kind(error: BaseException) -> str:
+    """What kind of failure an error is; a rejected input is the requester's, not ours."""
+    if isinstance(error, InvalidPostInput | PostUnavailable):
+        return "input"
+    if isinstance(error, ModelUnavailable):
+        return "model_unavailable"
+    if isinstance(error, ModelOutputInvalid | ModelTimeout):
+        return "model_output"
+    return "internal"
 
 
 class EpisodeFailed(Exception):
@@ -90,7 +108,7 @@ class NoteService:
         except EvoNoteError as e:
             row = await self.store.create(request, Post(text=""), self.memory_mode)
             assert row.id is not None
-            raise EpisodeFailed(await self.store.fail(row.id, str(e)), e) from e
+            raise EpisodeFailed(await self.store.fail(row.id, str(e), failure_kind(e)), e) from e
         return await self.store.create(request, post, self.memory_mode)
 
     async def submit_post(self, request: NoteRequest, post: Post) -> EpisodeRow | None:
@@ -208,18 +226,20 @@ class NoteService:
             task = asyncio.current_task()
             if self._stopping and inner.cancelled() and task is not None and not task.cancelling():
                 return await asyncio.shield(self.store.delay(episode_id, REQUEUED_AT_SHUTDOWN))
-            await asyncio.shield(self.store.fail(episode_id, "interrupted before it finished"))
+            await asyncio.shield(
+                self.store.fail(episode_id, "interrupted before it finished", "worker")
+            )
             raise
         except ModelUnavailable as e:
             if not delay_when_model_down:
-                failed = await self.store.fail(episode_id, str(e))
+                failed = await self.store.fail(episode_id, str(e), failure_kind(e))
                 self._finished(failed)
                 raise EpisodeFailed(failed, e) from e
             return await self.store.delay(
                 episode_id, f"delayed: {e}; it will be retried when the model server answers"
             )
         except EvoNoteError as e:
-            failed = await self.store.fail(episode_id, str(e))
+            failed = await self.store.fail(episode_id, str(e), failure_kind(e))
             self._finished(failed)
             raise EpisodeFailed(failed, e) from e
         except Exception as e:

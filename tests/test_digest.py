@@ -42,7 +42,9 @@ async def fill(engine: AsyncEngine) -> None:
             vote=1 if outcome.status == "noted" else -1,
         )
     failed = await store.create(NoteRequest(post_ref=""), Post(text=""), "evolving")
-    await store.fail(failed.id or 0, "the post is empty")
+    await store.fail(failed.id or 0, "the post is empty", "input")
+    broken = await store.create(NoteRequest(post_ref="p"), Post(text="p"), "evolving")
+    await store.fail(broken.id or 0, "cannot reach the model server", "model_unavailable")
     memory = SqlMemoryStore(engine)
     await memory.add(
         MemoryItem(
@@ -77,7 +79,7 @@ async def test_digest_counts_votes_and_lessons(engine: AsyncEngine) -> None:
     await fill(engine)
     digest = await build_digest(EpisodeStore(engine), SqlMemoryStore(engine))
     text = digest.text()
-    assert "Notes drafted: 2 · abstentions: 1 · failures: 1" in text
+    assert "Notes drafted: 2 · abstentions: 1 · failures: 1 · rejected inputs: 1" in text
     assert "Votes: 👍 2 · 👎 1 (67% of votes helpful)" in text
     assert "Why it abstained: no source on fluoride" in text
     assert "evidence acquisition: 1 new lessons (e.g. “posts about fluoride in water”)" in text

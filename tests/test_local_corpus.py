@@ -42,6 +42,9 @@ def test_folder_ingestion_finds_urls_and_names_what_it_skips(tmp_path: Path) -> 
     assert urls == {"https://health.example/mmr-safety", "https://health.example/measles"}
     assert any("guide.pdf: no source URL" in s for s in report.skipped)
     assert any("orphan.html: no source URL" in s for s in report.skipped)
+    measles = next(d for d in report.documents if d.url.endswith("/measles"))
+    assert "url:" not in measles.text and "---" not in measles.text  # front matter stripped
+    assert measles.title == "x" and measles.text.lstrip().startswith("# Measles")
     with_base = read_folder(tmp_path / "pages", base_url="https://docs.example/files/")
     assert "https://docs.example/files/sub/guide.pdf" in {d.url for d in with_base.documents}
 
@@ -199,3 +202,7 @@ def test_single_files_and_errors_in_the_index_command(
     assert "does not exist" in capsys.readouterr().err
     assert main(["corpus", "index", str(pdf)]) == 3  # no URL for it: nothing to index
     assert "nothing to index" in capsys.readouterr().err
+    binary = tmp_path / "blob.jsonl"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe")
+    assert main(["corpus", "index", str(binary)]) == 3
+    assert "is not UTF-8 text" in capsys.readouterr().err

@@ -6,7 +6,9 @@ import json
 import logging
 
 from adapters.sqlstore.tables import EpisodeRow
-from bot.metrics import JsonFormatter, Metrics, failure_kind
+from bot.metrics import JsonFormatter, Metrics
+from bot.service import failure_kind
+from pipeline.errors import InvalidPostInput, ModelOutputInvalid, ModelUnavailable
 
 
 def row(status: str, **values: object) -> EpisodeRow:
@@ -28,7 +30,13 @@ def test_finished_episodes_are_counted_and_timed() -> None:
             completion_tokens=120,
         )
     )
-    metrics.observe(row("failed", failure_reason="cannot reach the model server at http://x"))
+    metrics.observe(
+        row(
+            "failed",
+            failure_reason="cannot reach the model server at http://x",
+            failure_kind="model_unavailable",
+        )
+    )
     text = metrics.exposition().decode()
     assert 'evonote_episodes_total{status="noted"} 1.0' in text
     assert 'evonote_failures_total{kind="model_unavailable"} 1.0' in text
@@ -37,12 +45,11 @@ def test_finished_episodes_are_counted_and_timed() -> None:
     assert 'evonote_model_tokens_total{kind="prompt"} 900.0' in text
 
 
-def test_failure_kinds() -> None:
-    assert failure_kind("the post is empty") == "input"
-    assert failure_kind("the model's answer does not fit X even after a repair attempt") == (
-        "model_output"
-    )
-    assert failure_kind("the worker stopped before the episode finished") == "worker"
+def test_failure_kinds_come_from_the_error() -> None:
+    assert failure_kind(InvalidPostInput("the post is empty")) == "input"
+    assert failure_kind(ModelOutputInvalid("no fit after a repair attempt")) == "model_output"
+    assert failure_kind(ModelUnavailable("down")) == "model_unavailable"
+    assert failure_kind(RuntimeError("bug")) == "internal"
 
 
 def test_json_logs_carry_the_episode_id() -> None:

@@ -134,12 +134,13 @@ class EpisodeStore:
     async def save_forecast(self, episode_id: int, forecast: dict[str, Any]) -> EpisodeRow:
         return await self._update(episode_id, forecast=forecast)
 
-    async def fail(self, episode_id: int, reason: str) -> EpisodeRow:
+    async def fail(self, episode_id: int, reason: str, kind: str = "internal") -> EpisodeRow:
         return await self._update(
             episode_id,
             status="failed",
             delay_reason=None,
             failure_reason=reason,
+            failure_kind=kind,
             finished_at=utcnow(),
             lease_owner=None,
             lease_expires_at=None,
@@ -225,6 +226,7 @@ class EpisodeStore:
                     lease_owner=None,
                     failure_reason=f"gave up after {max_attempts} attempts: the worker "
                     "stopped before the episode finished",
+                    failure_kind="worker",
                 )
             )
             requeued = await session.exec(
@@ -276,6 +278,7 @@ class EpisodeStore:
                             lease_expires_at=None,
                             failure_reason=f"{describe(row.lease_owner)} stopped before the "
                             "episode finished",
+                            failure_kind="worker",
                         )
                     )
                     target = failed

@@ -58,6 +58,12 @@ class EpisodeRow(SQLModel, table=True):
     )
     abstain_reason: str | None = Field(default=None, sa_column=Column(Text))
     failure_reason: str | None = Field(default=None, sa_column=Column(Text))
+    failure_kind: str | None = Field(
+        default=None,
+        max_length=32,
+        description="input, model_unavailable, model_output, "
+        "worker or internal: a rejected input is not a failure of the system",
+    )
     retrieved_memory_ids: list[int] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
