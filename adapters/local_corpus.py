@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -96,7 +97,9 @@ def split_front_matter(text: str) -> tuple[str, dict[str, str]]:
     return text[match.end() :], meta
 
 
-def read_folder(folder: Path, base_url: str | None) -> IngestReport:
+def read_folder(
+    folder: Path, base_url: str | None, on_progress: Callable[[int, int], None] | None = None
+) -> IngestReport:
     """HTML, Markdown, text and PDF files (a folder, or one file). Each needs a public URL to
     be citable: the page's canonical link, a `url:` line in Markdown front matter, or
     `base_url` + its path."""
@@ -105,7 +108,9 @@ def read_folder(folder: Path, base_url: str | None) -> IngestReport:
     files = [folder] if folder.is_file() else sorted(p for p in folder.rglob("*") if p.is_file())
     if folder.is_file():
         folder = folder.parent
-    for path in files:
+    for number, path in enumerate(files, start=1):
+        if on_progress is not None:
+            on_progress(number, len(files))
         suffix = path.suffix.lower()
         relative = path.relative_to(folder).as_posix()
         fallback = base_url.rstrip("/") + "/" + quote(relative) if base_url else None
@@ -179,13 +184,23 @@ class LocalCorpus:
         self.vectors = vectors
         self.embedder: TextEmbedder | None = None
 
-    async def add_dense(self, embedder: TextEmbedder, batch: int = 64) -> None:
-        """Embed every document once (title and opening), saved beside the index."""
+    async def add_dense(
+        self,
+        embedder: TextEmbedder,
+        batch: int = 64,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> None:
+        """Embed every document once (title and opening), saved beside the index;
+        `on_progress(done, total)` after each batch (it can take minutes)."""
         self.embedder = embedder
         if self.vectors is not None and len(self.vectors) == len(self.documents):
             return
         texts = [f"{d.title}\n{d.text[:DENSE_TEXT_CHARS]}" for d in self.documents]
-        parts = [await embedder.embed(texts[i : i + batch]) for i in range(0, len(texts), batch)]
+        parts = []
+        for i in range(0, len(texts), batch):
+            parts.append(await embedder.embed(texts[i : i + batch]))
+            if on_progress is not None:
+                on_progress(min(i + batch, len(texts)), len(texts))
         self.vectors = np.concatenate(parts).astype(np.float32)
         if self.folder is not None:
             await asyncio.to_thread(np.save, self.folder / "vectors.npy", self.vectors)

@@ -26,6 +26,7 @@ from bot.database import open_database
 from bot.metrics import Metrics
 from bot.posts import PostResolver
 from bot.process import owner_id
+from bot.progress import ProgressBar
 from bot.service import NoteService
 from bot.settings import ConfigurationError, Settings
 from bot.submit import NoteSubmitter
@@ -98,7 +99,8 @@ async def open_memory(settings: Settings, engine: AsyncEngine) -> ExperienceMemo
         policy,
         index_dir=settings.data_dir / "memory-index",
     )
-    await memory.load()
+    with ProgressBar("rebuilding the memory index", unit="lessons") as bar:
+        await memory.load(bar)
     return memory
 
 
@@ -217,7 +219,8 @@ async def make_evidence(
     )
     corpus = await open_corpus(settings) if local or use_corpus_reader else None
     if corpus is not None and settings.search.dense:
-        await corpus.add_dense(make_embedder(settings))
+        with ProgressBar("embedding the corpus (once)", unit="documents") as bar:
+            await corpus.add_dense(make_embedder(settings), on_progress=bar)
     search: SearchEngine = corpus if local and corpus else make_web_search(settings, client)
     if use_corpus_reader and corpus is not None:
         return search, corpus

@@ -7,7 +7,6 @@ import argparse
 import asyncio
 import json
 import sys
-import time
 from pathlib import Path
 
 from adapters.community_notes_tsv import load_community_notes
@@ -15,6 +14,7 @@ from bot.bench.charts import write_charts
 from bot.bench.run import parse_variants, run_variant
 from bot.bench.simulated_model import ResearchPolicy
 from bot.bench.simulator import SimulatedModelServer
+from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost, load_jsonl
@@ -46,27 +46,23 @@ async def run_command(settings: Settings, args: argparse.Namespace) -> int:
         print(f"evonote: {args.dataset} holds no posts", file=sys.stderr)
         return EXIT_INPUT
     total = len(posts) * len(variants)
-    progress = {"done": 0, "ran": 0}
-    started = time.monotonic()
-
-    def tick(variant: str, ran: bool) -> None:
-        progress["done"] += 1
-        progress["ran"] += ran
-        left = total - progress["done"]
-        per_post = (time.monotonic() - started) / max(1, progress["ran"])
-        eta = f", about {per_post * left / 60:.1f} min left" if progress["ran"] else ""
-        print(f"\r{variant}: {progress['done']}/{total} posts{eta}   ", end="", file=sys.stderr)
-
+    done = 0
     ledgers = {}
-    try:
-        for variant in variants:
-            ledgers[variant] = await run_variant(
-                settings, variant, posts, args.out, concurrency=args.concurrency, on_post=tick
-            )
-    except (ConfigurationError, EvoNoteError) as e:
-        print(f"\nevonote: {e} (finished posts are kept; run again to continue)", file=sys.stderr)
-        return EXIT_FAILED
-    print(file=sys.stderr)
+    with ProgressBar("posts (all variants)", unit="posts") as bar:
+
+        def tick(variant: str, ran: bool) -> None:
+            nonlocal done
+            done += 1
+            bar(done, total)
+
+        try:
+            for variant in variants:
+                ledgers[variant] = await run_variant(
+                    settings, variant, posts, args.out, concurrency=args.concurrency, on_post=tick
+                )
+        except (ConfigurationError, EvoNoteError) as e:
+            print(f"evonote: {e} (finished posts are kept; run again to continue)", file=sys.stderr)
+            return EXIT_FAILED
     results = {v: summarise(rows) for v, rows in ledgers.items()}
     await asyncio.to_thread(write_outputs, results, ledgers, args.out, args.dataset.name)
     if args.json:

@@ -309,6 +309,7 @@ async def _episodes(settings: Settings, args: argparse.Namespace) -> int:
 
 def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
     from adapters.local_corpus import CorpusDocument, LocalCorpus, read_folder, read_jsonl
+    from bot.progress import ProgressBar
 
     started = time.perf_counter()
     documents: list[CorpusDocument] = []
@@ -323,7 +324,8 @@ def _index_corpus(settings: Settings, args: argparse.Namespace) -> int:
                 print(f"evonote: {e}", file=sys.stderr)
                 return EXIT_INPUT
             continue
-        report = read_folder(path, args.base_url)  # a folder, or one HTML/Markdown/PDF file
+        with ProgressBar(f"reading {path.name}", unit="files") as bar:
+            report = read_folder(path, args.base_url, bar)  # a folder, or one file
         documents += report.documents
         for reason in report.skipped:
             print(f"skipped {reason}", file=sys.stderr)

@@ -15,6 +15,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
 from bot.app import make_llm_client, make_panel
+from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
 from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
 from pipeline.forecast.factorisation import fit
@@ -39,7 +40,8 @@ def build_command(args: argparse.Namespace) -> int:
         print(f"evonote: {e}", file=sys.stderr)
         return EXIT_INPUT
     started = time.perf_counter()
-    model = fit(table, seed=args.seed)
+    with ProgressBar("fitting the rater space", unit="iterations") as bar:
+        model = fit(table, seed=args.seed, on_progress=bar)
     fitted = time.perf_counter() - started
     personas = build_personas(
         table,

@@ -12,6 +12,7 @@ import asyncio
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -60,9 +61,10 @@ class ExperienceMemory:
 
     # ---- loading ------------------------------------------------------------------------
 
-    async def load(self) -> None:
+    async def load(self, on_progress: Callable[[int, int], None] | None = None) -> None:
         """Derive every index from the store (at start, or after an import). Saved FAISS
-        indexes are reused when they were built from exactly these triggers."""
+        indexes are reused when they were built from exactly these triggers; a rebuild embeds
+        every trigger, reporting `on_progress(done, total)` batch by batch."""
         items = [i for i in await self.store.items() if i.status != LessonStatus.RETIRED]
         self.items = {}
         self.dense = {phase: VectorIndex(self.embedder.dimension) for phase in MemoryPhase}
@@ -75,8 +77,12 @@ class ExperienceMemory:
                 self.items[item.id] = item
                 self.lexical[item.phase].put(item.id, item.trigger)
         elif items:
-            vectors = await self.embedder.embed([i.trigger for i in items])
-            await self._index(items, vectors)
+            step = 256
+            for start in range(0, len(items), step):
+                chunk = items[start : start + step]
+                await self._index(chunk, await self.embedder.embed([i.trigger for i in chunk]))
+                if on_progress is not None:
+                    on_progress(start + len(chunk), len(items))
 
     def _fingerprint(self, items: list[MemoryItem]) -> str:
         digest = hashlib.sha256(

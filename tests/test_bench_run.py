@@ -3,6 +3,7 @@ results.json, report.md and the charts; the dataset loaders."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -212,3 +213,19 @@ def test_the_no_analyzer_variant_skips_claim_analysis_and_still_notes(
     assert "VerificationBrief" not in bench_env.policy.calls
     assert results["no-analyzer"]["noted_rate"] == 1.0
     assert results["no-analyzer"]["lessons_learned"] > 0  # evolve kept up with windows of 2
+
+
+def test_the_win_rate_chart_has_side_by_side_bars_and_a_legend() -> None:
+    from bot.bench.charts import win_rate_figure
+
+    results = {
+        "full": {"win_rate": 0.7, "helpful_rate": 0.8},
+        "memory-off": {"win_rate": 0.5, "helpful_rate": None},
+    }
+    axes = win_rate_figure(results).axes[0]
+    spans = sorted((bar.get_x(), bar.get_x() + bar.get_width()) for bar in axes.patches)
+    assert len(spans) == 4
+    assert all(left[1] <= right[0] + 1e-9 for left, right in itertools.pairwise(spans))
+    legend = axes.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["win rate vs the human note", "helpful"]

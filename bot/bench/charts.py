@@ -11,22 +11,35 @@ TIME_PARTS = ("search_s", "visit_s", "inference_s")
 
 
 def win_rate_chart(results: dict[str, dict[str, Any]], path: Path) -> None:
+    win_rate_figure(results).savefig(path, format="png")
+
+
+def win_rate_figure(results: dict[str, dict[str, Any]]) -> Figure:
     figure = Figure(figsize=(6, 3.5), dpi=100)
     axes = figure.subplots()
     names = list(results)
-    axes.bar(names, [100 * (results[n]["win_rate"] or 0) for n in names], color="#4c72b0")
-    axes.bar(
-        names,
-        [100 * (results[n]["helpful_rate"] or 0) for n in names],
-        color="#55a868",
-        width=0.4,
+    width = 0.38  # two bars side by side per variant, never on top of each other
+    places = range(len(names))
+    series = (
+        ("win_rate", "win rate vs the human note", "#4c72b0", -1),
+        ("helpful_rate", "helpful", "#55a868", 1),
     )
+    for key, label, colour, side in series:
+        axes.bar(
+            [p + side * width / 2 for p in places],
+            [100 * (results[n][key] or 0) for n in names],
+            width=width,
+            color=colour,
+            label=label,
+        )
+    axes.set_xticks(list(places), names)
     axes.axhline(50, color="grey", linewidth=0.8, linestyle="--")
     axes.set_ylabel("% of posts")
     axes.set_ylim(0, 100)
-    axes.set_title("Win vs human note (wide), helpful (narrow)", fontsize=10)
+    axes.set_title("Win rate and helpful rate by variant", fontsize=10)
+    axes.legend(fontsize=8, loc="upper right")
     figure.tight_layout()
-    figure.savefig(path, format="png")
+    return figure
 
 
 def time_chart(results: dict[str, dict[str, Any]], path: Path) -> None:

@@ -8,6 +8,7 @@ positive side.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,6 +49,7 @@ def fit(
     max_iterations: int = 2000,
     factor_lambda: float = FACTOR_LAMBDA,
     intercept_lambda: float = INTERCEPT_LAMBDA,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> Factorisation:
     u, n, r = table.rater, table.note, table.value
     nu, nn, m = table.raters, table.notes, len(table)
@@ -98,11 +100,19 @@ def fit(
     with threadpool_limits(limits=1, user_api="blas"):
         from scipy.optimize import minimize  # only fitting needs SciPy
 
+        iteration = [0]
+
+        def step(_: NDArray[np.float64]) -> None:
+            iteration[0] += 1
+            if on_progress is not None:
+                on_progress(iteration[0], max_iterations)
+
         result = minimize(
             loss_and_gradient,
             start,
             jac=True,
             method="L-BFGS-B",
+            callback=step,
             options={"maxiter": max_iterations, "gtol": 1e-6, "ftol": 1e-10},
         )
     mu, iu, in_, fu, fn = unpack(result.x)
