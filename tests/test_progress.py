@@ -18,8 +18,9 @@ def test_plain_lines_when_not_a_terminal() -> None:
         for done in range(1, 101):
             bar(done, 100)
     lines = out.getvalue().splitlines()
-    assert len(lines) == 10  # one a tenth, not one a step
-    assert lines[0].startswith("embedding: 10/100 documents")
+    assert len(lines) == 11  # the start, then one a tenth: not one a step
+    assert lines[0].startswith("embedding: 1/100 documents")
+    assert lines[1].startswith("embedding: 10/100 documents, about")
     assert lines[-1] == "embedding: 100/100 documents"
 
 
