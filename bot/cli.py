@@ -2,7 +2,8 @@
 
 Exit codes: 0 a note or a reasoned abstention; 1 unexpected error; 2 the model server or a
 setting is unusable; 3 the input cannot be processed (empty, too long, unsupported site, bad
-file); 4 the episode failed for another reason (e.g. the model's output stayed invalid).
+file, a bad command line); 4 the episode failed for another reason (e.g. the model's output
+stayed invalid); 143 stopped by SIGTERM.
 """
 
 from __future__ import annotations
