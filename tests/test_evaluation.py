@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -124,3 +125,20 @@ def test_semantic_diversity_length_and_urls_by_hand() -> None:
     assert length_compliance([NOTE, "y" * 281]) == 0.5
     assert url_profile([["a"], ["a", "b", "c"]]) == (2.0, 0.5)
     assert percentiles([4, 1, 3, 2]) == {"p50": 2, "p95": 4, "mean": 2.5}
+
+
+def test_a_dataset_post_time_without_a_zone_is_utc(tmp_path: Path) -> None:
+    from datetime import UTC
+
+    from pipeline.evaluation.dataset import load_jsonl
+
+    data = tmp_path / "posts.jsonl"
+    data.write_text(
+        '{"id": "a", "text": "MMR causes autism", "created_at": "2025-02-10T09:30:00"}\n'
+        '{"id": "b", "text": "Fluoride is poison", "created_at": "2025-02-10T08:00:00+00:00"}\n',
+        encoding="utf-8",
+    )
+    posts = load_jsonl(data)
+    assert [p.id for p in posts] == ["b", "a"]
+    assert all(p.created_at.tzinfo is not None for p in posts)
+    assert posts[1].created_at.tzinfo == UTC
