@@ -11,6 +11,7 @@ from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.forecast.aggregate import Forecast
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
+from pipeline.trajectory import EpisodeStatus
 
 
 def card_for(
@@ -37,7 +38,7 @@ def card_for(
                 quotes=[" ".join(q.split()) for q in source.get("quotes", [])],
             )
         )
-    if progress is None and row.status == "queued" and row.delay_reason:
+    if progress is None and row.status == EpisodeStatus.QUEUED and row.delay_reason:
         progress = row.delay_reason[0].upper() + row.delay_reason[1:]
     card = NoteCard(
         episode_id=row.id,
@@ -70,7 +71,7 @@ def card_for(
         and submission is None
         and row.approved_by is not None
         and bool(row.post.get("post_id"))
-        and row.status == "noted"
+        and row.status == EpisodeStatus.NOTED
     )
     if row.brief:
         brief = VerificationBrief.model_validate(row.brief)

@@ -28,6 +28,7 @@ from pipeline.errors import InvalidPostInput, ModelUnavailable, PostUnavailable
 from pipeline.ports import MemoryPhase
 from pipeline.redact import redact
 from pipeline.request import NoteRequest
+from pipeline.trajectory import EpisodeStatus
 
 if TYPE_CHECKING:
     from pipeline.trajectory import Progress
@@ -72,7 +73,7 @@ def _parser() -> argparse.ArgumentParser:
     esub = episodes.add_subparsers(dest="episodes_command", required=True)
     listing = esub.add_parser("list", help="the most recent episodes")
     listing.add_argument("--limit", type=positive, default=20)
-    listing.add_argument("--status", choices=["queued", "running", "noted", "abstained", "failed"])
+    listing.add_argument("--status", choices=[s.value for s in EpisodeStatus])
     show = esub.add_parser("show", help="one episode with every step")
     show.add_argument("id", type=record_id)
     show.add_argument("--json", action="store_true", help="print one JSON object")

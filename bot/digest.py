@@ -21,6 +21,7 @@ from adapters.sqlstore.tables import EpisodeRow, utcnow
 from memory.models import LessonStatus, MemoryItem
 from memory.ports import MemoryStore
 from pipeline.ports import MemoryPhase
+from pipeline.trajectory import EpisodeStatus
 
 
 @dataclass
@@ -75,12 +76,16 @@ def _chart(episodes: list[EpisodeRow], now: datetime) -> bytes:
     days = [(now - timedelta(days=d)).date() for d in range(29, -1, -1)]
     counts = {
         status: Counter(e.created_at.date() for e in episodes if e.status == status)
-        for status in ("noted", "abstained", "failed")
+        for status in (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED, EpisodeStatus.FAILED)
     }
     figure = Figure(figsize=(8, 3), dpi=100)  # no pyplot: no display, no global state
     axes = figure.subplots()
     bottom = [0] * len(days)
-    for status, colour in (("noted", "#2e7d32"), ("abstained", "#9e9e9e"), ("failed", "#c62828")):
+    for status, colour in (
+        (EpisodeStatus.NOTED, "#2e7d32"),
+        (EpisodeStatus.ABSTAINED, "#9e9e9e"),
+        (EpisodeStatus.FAILED, "#c62828"),
+    ):
         heights = [counts[status].get(day, 0) for day in days]
         axes.bar(range(len(days)), heights, bottom=bottom, color=colour, label=status)
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
@@ -104,15 +109,15 @@ async def build_digest(
     votes = await store.votes_since(since)
     digest = Digest(
         since=since,
-        noted=sum(e.status == "noted" for e in today),
-        abstained=sum(e.status == "abstained" for e in today),
-        failed=sum(e.status == "failed" and e.failure_kind != "input" for e in today),
-        rejected=sum(e.status == "failed" and e.failure_kind == "input" for e in today),
+        noted=sum(e.status == EpisodeStatus.NOTED for e in today),
+        abstained=sum(e.status == EpisodeStatus.ABSTAINED for e in today),
+        failed=sum(e.status == EpisodeStatus.FAILED and e.failure_kind != "input" for e in today),
+        rejected=sum(e.status == EpisodeStatus.FAILED and e.failure_kind == "input" for e in today),
         votes_up=sum(v.vote > 0 for v in votes),
         votes_down=sum(v.vote < 0 for v in votes),
-        abstain_reasons=[(e.abstain_reason or "")[:120] for e in today if e.status == "abstained"][
-            :3
-        ],
+        abstain_reasons=[
+            (e.abstain_reason or "")[:120] for e in today if e.status == EpisodeStatus.ABSTAINED
+        ][:3],
     )
     items: list[MemoryItem] = await memory.items() if memory is not None else []
     for phase in MemoryPhase:

@@ -45,8 +45,13 @@ async def run_behind_card(
         if card is not None:
             await view.show(card)
 
+    finished = None
     with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
-        await notes.run(episode_id, progress)
+        finished = await notes.run(episode_id, progress)
     card = await load_card(store, episode_id, submitter=submitter)
     if card is not None:
-        await view.show(card, force=True)
+        await view.show(card, force=True)  # the note, at once
+    if finished is not None and (await notes.forecast(finished)).forecast:
+        card = await load_card(store, episode_id, submitter=submitter)
+        if card is not None:
+            await view.show(card, force=True)  # then its rater forecast, as an edit

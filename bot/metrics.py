@@ -17,6 +17,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from adapters.sqlstore.tables import EpisodeRow
 from pipeline.redact import redact
+from pipeline.trajectory import EpisodeStatus
 
 PHASE_BUCKETS = (0.5, 1, 2, 5, 10, 20, 30, 60, 90, 120, 180, 300)
 
@@ -58,7 +59,7 @@ class Metrics:
 
     def observe(self, row: EpisodeRow) -> None:
         self.episodes.labels(row.status).inc()
-        if row.status == "failed":
+        if row.status == EpisodeStatus.FAILED:
             self.failures.labels(row.failure_kind or "internal").inc()
         for phase, value in (
             ("search", row.search_s),

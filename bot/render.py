@@ -12,6 +12,7 @@ from pipeline.card import post_excerpt
 from pipeline.forecast.aggregate import Forecast
 from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.source_quality import TIER_NAMES, source_tier
+from pipeline.trajectory import EpisodeStatus
 
 AI_LABEL = "AI-drafted — needs human review"
 
@@ -38,7 +39,7 @@ def episode_text(row: EpisodeRow, votes: Sequence[FeedbackRow] = ()) -> str:
         lines.append(
             f"  ⚠ media not inspected: {unseen} image(s) or video(s) without a description"
         )
-    if row.status == "noted" and row.note_text:
+    if row.status == EpisodeStatus.NOTED and row.note_text:
         lines += [
             "",
             textwrap.indent(row.note_text, "  "),
@@ -56,9 +57,9 @@ def episode_text(row: EpisodeRow, votes: Sequence[FeedbackRow] = ()) -> str:
                 f"  {i}. [{TIER_NAMES[tier]}] {source.get('title') or '(untitled)'} — {url}"
             )
             lines += [f"     “{' '.join(q.split())}”" for q in source.get("quotes", [])[:2]]
-    elif row.status == "abstained":
+    elif row.status == EpisodeStatus.ABSTAINED:
         lines += ["", f"  Abstained: {row.abstain_reason}"]
-    elif row.status == "failed":
+    elif row.status == EpisodeStatus.FAILED:
         lines += ["", f"  Failed: {row.failure_reason}"]
     if row.forecast:
         forecast = Forecast.model_validate(row.forecast)

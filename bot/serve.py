@@ -32,6 +32,7 @@ from bot.slack.frontend import SlackFrontend
 from bot.watch import WatchScanner
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
+from pipeline.trajectory import EpisodeStatus
 from scheduler.jobs import Job, JobScheduler
 
 log = logging.getLogger(__name__)
@@ -71,8 +72,8 @@ async def refresh_gauges(app: App) -> None:
     """Queue depth and lessons by status, read from the database for the next scrape."""
     assert app.metrics is not None
     counts = await app.store.count_by_status()
-    for status in ("queued", "running"):
-        app.metrics.queue.labels(status).set(counts.get(status, 0))
+    for waiting in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
+        app.metrics.queue.labels(waiting.value).set(counts.get(waiting, 0))
     if app.memory is not None:
         items = await app.memory.store.items()
         for status in LessonStatus:
@@ -146,7 +147,7 @@ async def start_scheduler(
 
         async def run_quietly(episode_id: int) -> None:
             with contextlib.suppress(EpisodeFailed):  # stored as failed, with its reason
-                await app.notes.run(episode_id)
+                await app.notes.forecast(await app.notes.run(episode_id))
 
         async def scan_watchlists() -> None:
             for episode_id in await scanner.run_once():

@@ -26,7 +26,13 @@ from pipeline.errors import (
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from pipeline.trajectory import EpisodeOutcome, Progress, ProgressListener, StepRecord
+from pipeline.trajectory import (
+    EpisodeOutcome,
+    EpisodeStatus,
+    Progress,
+    ProgressListener,
+    StepRecord,
+)
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +174,7 @@ class NoteService:
         It waits for a place at the gate first (its card says how many are ahead); if the
         process shuts down meanwhile it stays queued and the queued row is returned."""
         current = await self.store.get(episode_id)
-        if current is None or current.status != "queued":
+        if current is None or current.status != EpisodeStatus.QUEUED:
             status = current.status if current else "missing"
             raise RuntimeError(f"episode {episode_id} is not queued (status: {status})")
 
@@ -253,9 +259,7 @@ class NoteService:
                 self._all_settled.set()
         finished = await self.store.finish(episode_id, outcome)
         self._finished(finished)
-        if outcome.status == "noted" and outcome.note and self.panel is not None:
-            finished = await self._forecast(finished, post, outcome.note)
-        return finished
+        return finished  # the note is shown now; its forecast follows (`forecast`)
 
     def _finished(self, row: EpisodeRow) -> None:
         log.info(
@@ -273,12 +277,21 @@ class NoteService:
         if self.on_finished is not None:
             self.on_finished(row)
 
-    async def _forecast(self, row: EpisodeRow, post: Post, note: str) -> EpisodeRow:
-        """The persona panel's forecast; a failure leaves the note without one."""
-        assert self.panel is not None
-        assert row.id is not None
+    async def forecast(self, row: EpisodeRow) -> EpisodeRow:
+        """The persona panel's forecast for a finished note, stored on the episode. It runs
+        after the note is shown (16 rater calls must not hold the note back); a failure
+        leaves the note without one. Any other row is returned as it is."""
+        if (
+            self.panel is None
+            or row.id is None
+            or row.status != EpisodeStatus.NOTED
+            or not row.note_text
+            or row.forecast
+        ):
+            return row
+        post = Post.model_validate(row.post)
         try:
-            forecast = await self.panel.forecast(post.all_text(), note)
+            forecast = await self.panel.forecast(post.all_text(), row.note_text)
         except EvoNoteError as e:
             log.warning("episode %s: no forecast: %s", row.id, e)
             return row
@@ -291,4 +304,4 @@ class NoteService:
     ) -> EpisodeRow:
         row = await self.submit(request)
         assert row.id is not None
-        return await self.run(row.id, progress)
+        return await self.forecast(await self.run(row.id, progress))

@@ -15,6 +15,7 @@ from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
 from pipeline.post import Post
 from pipeline.prompts import NoteClassification, classify_messages
+from pipeline.trajectory import EpisodeStatus
 
 
 class SubmissionRefused(EvoNoteError):
@@ -40,7 +41,7 @@ class NoteSubmitter:
         row = await self.episodes.get(episode_id)
         if row is None:
             raise SubmissionRefused(f"there is no episode {episode_id}")
-        if row.status != "noted" or not row.note_text:
+        if row.status != EpisodeStatus.NOTED or not row.note_text:
             raise SubmissionRefused(f"episode {episode_id} has no note ({row.status})")
         if not row.approved_by:
             raise SubmissionRefused(

@@ -23,7 +23,7 @@ from bot.live_card import CardView, progress_text
 from bot.slack.frontend import CardMessage
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
-from pipeline.trajectory import Progress, ProgressListener
+from pipeline.trajectory import EpisodeStatus, Progress, ProgressListener
 
 log = logging.getLogger(__name__)
 
@@ -118,8 +118,12 @@ async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
             if row is None:
                 await asyncio.sleep(poll_s)
                 continue
-            await views.final(row)
-            if row.status == "queued":  # delayed: the model server is down; wait, then retry
+            await views.final(row)  # the note at once, then its rater forecast as an edit
+            if (forecasted := await app.notes.forecast(row)).forecast:
+                await views.final(forecasted)
+            if (
+                row.status == EpisodeStatus.QUEUED
+            ):  # delayed: the model server is down; wait, then retry
                 backoff = min(60.0, backoff * 2)
                 await asyncio.sleep(backoff)
             else:

@@ -3,7 +3,23 @@ renderers)."""
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pydantic import BaseModel, Field
+
+from pipeline.trajectory import EpisodeStatus
+
+
+class CardAction(StrEnum):
+    """A button on a card; which ones a card offers is decided once, in `NoteCard.actions`."""
+
+    VOTE_UP = "up"
+    VOTE_DOWN = "down"
+    REGENERATE = "regenerate"
+    RETRY = "retry"
+    EVIDENCE = "evidence"
+    APPROVE = "approve"
+    SUBMIT = "submit"
 
 
 class CardSource(BaseModel):
@@ -51,3 +67,20 @@ class NoteCard(BaseModel):
     )
     submission: str | None = Field(default=None, description="what X has of this note")
     label: str = "AI-drafted — needs human review"
+
+    def actions(self) -> list[CardAction]:
+        """The buttons: none while running; Retry after a failure; votes and Regenerate on a
+        note or an abstention; Show evidence and Approve (until approved) on a note; Submit to
+        X once approved and submittable."""
+        if self.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
+            return []
+        if self.status == EpisodeStatus.FAILED:
+            return [CardAction.RETRY]
+        actions = [CardAction.VOTE_UP, CardAction.VOTE_DOWN, CardAction.REGENERATE]
+        if self.status == EpisodeStatus.NOTED:
+            actions.append(CardAction.EVIDENCE)
+            if not self.approved_by:
+                actions.append(CardAction.APPROVE)
+            if self.can_submit:
+                actions.append(CardAction.SUBMIT)
+        return actions

@@ -51,6 +51,7 @@ from pipeline.source_quality import source_tier
 from pipeline.text_policy import disallowed_content, normalise
 from pipeline.trajectory import (
     EpisodeOutcome,
+    EpisodeStatus,
     Progress,
     ProgressListener,
     StepJournal,
@@ -205,7 +206,7 @@ class _Run:
 
     async def abstain(self, reason: str) -> EpisodeOutcome:
         await self.tell("done", "abstained")
-        return self.finish(EpisodeOutcome(status="abstained", abstain_reason=reason))
+        return self.finish(EpisodeOutcome(status=EpisodeStatus.ABSTAINED, abstain_reason=reason))
 
     async def model_abstains(self, action: Abstain, reply: ModelReply[Any]) -> EpisodeOutcome:
         """The model's reason is shown on cards, so it obeys the same rules as a note."""
@@ -545,7 +546,10 @@ class _Run:
             self.support_checked = support_checked
             return self.finish(
                 EpisodeOutcome(
-                    status="noted", note=note.text, urls=note.urls, char_count=note.length
+                    status=EpisodeStatus.NOTED,
+                    note=note.text,
+                    urls=note.urls,
+                    char_count=note.length,
                 )
             )
         self.use.rewrites += 1

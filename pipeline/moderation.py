@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from pipeline.errors import EvoNoteError
+from pipeline.trajectory import EpisodeStatus
 
 
 class ApprovalRefused(EvoNoteError):
@@ -24,9 +25,9 @@ class VoteOutcome(StrEnum):
 
 def approval_refusal(status: str) -> str | None:
     """Why an episode in `status` cannot be approved, or None when it can."""
-    if status == "noted":
+    if status == EpisodeStatus.NOTED:
         return None
-    if status in ("queued", "running"):
+    if status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
         return "the note is still being drafted; approve it once it is shown"
     return f"there is no note to approve (the episode {status})"
 

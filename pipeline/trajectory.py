@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from enum import StrEnum
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel, Field
@@ -13,6 +14,20 @@ from pipeline.post import Post
 
 # Observations are stored and shown; a page's whole text is not.
 MAX_OBSERVATION_CHARS = 4000
+
+
+class EpisodeStatus(StrEnum):
+    """queued → running → noted | abstained | failed (never left running)."""
+
+    QUEUED = "queued"
+    RUNNING = "running"
+    NOTED = "noted"
+    ABSTAINED = "abstained"
+    FAILED = "failed"
+
+    @property
+    def finished(self) -> bool:
+        return self in (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED, EpisodeStatus.FAILED)
 
 
 class StepRecord(BaseModel):
@@ -37,7 +52,7 @@ class Timings(BaseModel):
 
 
 class EpisodeOutcome(BaseModel):
-    status: Literal["noted", "abstained"]
+    status: Literal[EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED]
     note: str | None = None
     urls: list[str] = Field(default_factory=list)
     char_count: int | None = None

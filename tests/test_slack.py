@@ -217,6 +217,17 @@ async def test_every_card_quotes_the_post_and_names_the_episode(
     assert any("&lt;!channel&gt;" in c for c in cards)
 
 
+async def test_the_note_is_shown_before_its_forecast_arrives(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    await slack.app.async_dispatch(command(POST))
+    await slack.background.drain()
+    cards = [json.dumps(c["blocks"], ensure_ascii=False) for c in slack_api.called("chat.update")]
+    first_note = next(i for i, c in enumerate(cards) if "Proposed Community Note" in c)
+    assert "Rater forecast" not in cards[first_note]  # not held back by 16 persona calls
+    assert "Rater forecast" in cards[-1] and first_note < len(cards) - 1  # then an edit
+
+
 async def test_votes_count_once_and_show_on_the_card(
     slack: SlackFrontend, slack_api: MockSlackApi
 ) -> None:

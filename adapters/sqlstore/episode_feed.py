@@ -9,8 +9,9 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow
 from memory.models import UtilityMode
 from memory.ports import FinishedEpisode, PendingVote, StepView, Vote
+from pipeline.trajectory import EpisodeStatus
 
-FINISHED = ("noted", "abstained")
+FINISHED = (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED)
 
 
 class SqlEpisodeFeed:

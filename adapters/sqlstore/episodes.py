@@ -17,9 +17,9 @@ from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
 from pipeline.post import Post
 from pipeline.redact import redact
 from pipeline.request import BACKGROUND_SOURCES, NoteRequest
-from pipeline.trajectory import EpisodeOutcome, StepRecord
+from pipeline.trajectory import EpisodeOutcome, EpisodeStatus, StepRecord
 
-ACTIVE = ("queued", "running")
+ACTIVE = (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING)
 
 
 class EpisodeStore:
@@ -53,9 +53,11 @@ class EpisodeStore:
         async with self.sessions() as session:
             result = await session.exec(
                 update(EpisodeRow)
-                .where(col(EpisodeRow.id) == episode_id, col(EpisodeRow.status) == "queued")
+                .where(
+                    col(EpisodeRow.id) == episode_id, col(EpisodeRow.status) == EpisodeStatus.QUEUED
+                )
                 .values(
-                    status="running",
+                    status=EpisodeStatus.RUNNING,
                     lease_owner=owner,
                     attempts=EpisodeRow.attempts + 1,
                     lease_expires_at=now + timedelta(seconds=lease_s),
@@ -137,7 +139,7 @@ class EpisodeStore:
     async def fail(self, episode_id: int, reason: str, kind: str = "internal") -> EpisodeRow:
         return await self._update(
             episode_id,
-            status="failed",
+            status=EpisodeStatus.FAILED,
             delay_reason=None,
             failure_reason=reason,
             failure_kind=kind,
@@ -176,7 +178,7 @@ class EpisodeStore:
                     await session.exec(
                         select(EpisodeRow.id)
                         .where(
-                            EpisodeRow.status == "queued",
+                            EpisodeRow.status == EpisodeStatus.QUEUED,
                             col(EpisodeRow.created_at)
                             <= utcnow() - timedelta(seconds=queued_for_s),
                         )
@@ -196,9 +198,12 @@ class EpisodeStore:
                 row: EpisodeRow | None = (
                     await session.exec(
                         update(EpisodeRow)
-                        .where(col(EpisodeRow.id) == episode_id, col(EpisodeRow.status) == "queued")
+                        .where(
+                            col(EpisodeRow.id) == episode_id,
+                            col(EpisodeRow.status) == EpisodeStatus.QUEUED,
+                        )
                         .values(
-                            status="running",
+                            status=EpisodeStatus.RUNNING,
                             lease_owner=owner,
                             attempts=EpisodeRow.attempts + 1,
                             started_at=now,
@@ -215,13 +220,16 @@ class EpisodeStore:
         """Episodes whose worker died (lease expired) run again, at most `max_attempts` times
         in all; then they fail with the reason. Returns (requeued, failed)."""
         now = utcnow()
-        expired = (col(EpisodeRow.status) == "running", col(EpisodeRow.lease_expires_at) < now)
+        expired = (
+            col(EpisodeRow.status) == EpisodeStatus.RUNNING,
+            col(EpisodeRow.lease_expires_at) < now,
+        )
         async with self.sessions() as session:
             failed = await session.exec(
                 update(EpisodeRow)
                 .where(*expired, col(EpisodeRow.attempts) >= max_attempts)
                 .values(
-                    status="failed",
+                    status=EpisodeStatus.FAILED,
                     finished_at=now,
                     lease_owner=None,
                     failure_reason=f"gave up after {max_attempts} attempts: the worker "
@@ -232,7 +240,7 @@ class EpisodeStore:
             requeued = await session.exec(
                 update(EpisodeRow)
                 .where(*expired)
-                .values(status="queued", lease_owner=None, lease_expires_at=None)
+                .values(status=EpisodeStatus.QUEUED, lease_owner=None, lease_expires_at=None)
             )
             await session.commit()
             return int(requeued.rowcount), int(failed.rowcount)
@@ -251,7 +259,7 @@ class EpisodeStore:
             running = (
                 await session.exec(
                     select(EpisodeRow).where(
-                        col(EpisodeRow.status) == "running",
+                        col(EpisodeRow.status) == EpisodeStatus.RUNNING,
                         col(EpisodeRow.lease_owner) != None,  # noqa: E711
                     )
                 )
@@ -263,7 +271,7 @@ class EpisodeStore:
             assert row.id is not None
             assert row.lease_owner is not None
             still_theirs = (
-                col(EpisodeRow.status) == "running",
+                col(EpisodeRow.status) == EpisodeStatus.RUNNING,
                 col(EpisodeRow.lease_owner) == row.lease_owner,
             )
             async with self.sessions() as session:
@@ -272,7 +280,7 @@ class EpisodeStore:
                         update(EpisodeRow)
                         .where(col(EpisodeRow.id) == row.id, *still_theirs)
                         .values(
-                            status="failed",
+                            status=EpisodeStatus.FAILED,
                             finished_at=utcnow(),
                             lease_owner=None,
                             lease_expires_at=None,
@@ -287,7 +295,7 @@ class EpisodeStore:
                         update(EpisodeRow)
                         .where(col(EpisodeRow.id) == row.id, *still_theirs)
                         .values(
-                            status="queued",
+                            status=EpisodeStatus.QUEUED,
                             lease_owner=None,
                             lease_expires_at=None,
                             delay_reason=f"requeued: {describe(row.lease_owner)} stopped "
@@ -310,7 +318,7 @@ class EpisodeStore:
         """Back to the queue, to be retried later, with the reason the requester sees."""
         return await self._update(
             episode_id,
-            status="queued",
+            status=EpisodeStatus.QUEUED,
             lease_owner=None,
             lease_expires_at=None,
             delay_reason=reason,

@@ -13,6 +13,7 @@ from sqlalchemy import JSON, Column, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from memory import models as memory_models  # noqa: F401  (registers the memory tables)
+from pipeline.trajectory import EpisodeStatus
 
 
 def utcnow() -> datetime:
@@ -33,7 +34,7 @@ class EpisodeRow(SQLModel, table=True):
     request_key: str | None = Field(default=None, max_length=200, unique=True, index=True)
     post: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     post_created_at: datetime | None = Field(default=None, index=True)
-    status: str = Field(default="queued", max_length=16, index=True)
+    status: str = Field(default=EpisodeStatus.QUEUED, max_length=16, index=True)
     attempts: int = 0
     lease_owner: str | None = Field(default=None, max_length=100)
     lease_expires_at: datetime | None = None

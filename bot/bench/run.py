@@ -29,6 +29,7 @@ from pipeline.evaluation.judges import HierarchicalJudge, PairwiseJudge
 from pipeline.evaluation.metrics import semantic_diversity
 from pipeline.post import Media, Post
 from pipeline.request import NoteRequest
+from pipeline.trajectory import EpisodeStatus
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +164,7 @@ async def judge(
     embedder: Embedder,
 ) -> dict[str, Any]:
     """One ledger line: what the episode did and what the judges said about it."""
-    note = row.note_text if row.status == "noted" else None
+    note = row.note_text if row.status == EpisodeStatus.NOTED else None
     result: dict[str, Any] = {
         "id": item.id,
         "modality": item.modality,

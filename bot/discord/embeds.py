@@ -6,12 +6,17 @@ from __future__ import annotations
 import discord
 
 from pipeline.card import NoteCard
+from pipeline.trajectory import EpisodeStatus
 
 MAX_TOTAL = 6000
 MAX_FIELDS = 25
 MAX_FIELD = 1024
 MAX_DESCRIPTION = 4096
-COLOURS = {"noted": 0x2E7D32, "abstained": 0x9E9E9E, "failed": 0xC62828}
+COLOURS = {
+    EpisodeStatus.NOTED: 0x2E7D32,
+    EpisodeStatus.ABSTAINED: 0x9E9E9E,
+    EpisodeStatus.FAILED: 0xC62828,
+}
 
 
 def _cut(text: str, limit: int) -> str:
@@ -19,17 +24,17 @@ def _cut(text: str, limit: int) -> str:
 
 
 def card_embed(card: NoteCard) -> discord.Embed:
-    if card.status in ("queued", "running"):
+    if card.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
         embed = discord.Embed(
             title=f"Checking this post (episode {card.episode_id})",
             description=card.progress or "Analysing the claim…",
             colour=0x1565C0,
         )
         return _with_post(embed, card)
-    if card.status == "noted" and card.note:
+    if card.status == EpisodeStatus.NOTED and card.note:
         embed = discord.Embed(
             title=f"Proposed Community Note (episode {card.episode_id})",
-            colour=COLOURS["noted"],
+            colour=COLOURS[EpisodeStatus.NOTED],
             description=_cut(card.note, MAX_DESCRIPTION),
         )
         label = f"{card.char_count}/{card.char_limit} characters · {card.label}"
@@ -50,16 +55,16 @@ def card_embed(card: NoteCard) -> discord.Embed:
                 inline=False,
                 value=_cut(f"{card.forecast}; reasons: {reasons}", MAX_FIELD),
             )
-    elif card.status == "abstained":
+    elif card.status == EpisodeStatus.ABSTAINED:
         embed = discord.Embed(
             title=f"No note: EvoNote abstained (episode {card.episode_id})",
-            colour=COLOURS["abstained"],
+            colour=COLOURS[EpisodeStatus.ABSTAINED],
             description=_cut(card.abstain_reason or "", MAX_DESCRIPTION),
         )
     else:
         embed = discord.Embed(
             title=f"This post could not be checked (episode {card.episode_id})",
-            colour=COLOURS["failed"],
+            colour=COLOURS[EpisodeStatus.FAILED],
             description=_cut(card.failure_reason or "", MAX_DESCRIPTION),
         )
     _with_post(embed, card)

@@ -25,22 +25,23 @@ from bot.service import EpisodeFailed, NoteService
 from bot.settings import DiscordSettings
 from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
-from pipeline.card import NoteCard
+from pipeline.card import CardAction, NoteCard
 from pipeline.errors import EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
 from pipeline.request import NoteRequest, ReplyTarget
+from pipeline.trajectory import EpisodeStatus
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME_S = 14 * 60  # Discord's is 15 minutes; leave a margin
 SEARCH_EMOJI = "🔎"
-BUTTONS = {  # action: (label, style)
-    "up": ("👍", discord.ButtonStyle.secondary),
-    "down": ("👎", discord.ButtonStyle.secondary),
-    "regenerate": ("Regenerate", discord.ButtonStyle.secondary),
-    "evidence": ("Show evidence", discord.ButtonStyle.secondary),
-    "approve": ("Approve", discord.ButtonStyle.success),
-    "retry": ("Retry", discord.ButtonStyle.primary),
-    "submit": ("Submit to X", discord.ButtonStyle.danger),
+BUTTONS = {  # CardAction value: (label, style)
+    CardAction.VOTE_UP.value: ("👍", discord.ButtonStyle.secondary),
+    CardAction.VOTE_DOWN.value: ("👎", discord.ButtonStyle.secondary),
+    CardAction.REGENERATE.value: ("Regenerate", discord.ButtonStyle.secondary),
+    CardAction.EVIDENCE.value: ("Show evidence", discord.ButtonStyle.secondary),
+    CardAction.APPROVE.value: ("Approve", discord.ButtonStyle.success),
+    CardAction.RETRY.value: ("Retry", discord.ButtonStyle.primary),
+    CardAction.SUBMIT.value: ("Submit to X", discord.ButtonStyle.danger),
 }
 
 
@@ -73,17 +74,8 @@ class CardButton(
 
 def card_view(card: NoteCard) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    if card.status in ("queued", "running"):
-        return view
-    actions = ["retry"] if card.status == "failed" else ["up", "down", "regenerate"]
-    if card.status == "noted":
-        actions.append("evidence")
-        if not card.approved_by:
-            actions.append("approve")
-        if card.can_submit:
-            actions.append("submit")
-    for action in actions:
-        view.add_item(CardButton(action, card.episode_id))
+    for action in card.actions():
+        view.add_item(CardButton(action.value, card.episode_id))
     return view
 
 
@@ -292,7 +284,9 @@ class DiscordFrontend:
         target = await channel.fetch_message(payload.message_id)
         if not target.content.strip():
             return
-        reply = await target.reply(embed=card_embed(NoteCard(episode_id=0, status="queued")))
+        reply = await target.reply(
+            embed=card_embed(NoteCard(episode_id=0, status=EpisodeStatus.QUEUED))
+        )
         editor = MessageEditor(reply, self.settings.progress_interval_s)
         self.background.spawn(
             self.start(

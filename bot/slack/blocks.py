@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pipeline.card import NoteCard
+from pipeline.card import CardAction, NoteCard
+from pipeline.trajectory import EpisodeStatus
 
 MAX_TEXT = 3000
 MAX_BLOCKS = 50
@@ -45,9 +46,9 @@ def _post(card: NoteCard) -> dict[str, Any]:
     return _context(f"Post: “{_cut(_escaped(card.post_excerpt), 400)}”")
 
 
-def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any]]:
+def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
-    if card.status in ("queued", "running"):
+    if card.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
         blocks.append(
             _section(f":hourglass_flowing_sand: *Checking this post* (episode {card.episode_id})")
         )
@@ -55,7 +56,7 @@ def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any
             blocks.append(_post(card))
         blocks.append(_context(card.progress or "Analysing the claim…"))
         return blocks
-    if card.status == "noted" and card.note:
+    if card.status == EpisodeStatus.NOTED and card.note:
         blocks.append(
             _section(
                 f"*Proposed Community Note* (episode {card.episode_id})\n"
@@ -78,7 +79,7 @@ def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any
             blocks.append(
                 _context(f":crystal_ball: Rater forecast: {card.forecast}; reasons: {reasons}")
             )
-    elif card.status == "abstained":
+    elif card.status == EpisodeStatus.ABSTAINED:
         blocks.append(
             _section(
                 f":no_entry_sign: *No note: EvoNote abstained* (episode "
@@ -110,27 +111,29 @@ def card_blocks(card: NoteCard, show_approve: bool = True) -> list[dict[str, Any
         {
             "type": "actions",
             "block_id": f"evonote_actions_{card.episode_id}",
-            "elements": _buttons(card, show_approve),
+            "elements": _buttons(card),
         }
     )
     return blocks[:MAX_BLOCKS]
 
 
-def _buttons(card: NoteCard, show_approve: bool) -> list[dict[str, Any]]:
-    if card.status == "failed":
-        return [_button("Retry", "evonote_regenerate", card, "primary")]
-    buttons = [
-        _button(":+1:", "evonote_vote_up", card),
-        _button(":-1:", "evonote_vote_down", card),
-        _button("Regenerate", "evonote_regenerate", card),
+# CardAction → (label, Slack action id, style)
+SLACK_BUTTONS: dict[CardAction, tuple[str, str, str | None]] = {
+    CardAction.VOTE_UP: (":+1:", "evonote_vote_up", None),
+    CardAction.VOTE_DOWN: (":-1:", "evonote_vote_down", None),
+    CardAction.REGENERATE: ("Regenerate", "evonote_regenerate", None),
+    CardAction.RETRY: ("Retry", "evonote_regenerate", "primary"),
+    CardAction.EVIDENCE: ("Show evidence", "evonote_show_evidence", None),
+    CardAction.APPROVE: ("Approve", "evonote_approve", "primary"),
+    CardAction.SUBMIT: ("Submit to X", "evonote_submit", "danger"),
+}
+
+
+def _buttons(card: NoteCard) -> list[dict[str, Any]]:
+    return [
+        _button(*SLACK_BUTTONS[action][:2], card, SLACK_BUTTONS[action][2])
+        for action in card.actions()
     ]
-    if card.status == "noted":
-        buttons.append(_button("Show evidence", "evonote_show_evidence", card))
-        if show_approve and not card.approved_by:
-            buttons.append(_button("Approve", "evonote_approve", card, "primary"))
-        if card.can_submit:
-            buttons.append(_button("Submit to X", "evonote_submit", card, "danger"))
-    return buttons
 
 
 def evidence_blocks(card: NoteCard, evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:

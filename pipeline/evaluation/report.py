@@ -14,6 +14,7 @@ from pipeline.evaluation.metrics import (
     source_quality,
     url_profile,
 )
+from pipeline.trajectory import EpisodeStatus
 
 TIME_FIELDS = ("search_s", "visit_s", "inference_s", "total_s", "turns", "tokens")
 
@@ -58,8 +59,8 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     modalities = sorted({r.get("modality") or "text" for r in rows})
     return {
         **quality_rates(rows),
-        "abstained_rate": _rate([r.get("status") == "abstained" for r in rows]),
-        "failed_rate": _rate([r.get("status") == "failed" for r in rows]),
+        "abstained_rate": _rate([r.get("status") == EpisodeStatus.ABSTAINED for r in rows]),
+        "failed_rate": _rate([r.get("status") == EpisodeStatus.FAILED for r in rows]),
         "by_modality": {
             m: quality_rates([r for r in rows if (r.get("modality") or "text") == m])
             for m in modalities
