@@ -437,15 +437,15 @@ async def _corpus(settings: Settings, args: argparse.Namespace) -> int:
 
 async def _approve(settings: Settings, args: argparse.Namespace) -> int:
     from bot.database import open_store
-    from pipeline.moderation import ApprovalRefused
+    from pipeline.desk.moderation import ModeratorDesk, Voter
 
     async with open_store(settings) as store:
-        try:
-            row = await store.approve(args.episode, args.by)
-        except ApprovalRefused as e:
-            print(f"evonote: episode {args.episode}: not approved: {e}", file=sys.stderr)
-            return EXIT_INPUT
-    print(f"episode {row.id}: note approved by {row.approved_by}; `evonote x submit {row.id}`")
+        operator = Voter("cli", args.by, is_moderator=True)  # whoever runs the CLI operates it
+        answer = await ModeratorDesk(store).approve(operator, args.episode)
+    if answer.message:
+        print(f"evonote: episode {args.episode}: {answer.message}", file=sys.stderr)
+        return EXIT_INPUT
+    print(f"episode {args.episode}: note approved by {args.by}; `evonote x submit {args.episode}`")
     return EXIT_OK
 
 

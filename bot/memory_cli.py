@@ -197,7 +197,7 @@ async def vote_command(settings: Settings, args: argparse.Namespace) -> int:
             vote = 1 if args.verdict == "up" else -1
             outcome = await store.record_vote(
                 args.episode, platform="cli", user=args.user, vote=vote, reason=args.reason
-            )
+            )  # the CLI reports every outcome, so it reads the book directly
         except KeyError as e:
             print(f"evonote: {e.args[0]}", file=sys.stderr)
             return EXIT_INPUT

@@ -26,8 +26,7 @@ from bot.settings import DiscordSettings
 from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import CardAction, NoteCard
-from pipeline.errors import EvoNoteError
-from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
+from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus
 
@@ -146,7 +145,9 @@ class DiscordFrontend:
         client: discord.Client | None = None,
         submitter: NoteSubmitter | None = None,
         run_episodes: bool = True,
+        desk: ModeratorDesk | None = None,
     ) -> None:
+        self.desk = desk or ModeratorDesk(store, submitter)
         self.run_episodes = run_episodes
         self.notes = notes
         self.submitter = submitter
@@ -335,33 +336,29 @@ class DiscordFrontend:
                 ("\n\n".join(lines) or "No sources were read.")[:2000], ephemeral=True
             )
         elif action == "approve":
-            if not self.is_moderator(interaction.user):
-                await self._refuse(interaction, "Only moderators can approve notes.")
-                return
-            try:
-                await self.store.approve(episode, str(interaction.user.id))
-            except ApprovalRefused as e:
-                await self._refuse(interaction, f"Not approved: {e}")
-                return
-            await self.show_card(interaction, episode)
+            answer = await self.desk.approve(self.voter(interaction), episode)
+            await self.answer(interaction, episode, answer)
         elif action == "submit":
-            if not self.is_moderator(interaction.user) or self.submitter is None:
-                await self._refuse(interaction, "Only moderators can submit notes to X.")
-                return
-            try:
-                await self.submitter.submit(episode, str(interaction.user.id))
-            except EvoNoteError as e:
-                await self._refuse(interaction, f"Not submitted: {e}")
-                return
-            await self.show_card(interaction, episode)
+            answer = await self.desk.submit(self.voter(interaction), episode)
+            await self.answer(interaction, episode, answer)
 
     async def vote(
         self, interaction: discord.Interaction[Any], episode: int, vote: int, reason: str | None
     ) -> None:
-        outcome = await self.store.record_vote(
-            episode, platform="discord", user=str(interaction.user.id), vote=vote, reason=reason
+        answer = await self.desk.vote(self.voter(interaction), episode, vote, reason)
+        await self.answer(interaction, episode, answer)
+
+    def voter(self, interaction: discord.Interaction[Any]) -> Voter:
+        user = interaction.user
+        return Voter(
+            "discord", str(user.id), self.is_moderator(user), "EVONOTE_DISCORD__MODERATOR_ROLES"
         )
-        if outcome is VoteOutcome.UNCHANGED:
-            await self._refuse(interaction, vote_message(outcome, vote))
-            return
-        await self.show_card(interaction, episode)
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], episode: int, answer: Answer
+    ) -> None:
+        """The desk's answer, in Discord: the card shown again, or a message for the person."""
+        if answer.message:
+            await self._refuse(interaction, answer.message)
+        elif answer.refresh:
+            await self.show_card(interaction, episode)

@@ -28,9 +28,7 @@ from bot.slack.events import Click, MalformedSlackInput, ReasonSubmission, dig, 
 from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
-from pipeline.errors import EvoNoteError
-from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
-from pipeline.redact import redact
+from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
@@ -78,7 +76,9 @@ class SlackFrontend:
         submitter: NoteSubmitter | None = None,
         process_before_response: bool = False,
         run_episodes: bool = True,
+        desk: ModeratorDesk | None = None,
     ) -> None:
+        self.desk = desk or ModeratorDesk(store, submitter)
         self.run_episodes = run_episodes
         self.notes = notes
         self.submitter = submitter
@@ -275,24 +275,24 @@ class SlackFrontend:
                 )
             return None
 
-    async def _vote(
-        self, episode_id: int, user: str, channel: str, ts: str, vote: int, reason: str | None
+    async def voter(self, user: str) -> Voter:
+        return Voter("slack", user, await self.is_moderator(user), "EVONOTE_SLACK__MODERATORS")
+
+    async def answer(
+        self, answer: Answer, episode_id: int, user: str, channel: str, ts: str
     ) -> None:
-        outcome = await self.store.record_vote(
-            episode_id, platform="slack", user=user, vote=vote, reason=reason
-        )
-        if outcome is VoteOutcome.UNCHANGED:
-            await self.client.chat_postEphemeral(
-                channel=channel, user=user, text=vote_message(outcome, vote)
-            )
-        else:
+        """The desk's answer, in Slack: the card edited again, or a message for the person."""
+        if answer.message:
+            await self.client.chat_postEphemeral(channel=channel, user=user, text=answer.message)
+        if answer.refresh:
             await self.refresh(episode_id, channel, ts)
 
     async def on_vote_up(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
         if (click := await self._click(body)) is None:
             return
-        await self._vote(click.episode_id, click.user, click.channel, click.ts, 1, None)
+        answer = await self.desk.vote(await self.voter(click.user), click.episode_id, 1)
+        await self.answer(answer, click.episode_id, click.user, click.channel, click.ts)
 
     async def on_vote_down(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
@@ -315,7 +315,9 @@ class SlackFrontend:
         except MalformedSlackInput as e:
             log.warning("ignored a malformed down-vote reason: %s", e)
             return
-        await self._vote(vote.episode_id, vote.user, vote.channel, vote.ts, -1, vote.reason)
+        voter = await self.voter(vote.user)
+        answer = await self.desk.vote(voter, vote.episode_id, -1, vote.reason)
+        await self.answer(answer, vote.episode_id, vote.user, vote.channel, vote.ts)
 
     async def on_regenerate(
         self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
@@ -356,38 +358,12 @@ class SlackFrontend:
         await ack()
         if (click := await self._click(body)) is None:
             return
-        if not await self.is_moderator(click.user):
-            await self.client.chat_postEphemeral(
-                channel=click.channel,
-                user=click.user,
-                text="Only moderators can approve notes (EVONOTE_SLACK__MODERATORS).",
-            )
-            return
-        try:
-            await self.store.approve(click.episode_id, click.user)
-        except ApprovalRefused as e:
-            await self.client.chat_postEphemeral(
-                channel=click.channel, user=click.user, text=f"Not approved: {e}"
-            )
-            return
-        await self.refresh(click.episode_id, click.channel, click.ts)
+        answer = await self.desk.approve(await self.voter(click.user), click.episode_id)
+        await self.answer(answer, click.episode_id, click.user, click.channel, click.ts)
 
     async def on_submit(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
         if (click := await self._click(body)) is None:
             return
-        if not await self.is_moderator(click.user) or self.submitter is None:
-            await self.client.chat_postEphemeral(
-                channel=click.channel,
-                user=click.user,
-                text="Only moderators can submit notes to X (EVONOTE_SLACK__MODERATORS).",
-            )
-            return
-        try:
-            await self.submitter.submit(click.episode_id, click.user)
-        except EvoNoteError as e:
-            await self.client.chat_postEphemeral(
-                channel=click.channel, user=click.user, text=f"Not submitted: {redact(str(e))}"
-            )
-            return
-        await self.refresh(click.episode_id, click.channel, click.ts)
+        answer = await self.desk.submit(await self.voter(click.user), click.episode_id)
+        await self.answer(answer, click.episode_id, click.user, click.channel, click.ts)

@@ -1,0 +1,93 @@
+"""What a moderator can do on a card — vote, approve, submit to X — and what they are told.
+
+The rules live here, once: who may approve and submit, one vote per person (the latest
+counts), only a drafted note is approved, only an approved one is submitted. Front ends turn a
+platform event into a `Voter` and an episode id, call the desk, and render the `Answer`: a
+message for that person alone, or the card to show again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from pipeline.errors import EvoNoteError
+from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
+from pipeline.redact import redact
+
+
+@dataclass(frozen=True)
+class Voter:
+    """A person acting on a card: where, who, and whether the platform says they moderate."""
+
+    platform: str
+    user: str
+    is_moderator: bool = False
+    moderators_setting: str = "the moderator setting"  # named in a refusal
+
+
+@dataclass(frozen=True)
+class Answer:
+    """`refresh`: show the card again (it changed); `message`: tell the person, privately."""
+
+    refresh: bool = False
+    message: str | None = None
+
+
+class VoteBook(Protocol):
+    """Where votes and approvals are kept (adapters/sqlstore implements it)."""
+
+    async def record_vote(
+        self, episode_id: int, *, platform: str, user: str, vote: int, reason: str | None = None
+    ) -> VoteOutcome: ...
+
+    async def approve(self, episode_id: int, user: str) -> object: ...
+
+
+class Submitter(Protocol):
+    """Submission of an approved note to X's Community Notes API."""
+
+    async def submit(self, episode_id: int, user: str) -> object: ...
+
+
+class ModeratorDesk:
+    def __init__(self, book: VoteBook, submitter: Submitter | None = None) -> None:
+        self.book = book
+        self.submitter = submitter
+
+    async def vote(
+        self, voter: Voter, episode_id: int, vote: int, reason: str | None = None
+    ) -> Answer:
+        try:
+            outcome = await self.book.record_vote(
+                episode_id, platform=voter.platform, user=voter.user, vote=vote, reason=reason
+            )
+        except KeyError:
+            return Answer(message=f"Episode {episode_id} no longer exists.")
+        if outcome is VoteOutcome.UNCHANGED:
+            return Answer(message=vote_message(outcome, vote))
+        return Answer(refresh=True)
+
+    async def approve(self, voter: Voter, episode_id: int) -> Answer:
+        if not voter.is_moderator:
+            return Answer(
+                message=f"Only moderators can approve notes ({voter.moderators_setting})."
+            )
+        try:
+            await self.book.approve(episode_id, voter.user)
+        except ApprovalRefused as e:
+            return Answer(message=f"Not approved: {e}")
+        return Answer(refresh=True)
+
+    async def submit(self, voter: Voter, episode_id: int) -> Answer:
+        if self.submitter is None:
+            return Answer(message="Submitting to X is not configured (EVONOTE_X__CONSUMER_KEY …).")
+        if not voter.is_moderator:
+            return Answer(
+                message=f"Only moderators can submit notes to X ({voter.moderators_setting})."
+            )
+        try:
+            await self.submitter.submit(episode_id, voter.user)
+        except EvoNoteError as e:
+            return Answer(message=f"Not submitted: {redact(str(e))}")
+        return Answer(refresh=True)
