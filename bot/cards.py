@@ -3,20 +3,19 @@
 from __future__ import annotations
 
 from adapters.sqlstore.episodes import EpisodeStore
-from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, SubmissionRow
+from adapters.sqlstore.tables import SubmissionRow
 from bot.render import timings_line
 from bot.submit import NoteSubmitter
-from pipeline.brief import VerificationBrief
 from pipeline.card import CardSource, NoteCard, post_excerpt
-from pipeline.forecast.aggregate import Forecast
+from pipeline.desk.episode import Episode, Vote
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus
 
 
 def card_for(
-    row: EpisodeRow,
-    votes: list[FeedbackRow] | None = None,
+    row: Episode,
+    votes: list[Vote] | None = None,
     progress: str | None = None,
     submission: SubmissionRow | None = None,
     submitting: bool = False,
@@ -24,18 +23,18 @@ def card_for(
     """`submitting`: the Community Notes API is configured, so approved notes can be sent."""
     assert row.id is not None
     votes = votes or []
-    read = {e.get("url"): e for e in row.evidence}
+    read = {e.url: e for e in row.evidence}
     sources = []
     for url in row.cited_urls:
-        source = read.get(url, {})
-        tier = int(source.get("tier") or source_tier(url))
+        source = read.get(url)
+        tier = source.tier if source else source_tier(url)
         sources.append(
             CardSource(
                 url=url,
-                title=str(source.get("title") or url),
+                title=(source.title if source else "") or url,
                 tier=tier,
                 tier_name=TIER_NAMES[tier],
-                quotes=[" ".join(q.split()) for q in source.get("quotes", [])],
+                quotes=[" ".join(q.split()) for q in (source.quotes if source else [])],
             )
         )
     if progress is None and row.status == EpisodeStatus.QUEUED and row.delay_reason:
@@ -44,16 +43,14 @@ def card_for(
         episode_id=row.id,
         status=row.status,
         progress=progress,
-        post_excerpt=post_excerpt(str(row.post.get("text") or row.post_ref)),
+        post_excerpt=post_excerpt(row.post_text()),
         note=row.note_text,
         char_count=row.char_count,
         sources=sources,
         abstain_reason=row.abstain_reason,
         failure_reason=redact(row.failure_reason) if row.failure_reason else None,
         support_unverified=row.support_checked is False,
-        media_not_inspected=any(
-            not (m.get("caption") or m.get("alt_text")) for m in row.post.get("media", [])
-        ),
+        media_not_inspected=row.media_not_inspected() > 0,
         votes_up=sum(1 for v in votes if v.vote > 0),
         votes_down=sum(1 for v in votes if v.vote < 0),
         voters=list(dict.fromkeys(v.user for v in votes)),
@@ -70,18 +67,16 @@ def card_for(
         submitting
         and submission is None
         and row.approved_by is not None
-        and bool(row.post.get("post_id"))
+        and bool(row.post.post_id)
         and row.status == EpisodeStatus.NOTED
     )
-    if row.brief:
-        brief = VerificationBrief.model_validate(row.brief)
+    if brief := row.brief:
         card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
         card.top_gaps = [
             f"P{g.priority} {g.type.value.replace('_', ' ')}: {g.description}"
             for g in brief.top_gaps()
         ]
-    if row.forecast:
-        forecast = Forecast.model_validate(row.forecast)
+    if forecast := row.forecast:
         card.forecast = forecast.summary()
         card.forecast_reasons = forecast.top_reasons
     return card

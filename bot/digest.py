@@ -17,9 +17,10 @@ from matplotlib.figure import Figure
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.sqlstore.episodes import EpisodeStore
-from adapters.sqlstore.tables import EpisodeRow, utcnow
+from adapters.sqlstore.tables import utcnow
 from memory.models import LessonStatus, MemoryItem
 from memory.ports import MemoryStore
+from pipeline.desk.episode import Episode
 from pipeline.ports import MemoryPhase
 from pipeline.trajectory import EpisodeStatus
 
@@ -72,7 +73,7 @@ class Digest:
         return "\n".join(lines)
 
 
-def _chart(episodes: list[EpisodeRow], now: datetime) -> bytes:
+def _chart(episodes: list[Episode], now: datetime) -> bytes:
     days = [(now - timedelta(days=d)).date() for d in range(29, -1, -1)]
     counts = {
         status: Counter(e.created_at.date() for e in episodes if e.status == status)

@@ -15,7 +15,7 @@ from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from adapters.sqlstore.tables import EpisodeRow
+from pipeline.desk.episode import Episode
 from pipeline.redact import redact
 from pipeline.trajectory import EpisodeStatus
 
@@ -57,7 +57,7 @@ class Metrics:
             registry=self.registry,
         )
 
-    def observe(self, row: EpisodeRow) -> None:
+    def observe(self, row: Episode) -> None:
         self.episodes.labels(row.status).inc()
         if row.status == EpisodeStatus.FAILED:
             self.failures.labels(row.failure_kind or "internal").inc()

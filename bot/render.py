@@ -6,18 +6,16 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow
-from pipeline.brief import VerificationBrief
 from pipeline.card import post_excerpt
-from pipeline.forecast.aggregate import Forecast
+from pipeline.desk.episode import Episode, Vote
 from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.source_quality import TIER_NAMES, source_tier
-from pipeline.trajectory import EpisodeStatus
+from pipeline.trajectory import EpisodeStatus, StepRecord
 
 AI_LABEL = "AI-drafted — needs human review"
 
 
-def timings_line(row: EpisodeRow) -> str:
+def timings_line(row: Episode) -> str:
     if row.total_s is None:
         return "Timings: none (the episode did not finish)"
     return (
@@ -27,15 +25,10 @@ def timings_line(row: EpisodeRow) -> str:
     )
 
 
-def media_not_inspected(row: EpisodeRow) -> int:
-    """How many images or videos of the post no one described (no caption, no alt text)."""
-    return sum(1 for m in row.post.get("media", []) if not (m.get("caption") or m.get("alt_text")))
-
-
-def episode_text(row: EpisodeRow, votes: Sequence[FeedbackRow] = ()) -> str:
+def episode_text(row: Episode, votes: Sequence[Vote] = ()) -> str:
     lines = [f"Episode {row.id} — {row.status}" + (f" (model {row.model})" if row.model else "")]
-    lines.append(f"Post: “{post_excerpt(str(row.post.get('text') or row.post_ref))}”")
-    if unseen := media_not_inspected(row):
+    lines.append(f"Post: “{post_excerpt(row.post_text())}”")
+    if unseen := row.media_not_inspected():
         lines.append(
             f"  ⚠ media not inspected: {unseen} image(s) or video(s) without a description"
         )
@@ -48,25 +41,23 @@ def episode_text(row: EpisodeRow, votes: Sequence[FeedbackRow] = ()) -> str:
         ]
         if row.support_checked is False:
             lines.append("  ⚠ the sentence-by-sentence support check could not run")
-        read = {e.get("url"): e for e in row.evidence}
+        read = {e.url: e for e in row.evidence}
         lines.append("Sources:")
         for i, url in enumerate(row.cited_urls, 1):
-            source = read.get(url, {})
-            tier = int(source.get("tier") or source_tier(url))
-            lines.append(
-                f"  {i}. [{TIER_NAMES[tier]}] {source.get('title') or '(untitled)'} — {url}"
-            )
-            lines += [f"     “{' '.join(q.split())}”" for q in source.get("quotes", [])[:2]]
+            source = read.get(url)
+            tier = source.tier if source else source_tier(url)
+            title = (source.title if source else "") or "(untitled)"
+            lines.append(f"  {i}. [{TIER_NAMES[tier]}] {title} — {url}")
+            quotes = source.quotes[:2] if source else []
+            lines += [f"     “{' '.join(q.split())}”" for q in quotes]
     elif row.status == EpisodeStatus.ABSTAINED:
         lines += ["", f"  Abstained: {row.abstain_reason}"]
     elif row.status == EpisodeStatus.FAILED:
         lines += ["", f"  Failed: {row.failure_reason}"]
-    if row.forecast:
-        forecast = Forecast.model_validate(row.forecast)
+    if forecast := row.forecast:
         reasons = ", ".join(forecast.top_reasons) or "none given"
         lines.append(f"Forecast ({forecast.method}): {forecast.summary()}; reasons: {reasons}")
-    if row.brief:
-        brief = VerificationBrief.model_validate(row.brief)
+    if brief := row.brief:
         lines.append(
             f"Brief: {brief.claim_pattern.value} · {brief.note_intent.value} · "
             f"language {brief.language}"
@@ -85,7 +76,7 @@ def episode_text(row: EpisodeRow, votes: Sequence[FeedbackRow] = ()) -> str:
     return "\n".join(lines)
 
 
-def steps_text(steps: list[StepRow]) -> str:
+def steps_text(steps: list[StepRecord]) -> str:
     out = []
     for s in steps:
         cost = f"{s.latency_s:.2f} s, {s.prompt_tokens}+{s.completion_tokens} tokens"
@@ -96,13 +87,13 @@ def steps_text(steps: list[StepRow]) -> str:
     return "\n".join(out)
 
 
-def episode_list_text(rows: list[EpisodeRow]) -> str:
+def episode_list_text(rows: list[Episode]) -> str:
     if not rows:
         return "No episodes yet."
     out = [f"{'id':>5}  {'status':<10} {'created (UTC)':<17} {'total':>7}  post"]
     for r in rows:
         total = f"{r.total_s:.1f}s" if r.total_s is not None else "-"
-        text = " ".join(str(r.post.get("text") or r.post_ref).split())
+        text = " ".join(r.post_text().split())
         out.append(
             f"{r.id:>5}  {r.status:<10} {r.created_at:%Y-%m-%d %H:%M} {total:>7}  "
             f"{textwrap.shorten(text, 60)}"
@@ -111,13 +102,13 @@ def episode_list_text(rows: list[EpisodeRow]) -> str:
 
 
 def episode_json(
-    row: EpisodeRow, steps: list[StepRow], votes: Sequence[FeedbackRow] = ()
+    row: Episode, steps: list[StepRecord], votes: Sequence[Vote] = ()
 ) -> dict[str, Any]:
     return {
         "episode_id": row.id,
         "status": row.status,
-        "post": row.post,
-        "media_not_inspected": media_not_inspected(row),
+        "post": row.post.model_dump(mode="json", exclude_none=True),
+        "media_not_inspected": row.media_not_inspected(),
         "votes": [
             {"platform": v.platform, "user": v.user, "vote": v.vote, "reason": v.reason}
             for v in votes
@@ -128,10 +119,10 @@ def episode_json(
         "char_count": row.char_count,
         "abstain_reason": row.abstain_reason,
         "failure_reason": row.failure_reason,
-        "brief": row.brief,
+        "brief": row.brief.model_dump(mode="json") if row.brief else None,
         "support_checked": row.support_checked,
-        "evidence": row.evidence,
-        "forecast": row.forecast,
+        "evidence": [e.model_dump(mode="json") for e in row.evidence],
+        "forecast": row.forecast.model_dump(mode="json") if row.forecast else None,
         "timings": {
             "search_s": row.search_s,
             "visit_s": row.visit_s,
@@ -141,5 +132,5 @@ def episode_json(
             "prompt_tokens": row.prompt_tokens,
             "completion_tokens": row.completion_tokens,
         },
-        "steps": [s.model_dump(mode="json", exclude={"id", "episode_id"}) for s in steps],
+        "steps": [s.model_dump(mode="json") for s in steps],
     }

@@ -11,9 +11,9 @@ from pathlib import Path
 from sqlalchemy.exc import IntegrityError
 
 from adapters.sqlstore.episodes import EpisodeStore
-from adapters.sqlstore.tables import EpisodeRow
 from bot.admission import AdmissionGate, GateClosed, priority_of
 from bot.posts import PostResolver, read_post_file
+from pipeline.desk.episode import Episode
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import (
     EvoNoteError,
@@ -57,7 +57,7 @@ def failure_kind(error: BaseException) -> str:
 class EpisodeFailed(Exception):
     """The episode ended as `failed`; `cause` says why, `episode` is the stored record."""
 
-    def __init__(self, episode: EpisodeRow, cause: BaseException) -> None:
+    def __init__(self, episode: Episode, cause: BaseException) -> None:
         super().__init__(episode.failure_reason or str(cause))
         self.episode = episode
         self.cause = cause
@@ -82,7 +82,7 @@ class NoteService:
         worker_id: str,
         memory_mode: str = "off",
         panel: PersonaPanel | None = None,
-        on_finished: Callable[[EpisodeRow], None] | None = None,
+        on_finished: Callable[[Episode], None] | None = None,
         lease_s: float | None = None,
         gate: AdmissionGate | None = None,
     ) -> None:
@@ -101,7 +101,7 @@ class NoteService:
         # A lease outlives any healthy episode; one still running past it has lost its worker.
         self.lease_s = lease_s or runner.budget.deadline_s * 2 + 60
 
-    async def submit(self, request: NoteRequest) -> EpisodeRow:
+    async def submit(self, request: NoteRequest) -> Episode:
         """Persist the request as a queued episode; bad input is recorded as failed.
         A request whose key was seen before returns that episode (retries, double clicks)."""
         if request.key and (seen := await self.store.by_request_key(request.key)) is not None:
@@ -117,7 +117,7 @@ class NoteService:
             raise EpisodeFailed(await self.store.fail(row.id, str(e), failure_kind(e)), e) from e
         return await self.store.create(request, post, self.memory_mode)
 
-    async def submit_post(self, request: NoteRequest, post: Post) -> EpisodeRow | None:
+    async def submit_post(self, request: NoteRequest, post: Post) -> Episode | None:
         """Queue an already fetched post (a watchlist scan); None when its key was seen."""
         if request.key and await self.store.by_request_key(request.key) is not None:
             return None
@@ -126,7 +126,7 @@ class NoteService:
         except IntegrityError:
             return None
 
-    async def submit_once(self, request: NoteRequest) -> EpisodeRow | None:
+    async def submit_once(self, request: NoteRequest) -> Episode | None:
         """Like `submit`, but None when the request's key was seen before — also when two
         deliveries of the same event race (the database's unique key decides)."""
         if request.key and await self.store.by_request_key(request.key) is not None:
@@ -149,10 +149,10 @@ class NoteService:
 
     async def work_once(
         self,
-        progress_for: Callable[[EpisodeRow], ProgressListener | None] | None = None,
+        progress_for: Callable[[Episode], ProgressListener | None] | None = None,
         *,
         queued_for_s: float = 0.0,
-    ) -> EpisodeRow | None:
+    ) -> Episode | None:
         """A worker's turn: wait for a place at the gate, claim the next queued episode
         (requests before scans, then the oldest; SKIP LOCKED) and run it; None when the
         queue is empty or the process is shutting down."""
@@ -169,7 +169,7 @@ class NoteService:
         except GateClosed:
             return None
 
-    async def run(self, episode_id: int, progress: ProgressListener | None = None) -> EpisodeRow:
+    async def run(self, episode_id: int, progress: ProgressListener | None = None) -> Episode:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`.
         It waits for a place at the gate first (its card says how many are ahead); if the
         process shuts down meanwhile it stays queued and the queued row is returned."""
@@ -207,11 +207,11 @@ class NoteService:
 
     async def execute(
         self,
-        row: EpisodeRow,
+        row: Episode,
         progress: ProgressListener | None = None,
         *,
         delay_when_model_down: bool = False,
-    ) -> EpisodeRow:
+    ) -> Episode:
         """Run an episode this worker has claimed. With `delay_when_model_down` (queue
         workers), an unreachable model server sends the episode back to the queue, marked
         delayed, instead of failing it."""
@@ -261,7 +261,7 @@ class NoteService:
         self._finished(finished)
         return finished  # the note is shown now; its forecast follows (`forecast`)
 
-    def _finished(self, row: EpisodeRow) -> None:
+    def _finished(self, row: Episode) -> None:
         log.info(
             "episode %s %s",
             row.id,
@@ -277,7 +277,7 @@ class NoteService:
         if self.on_finished is not None:
             self.on_finished(row)
 
-    async def forecast(self, row: EpisodeRow) -> EpisodeRow:
+    async def forecast(self, row: Episode) -> Episode:
         """The persona panel's forecast for a finished note, stored on the episode. It runs
         after the note is shown (16 rater calls must not hold the note back); a failure
         leaves the note without one. Any other row is returned as it is."""
@@ -297,11 +297,11 @@ class NoteService:
             return row
         if forecast is None:
             return row
-        return await self.store.save_forecast(row.id, forecast.model_dump(mode="json"))
+        return await self.store.save_forecast(row.id, forecast)
 
     async def check(
         self, request: NoteRequest, progress: ProgressListener | None = None
-    ) -> EpisodeRow:
+    ) -> Episode:
         row = await self.submit(request)
         assert row.id is not None
         return await self.forecast(await self.run(row.id, progress))

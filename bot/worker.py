@@ -14,7 +14,6 @@ import logging
 import discord
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.sqlstore.tables import EpisodeRow
 from bot.app import App
 from bot.cards import load_card
 from bot.discord.embeds import card_embed
@@ -23,6 +22,7 @@ from bot.live_card import CardView, progress_text
 from bot.slack.frontend import CardMessage
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
+from pipeline.desk.episode import Episode
 from pipeline.trajectory import EpisodeStatus, Progress, ProgressListener
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ class CardViews:
         self.slack = slack
         self.discord = discord_client
 
-    def for_row(self, row: EpisodeRow) -> CardView | None:
+    def for_row(self, row: Episode) -> CardView | None:
         channel, message = row.reply_channel, row.reply_message
         if not channel or not message:
             return None
@@ -69,7 +69,7 @@ class CardViews:
             )
         return None
 
-    def progress_for(self, row: EpisodeRow) -> ProgressListener | None:
+    def progress_for(self, row: Episode) -> ProgressListener | None:
         view = self.for_row(row)
         if view is None or row.id is None:
             return None
@@ -88,7 +88,7 @@ class CardViews:
 
         return progress
 
-    async def final(self, row: EpisodeRow) -> None:
+    async def final(self, row: Episode) -> None:
         view = self.for_row(row)
         if view is None or row.id is None:
             return

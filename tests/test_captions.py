@@ -103,19 +103,22 @@ async def test_a_failed_caption_leaves_the_media_marked_uninspected() -> None:
 
 
 def test_cards_say_when_media_was_not_inspected() -> None:
-    from adapters.sqlstore.tables import EpisodeRow
+    from datetime import UTC, datetime
 
-    row = EpisodeRow(
+    from pipeline.desk.episode import Episode
+
+    episode = Episode(
         id=1,
         source="cli",
         requester="me",
         post_ref="x",
         status="noted",
-        post=post_with_media().model_dump(mode="json"),
+        post=post_with_media(),
         note_text="n",
         char_count=1,
+        created_at=datetime.now(UTC),
     )
-    assert card_for(row).media_not_inspected
+    assert card_for(episode).media_not_inspected
 
 
 async def test_openai_captioner_sends_the_image_to_the_vision_model(

@@ -676,6 +676,6 @@ async def test_note_with_a_path_never_opens_the_file(
     rows = await slack.store.recent(5)
     assert len(rows) == 3 and all(r.status == "failed" for r in rows)
     assert all("is a mention, not a post" in (r.failure_reason or "") for r in rows)
-    assert all("SECRET" not in json.dumps(r.post) for r in rows)
+    assert all("SECRET" not in r.post.model_dump_json() for r in rows)
     cards = slack_api.called("chat.postMessage")
     assert any("is a mention, not a post" in json.dumps(c) for c in cards)

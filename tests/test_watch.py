@@ -101,7 +101,7 @@ async def test_new_health_posts_are_queued_once(
     first = await scanner(engine, feed, screen, watches).run_once()
     store = EpisodeStore(engine)
     rows = [await store.get(i) for i in first]
-    assert [r.post["post_id"] for r in rows if r] == ["501", "502", "601"]  # oldest first
+    assert [r.post.post_id for r in rows if r] == ["501", "502", "601"]  # oldest first
     assert {r.source for r in rows if r} == {"x_watch"}
     assert rows[0] is not None and rows[0].post_ref == "https://x.com/healthguru/status/501"
     assert len(screen.seen) == 4  # the pasta post was screened out

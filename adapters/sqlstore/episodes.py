@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from sqlalchemy import func, insert, update
 from sqlalchemy.exc import IntegrityError
@@ -13,6 +12,8 @@ from sqlmodel import col, delete, select
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
+from pipeline.desk.episode import Episode, Vote
+from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
 from pipeline.post import Post
 from pipeline.redact import redact
@@ -22,12 +23,23 @@ from pipeline.trajectory import EpisodeOutcome, EpisodeStatus, StepRecord
 ACTIVE = (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING)
 
 
+def episode(row: EpisodeRow) -> Episode:
+    """The row as the application's typed Episode (rows never leave this package)."""
+    return Episode.model_validate(row, from_attributes=True)
+
+
+def maybe_episode(row: EpisodeRow | None) -> Episode | None:
+    return None if row is None else episode(row)
+
+
 class EpisodeStore:
+    """Episodes, their steps and votes; implements `pipeline.desk.ports.EpisodeRepository`."""
+
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
-    async def create(self, request: NoteRequest, post: Post, memory_mode: str) -> EpisodeRow:
+    async def create(self, request: NoteRequest, post: Post, memory_mode: str) -> Episode:
         row = EpisodeRow(
             source=request.source,
             requester=request.requester,
@@ -45,9 +57,9 @@ class EpisodeStore:
         async with self.sessions() as session:
             session.add(row)
             await session.commit()  # expire_on_commit=False: the id is set, no re-read needed
-        return row
+        return episode(row)
 
-    async def claim(self, episode_id: int, owner: str, lease_s: float) -> EpisodeRow | None:
+    async def claim(self, episode_id: int, owner: str, lease_s: float) -> Episode | None:
         """queued → running under a lease; None if it is not queued (someone else has it)."""
         now = utcnow()
         async with self.sessions() as session:
@@ -67,7 +79,7 @@ class EpisodeStore:
             )
             row: EpisodeRow | None = result.scalar_one_or_none()
             await session.commit()
-            return row
+            return maybe_episode(row)
 
     async def record_step(self, episode_id: int, step: StepRecord) -> None:
         # A plain INSERT: steps are written on the hot path and never read back here.
@@ -78,7 +90,7 @@ class EpisodeStore:
                 )
             )
 
-    async def finish(self, episode_id: int, outcome: EpisodeOutcome) -> EpisodeRow:
+    async def finish(self, episode_id: int, outcome: EpisodeOutcome) -> Episode:
         t = outcome.timings
         return await self._update(
             episode_id,
@@ -106,15 +118,15 @@ class EpisodeStore:
             completion_tokens=t.completion_tokens,
         )
 
-    async def by_request_key(self, key: str) -> EpisodeRow | None:
+    async def by_request_key(self, key: str) -> Episode | None:
         async with self.sessions() as session:
             rows = await session.exec(select(EpisodeRow).where(EpisodeRow.request_key == key))
-            return rows.first()
+            return maybe_episode(rows.first())
 
-    async def set_reply_message(self, episode_id: int, message: str) -> EpisodeRow:
+    async def set_reply_message(self, episode_id: int, message: str) -> Episode:
         return await self._update(episode_id, reply_message=message)
 
-    async def approve(self, episode_id: int, user: str) -> EpisodeRow:
+    async def approve(self, episode_id: int, user: str) -> Episode:
         """Mark the note approved by `user`; ApprovalRefused when there is no note (or no
         episode) to approve."""
         row = await self.get(episode_id)
@@ -124,19 +136,19 @@ class EpisodeStore:
             raise ApprovalRefused(refusal)
         return await self._update(episode_id, approved_by=user, approved_at=utcnow())
 
-    async def votes(self, episode_id: int) -> list[FeedbackRow]:
+    async def votes(self, episode_id: int) -> list[Vote]:
         async with self.sessions() as session:
             rows = await session.exec(
                 select(FeedbackRow)
                 .where(FeedbackRow.episode_id == episode_id)
                 .order_by(col(FeedbackRow.id))
             )
-            return list(rows)
+            return [Vote.model_validate(r, from_attributes=True) for r in rows]
 
-    async def save_forecast(self, episode_id: int, forecast: dict[str, Any]) -> EpisodeRow:
-        return await self._update(episode_id, forecast=forecast)
+    async def save_forecast(self, episode_id: int, forecast: Forecast) -> Episode:
+        return await self._update(episode_id, forecast=forecast.model_dump(mode="json"))
 
-    async def fail(self, episode_id: int, reason: str, kind: str = "internal") -> EpisodeRow:
+    async def fail(self, episode_id: int, reason: str, kind: str = "internal") -> Episode:
         return await self._update(
             episode_id,
             status=EpisodeStatus.FAILED,
@@ -148,7 +160,7 @@ class EpisodeStore:
             lease_expires_at=None,
         )
 
-    async def _update(self, episode_id: int, **values: object) -> EpisodeRow:
+    async def _update(self, episode_id: int, **values: object) -> Episode:
         # Reasons are shown on cards and printed: no secret may be stored in one.
         for key, value in values.items():
             if key.endswith("_reason") and isinstance(value, str):
@@ -164,11 +176,11 @@ class EpisodeStore:
             await session.commit()
         if row is None:
             raise KeyError(f"episode {episode_id} does not exist")
-        return row
+        return episode(row)
 
     async def claim_next(
         self, owner: str, lease_s: float, queued_for_s: float = 0.0
-    ) -> EpisodeRow | None:
+    ) -> Episode | None:
         """The oldest queued episode, now running under `owner`'s lease. On PostgreSQL the row
         is locked with SKIP LOCKED, so concurrent workers each get a different one; on SQLite
         the conditional update settles a race and the loser tries the next episode."""
@@ -214,7 +226,7 @@ class EpisodeStore:
                 ).scalar_one_or_none()
                 await session.commit()
             if row is not None:
-                return row
+                return episode(row)
 
     async def requeue_expired(self, max_attempts: int) -> tuple[int, int]:
         """Episodes whose worker died (lease expired) run again, at most `max_attempts` times
@@ -314,7 +326,7 @@ class EpisodeStore:
             await session.exec(delete(StepRow).where(col(StepRow.episode_id) == episode_id))
             await session.commit()
 
-    async def delay(self, episode_id: int, reason: str) -> EpisodeRow:
+    async def delay(self, episode_id: int, reason: str) -> Episode:
         """Back to the queue, to be retried later, with the reason the requester sees."""
         return await self._update(
             episode_id,
@@ -324,16 +336,16 @@ class EpisodeStore:
             delay_reason=reason,
         )
 
-    async def get(self, episode_id: int) -> EpisodeRow | None:
+    async def get(self, episode_id: int) -> Episode | None:
         async with self.sessions() as session:
-            return await session.get(EpisodeRow, episode_id)
+            return maybe_episode(await session.get(EpisodeRow, episode_id))
 
-    async def steps(self, episode_id: int) -> list[StepRow]:
+    async def steps(self, episode_id: int) -> list[StepRecord]:
         async with self.sessions() as session:
             rows = await session.exec(
                 select(StepRow).where(StepRow.episode_id == episode_id).order_by(col(StepRow.index))
             )
-            return list(rows)
+            return [StepRecord.model_validate(r, from_attributes=True) for r in rows]
 
     async def count_by_status(self) -> dict[str, int]:
         async with self.sessions() as session:
@@ -342,28 +354,28 @@ class EpisodeStore:
             )
             return {str(status): int(n) for status, n in rows}
 
-    async def since(self, moment: datetime) -> list[EpisodeRow]:
+    async def since(self, moment: datetime) -> list[Episode]:
         async with self.sessions() as session:
             rows = await session.exec(
                 select(EpisodeRow)
                 .where(col(EpisodeRow.created_at) >= moment)
                 .order_by(col(EpisodeRow.id))
             )
-            return list(rows)
+            return [episode(r) for r in rows]
 
-    async def votes_since(self, moment: datetime) -> list[FeedbackRow]:
+    async def votes_since(self, moment: datetime) -> list[Vote]:
         async with self.sessions() as session:
             rows = await session.exec(
                 select(FeedbackRow).where(col(FeedbackRow.created_at) >= moment)
             )
-            return list(rows)
+            return [Vote.model_validate(r, from_attributes=True) for r in rows]
 
-    async def recent(self, limit: int = 20, status: str | None = None) -> list[EpisodeRow]:
+    async def recent(self, limit: int = 20, status: str | None = None) -> list[Episode]:
         async with self.sessions() as session:
             query = select(EpisodeRow).order_by(col(EpisodeRow.id).desc()).limit(limit)
             if status:
                 query = query.where(EpisodeRow.status == status)
-            return list(await session.exec(query))
+            return [episode(r) for r in await session.exec(query)]
 
     async def record_vote(
         self,

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from adapters.openai_chat import OpenAIChatModel
-from adapters.sqlstore.tables import EpisodeRow
 from bot.app import build, make_embedder, make_evolver
 from bot.service import EpisodeFailed
 from bot.settings import Settings
 from memory.ports import Embedder
+from pipeline.desk.episode import Episode
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost
 from pipeline.evaluation.judges import HierarchicalJudge, PairwiseJudge
@@ -158,7 +158,7 @@ async def run_variant(
 
 async def judge(
     item: BenchPost,
-    row: EpisodeRow,
+    row: Episode,
     helpfulness: HierarchicalJudge,
     pairwise: PairwiseJudge,
     embedder: Embedder,
@@ -190,7 +190,7 @@ async def judge(
     }
     if note is None:
         return result
-    cited = [e for e in row.evidence or [] if e.get("url") in result["cited_urls"]]
+    cited = [e.model_dump(mode="json") for e in row.evidence if e.url in result["cited_urls"]]
     try:
         verdict = await helpfulness.judge(item.text, note, cited)
         result["helpful"], result["failed_gate"] = verdict.helpful, verdict.failed_gate

@@ -328,8 +328,8 @@ class DiscordFrontend:
             )
         elif action == "evidence":
             lines = [
-                f"**{e.get('title') or e.get('url')}** <{e.get('url')}>\n"
-                + "\n".join(f"> {' '.join(q.split())}" for q in e.get("quotes", []))
+                f"**{e.title or e.url}** <{e.url}>\n"
+                + "\n".join(f"> {' '.join(q.split())}" for q in e.quotes)
                 for e in row.evidence
             ]
             await interaction.response.send_message(

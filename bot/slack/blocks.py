@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from pipeline.card import CardAction, NoteCard
+from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
 
 MAX_TEXT = 3000
@@ -71,7 +72,9 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
         blocks.append(_context(label))
         lines = []
         for source in card.sources[:MAX_SOURCES]:
-            lines.append(f"• [{source.tier_name}] <{source.url}|{_cut(source.title, 120)}>")
+            lines.append(
+                f"• [{source.tier_name}] <{source.url}|{_escaped(_cut(source.title, 120))}>"
+            )
         if lines:
             blocks.append(_section("*Sources*\n" + "\n".join(lines)))
         if card.forecast:
@@ -136,17 +139,14 @@ def _buttons(card: NoteCard) -> list[dict[str, Any]]:
     ]
 
 
-def evidence_blocks(card: NoteCard, evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def evidence_blocks(card: NoteCard, evidence: list[Evidence]) -> list[dict[str, Any]]:
+    """What each read page said; page text is escaped like post text (it is untrusted)."""
     blocks = [_section(f"*Evidence for episode {card.episode_id}*")]
     for source in evidence[: MAX_BLOCKS - 1]:
-        quotes = "\n".join(f">{' '.join(q.split())}" for q in source.get("quotes", []))
-        summary = source.get("summary") or source.get("excerpt", "")[:500]
-        blocks.append(
-            _section(
-                f"<{source.get('url')}|{_cut(str(source.get('title') or ''), 150)}>"
-                f"\n{summary}\n{quotes}"
-            )
-        )
+        quotes = "\n".join(f">{_escaped(' '.join(q.split()))}" for q in source.quotes)
+        summary = _escaped(source.summary or source.excerpt[:500])
+        title = _escaped(_cut(source.title or source.url, 150))
+        blocks.append(_section(f"<{source.url}|{title}>\n{summary}\n{quotes}"))
     return blocks
 
 

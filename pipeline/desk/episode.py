@@ -1,0 +1,114 @@
+"""An episode as the application sees it: typed, whatever database keeps it.
+
+`adapters/sqlstore` stores episodes as rows and hands out these; nothing outside it (and the
+composition root) sees a row. Stored JSON that an older version wrote and this one cannot read
+(a brief or forecast from before a schema change) is dropped rather than failing a listing.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from pipeline.brief import VerificationBrief
+from pipeline.evidence import Evidence
+from pipeline.forecast.aggregate import Forecast
+from pipeline.post import MAX_POST_CHARS, Post
+from pipeline.trajectory import EpisodeStatus
+
+
+class Episode(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+
+    id: int
+    source: str
+    requester: str
+    reply_platform: str = "cli"
+    reply_channel: str | None = None
+    reply_thread: str | None = None
+    reply_message: str | None = None
+    post_ref: str = ""
+    request_key: str | None = None
+    post: Post
+    post_created_at: datetime | None = None
+    status: EpisodeStatus
+    attempts: int = 0
+    lease_owner: str | None = None
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+    search_s: float | None = None
+    visit_s: float | None = None
+    inference_s: float | None = None
+    total_s: float | None = None
+    turns: int | None = None
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    model: str | None = None
+    memory_mode: str = "off"
+    brief: VerificationBrief | None = None
+    note_text: str | None = None
+    char_count: int | None = None
+    cited_urls: list[str] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    abstain_reason: str | None = None
+    failure_reason: str | None = None
+    failure_kind: str | None = None
+    retrieved_memory_ids: list[int] = Field(default_factory=list)
+    support_checked: bool | None = None
+    delay_reason: str | None = None
+    approved_by: str | None = None
+    approved_at: datetime | None = None
+    forecast: Forecast | None = None
+    judged: bool = False
+    utility_mode: str | None = None
+    judge_feedback: str | None = None
+
+    @field_validator("post", mode="wrap")
+    @classmethod
+    def _readable_post(cls, value: Any, handler: Any) -> Post:
+        try:
+            post: Post = handler(value)
+        except ValidationError:  # stored before a limit existed: keep what can be shown
+            text = str(value.get("text", "") if isinstance(value, dict) else "")
+            post = Post.model_construct(text=text[:MAX_POST_CHARS])
+        return post
+
+    @field_validator("brief", "forecast", mode="wrap")
+    @classmethod
+    def _readable_or_none(cls, value: Any, handler: Any) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            return None
+
+    @field_validator("evidence", mode="wrap")
+    @classmethod
+    def _readable_evidence(cls, value: Any, handler: Any) -> Any:
+        try:
+            return handler(value)
+        except ValidationError:
+            return []
+
+    def post_text(self) -> str:
+        """What the person gave: the post's text, or the reference when it could not be read."""
+        return self.post.text or self.post_ref
+
+    def media_not_inspected(self) -> int:
+        """Images or videos of the post that no one described (no caption, no alt text)."""
+        return sum(1 for m in self.post.media if not (m.caption or m.alt_text))
+
+
+class Vote(BaseModel):
+    """A moderator's vote on an episode's note (the latest of each person)."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    episode_id: int
+    platform: str
+    user: str
+    vote: int
+    reason: str | None = None
+    created_at: datetime
