@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from adapters.sqlstore.episodes import EpisodeStore
-from adapters.sqlstore.tables import SubmissionRow
 from bot.render import timings_line
 from bot.submit import NoteSubmitter
 from pipeline.card import CardSource, NoteCard, post_excerpt
-from pipeline.desk.episode import Episode, Vote
+from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus
@@ -17,7 +16,7 @@ def card_for(
     row: Episode,
     votes: list[Vote] | None = None,
     progress: str | None = None,
-    submission: SubmissionRow | None = None,
+    submission: Submission | None = None,
     submitting: bool = False,
 ) -> NoteCard:
     """`submitting`: the Community Notes API is configured, so approved notes can be sent."""
@@ -83,7 +82,7 @@ def card_for(
 
 
 async def load_card(
-    store: EpisodeStore,
+    store: EpisodeRepository,
     episode_id: int,
     *,
     submitter: NoteSubmitter | None = None,

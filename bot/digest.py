@@ -16,11 +16,11 @@ import discord
 from matplotlib.figure import Figure
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.tables import utcnow
 from memory.models import LessonStatus, MemoryItem
 from memory.ports import MemoryStore
 from pipeline.desk.episode import Episode
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.ports import MemoryPhase
 from pipeline.trajectory import EpisodeStatus
 
@@ -101,7 +101,10 @@ def _chart(episodes: list[Episode], now: datetime) -> bytes:
 
 
 async def build_digest(
-    store: EpisodeStore, memory: MemoryStore | None, now: datetime | None = None, hours: float = 24
+    store: EpisodeRepository,
+    memory: MemoryStore | None,
+    now: datetime | None = None,
+    hours: float = 24,
 ) -> Digest:
     now = now or utcnow()
     since = now - timedelta(hours=hours)

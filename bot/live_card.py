@@ -5,11 +5,11 @@ from __future__ import annotations
 import contextlib
 from typing import Protocol
 
-from adapters.sqlstore.episodes import EpisodeStore
 from bot.cards import load_card
 from bot.service import EpisodeFailed, NoteService
 from bot.submit import NoteSubmitter
 from pipeline.card import NoteCard
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.trajectory import Progress
 
 
@@ -31,7 +31,7 @@ def progress_text(p: Progress) -> str:
 
 async def run_behind_card(
     notes: NoteService,
-    store: EpisodeStore,
+    store: EpisodeRepository,
     episode_id: int,
     view: CardView,
     submitter: NoteSubmitter | None,

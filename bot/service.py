@@ -10,10 +10,10 @@ from pathlib import Path
 
 from sqlalchemy.exc import IntegrityError
 
-from adapters.sqlstore.episodes import EpisodeStore
 from bot.admission import AdmissionGate, GateClosed, priority_of
 from bot.posts import PostResolver, read_post_file
 from pipeline.desk.episode import Episode
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import (
     EvoNoteError,
@@ -64,7 +64,7 @@ class EpisodeFailed(Exception):
 
 
 class _StoreJournal:
-    def __init__(self, store: EpisodeStore, episode_id: int) -> None:
+    def __init__(self, store: EpisodeRepository, episode_id: int) -> None:
         self.store = store
         self.episode_id = episode_id
 
@@ -76,7 +76,7 @@ class NoteService:
     def __init__(
         self,
         *,
-        store: EpisodeStore,
+        store: EpisodeRepository,
         posts: PostResolver,
         runner: EpisodeRunner,
         worker_id: str,

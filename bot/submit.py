@@ -7,13 +7,12 @@ classification and tags; the API's claim-opinion score is stored with the submis
 
 from __future__ import annotations
 
-from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.submissions import SubmissionStore
-from adapters.sqlstore.tables import SubmissionRow
 from adapters.x.community_notes import CommunityNotesApi
+from pipeline.desk.episode import Submission
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
-from pipeline.post import Post
 from pipeline.prompts import NoteClassification, classify_messages
 from pipeline.trajectory import EpisodeStatus
 
@@ -25,7 +24,7 @@ class SubmissionRefused(EvoNoteError):
 class NoteSubmitter:
     def __init__(
         self,
-        episodes: EpisodeStore,
+        episodes: EpisodeRepository,
         submissions: SubmissionStore,
         api: CommunityNotesApi,
         model: ChatModel,
@@ -37,7 +36,7 @@ class NoteSubmitter:
         self.model = model
         self.timeout_s = timeout_s
 
-    async def submit(self, episode_id: int, by: str, *, test_mode: bool = True) -> SubmissionRow:
+    async def submit(self, episode_id: int, by: str, *, test_mode: bool = True) -> Submission:
         row = await self.episodes.get(episode_id)
         if row is None:
             raise SubmissionRefused(f"there is no episode {episode_id}")
@@ -48,7 +47,7 @@ class NoteSubmitter:
                 f"episode {episode_id} is not approved: a moderator must "
                 "approve the note before it is submitted"
             )
-        post = Post.model_validate(row.post)
+        post = row.post
         if not post.post_id:
             raise SubmissionRefused(f"episode {episode_id} was not about a post on X")
         if (earlier := await self.submissions.for_post(post.post_id)) is not None:
@@ -72,7 +71,7 @@ class NoteSubmitter:
             test_mode=test_mode,
         )
         return await self.submissions.add(
-            SubmissionRow(
+            Submission(
                 episode_id=episode_id,
                 post_id=post.post_id,
                 note_id=note_id,

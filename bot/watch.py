@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import logging
+from typing import Any, Protocol
 
-from adapters.sqlstore.watch import WatchStore
-from adapters.x.community_notes import CommunityNotesApi
-from adapters.x.watch import XWatchFeed
 from bot.service import NoteService
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
@@ -17,18 +15,49 @@ from pipeline.request import NoteRequest
 log = logging.getLogger(__name__)
 
 
+class WatchFeed(Protocol):
+    """New posts of an account or a search (adapters/x implements it on X's API)."""
+
+    async def user_id(self, username: str) -> str: ...
+
+    async def account_posts(self, user_id: str, since_id: str | None, limit: int) -> list[Post]: ...
+
+    async def search_posts(self, query: str, since_id: str | None, limit: int) -> list[Post]: ...
+
+    def posts_from_payload(self, payload: dict[str, Any]) -> list[Post]: ...
+
+
+class WatchMark(Protocol):
+    newest_id: str | None
+    user_id: str | None
+
+
+class WatchState(Protocol):
+    """The newest post seen per watch (adapters/sqlstore keeps it)."""
+
+    async def get(self, key: str) -> WatchMark | None: ...
+
+    async def save(self, key: str, newest_id: str | None, user_id: str | None) -> None: ...
+
+
+class EligiblePosts(Protocol):
+    """The Community Notes API's feed of posts eligible for notes."""
+
+    async def eligible_posts(self, *, test_mode: bool) -> list[dict[str, Any]]: ...
+
+
 class WatchScanner:
     def __init__(
         self,
-        feed: XWatchFeed,
-        state: WatchStore,
+        feed: WatchFeed,
+        state: WatchState,
         notes: NoteService,
         watches: list[tuple[str, str]],
         *,
         health_filter: ChatModel | None = None,
         limit: int = 10,
         timeout_s: float = 30.0,
-        eligible: CommunityNotesApi | None = None,
+        eligible: EligiblePosts | None = None,
         test_mode: bool = True,
     ) -> None:
         self.eligible = eligible

@@ -9,6 +9,12 @@ from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.tables import EpisodeRow, SubmissionRow, utcnow
+from pipeline.desk.episode import Submission
+
+
+def _typed(row: SubmissionRow | None) -> Submission | None:
+    return None if row is None else Submission.model_validate(row, from_attributes=True)
+
 
 FINAL = {"currently_rated_helpful", "currently_rated_not_helpful", "firm_reject"}
 
@@ -17,27 +23,29 @@ class SubmissionStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
-    async def for_post(self, post_id: str) -> SubmissionRow | None:
+    async def for_post(self, post_id: str) -> Submission | None:
         async with self.sessions() as session:
             rows = await session.exec(select(SubmissionRow).where(SubmissionRow.post_id == post_id))
-            return rows.first()
+            return _typed(rows.first())
 
-    async def for_episode(self, episode_id: int) -> SubmissionRow | None:
+    async def for_episode(self, episode_id: int) -> Submission | None:
         async with self.sessions() as session:
             rows = await session.exec(
                 select(SubmissionRow).where(SubmissionRow.episode_id == episode_id)
             )
-            return rows.first()
+            return _typed(rows.first())
 
-    async def add(self, row: SubmissionRow) -> SubmissionRow:
+    async def add(self, submission: Submission) -> Submission:
+        row = SubmissionRow(**submission.model_dump(exclude_none=True))
         async with self.sessions() as session:
             session.add(row)
             await session.commit()
-        return row
+        return Submission.model_validate(row, from_attributes=True)
 
-    async def all(self) -> list[SubmissionRow]:
+    async def all(self) -> list[Submission]:
         async with self.sessions() as session:
-            return list(await session.exec(select(SubmissionRow).order_by(col(SubmissionRow.id))))
+            rows = await session.exec(select(SubmissionRow).order_by(col(SubmissionRow.id)))
+            return [Submission.model_validate(r, from_attributes=True) for r in rows]
 
     async def submitted_since(self, seconds: float) -> int:
         from datetime import timedelta

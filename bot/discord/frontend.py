@@ -16,7 +16,6 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from adapters.sqlstore.episodes import EpisodeStore
 from bot.background import BackgroundTasks
 from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
@@ -27,6 +26,7 @@ from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import CardAction, NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus
 
@@ -140,7 +140,7 @@ class DiscordFrontend:
     def __init__(
         self,
         notes: NoteService,
-        store: EpisodeStore,
+        store: EpisodeRepository,
         settings: DiscordSettings,
         client: discord.Client | None = None,
         submitter: NoteSubmitter | None = None,

@@ -17,7 +17,6 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.sqlstore.episodes import EpisodeStore
 from bot.background import BackgroundTasks
 from bot.cards import card_for, load_card
 from bot.live_card import run_behind_card
@@ -29,6 +28,7 @@ from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
@@ -69,7 +69,7 @@ class SlackFrontend:
     def __init__(
         self,
         notes: NoteService,
-        store: EpisodeStore,
+        store: EpisodeRepository,
         settings: SlackSettings,
         client: AsyncWebClient,
         *,

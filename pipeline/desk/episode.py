@@ -112,3 +112,21 @@ class Vote(BaseModel):
     vote: int
     reason: str | None = None
     created_at: datetime
+
+
+class Submission(BaseModel):
+    """A note submitted to X's Community Notes API (one per post) and what became of it."""
+
+    model_config = ConfigDict(from_attributes=True)
+
+    episode_id: int
+    post_id: str
+    note_id: str
+    test_mode: bool = True
+    classification: str
+    misleading_tags: list[str] = Field(default_factory=list)
+    claim_opinion_score: float | None = None
+    submitted_by: str
+    status: str | None = None
+    status_history: list[dict[str, Any]] = Field(default_factory=list)
+    submitted_at: datetime | None = None

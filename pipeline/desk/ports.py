@@ -1,0 +1,77 @@
+"""What the application needs from storage: episodes, their steps and their votes.
+
+`adapters/sqlstore.EpisodeStore` implements it on SQLite and PostgreSQL; the note service, the
+desk and the front ends see only this, and only typed `Episode`s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from typing import Protocol
+
+from pipeline.desk.episode import Episode, Vote
+from pipeline.forecast.aggregate import Forecast
+from pipeline.moderation import VoteOutcome
+from pipeline.post import Post
+from pipeline.request import NoteRequest
+from pipeline.trajectory import EpisodeOutcome, StepRecord
+
+
+class EpisodeRepository(Protocol):
+    # ---- the queue -------------------------------------------------------------------------
+    async def create(self, request: NoteRequest, post: Post, memory_mode: str) -> Episode: ...
+
+    async def by_request_key(self, key: str) -> Episode | None: ...
+
+    async def claim(self, episode_id: int, owner: str, lease_s: float) -> Episode | None: ...
+
+    async def claim_next(
+        self, owner: str, lease_s: float, queued_for_s: float = 0.0
+    ) -> Episode | None: ...
+
+    async def requeue_expired(self, max_attempts: int) -> tuple[int, int]: ...
+
+    async def reclaim_orphans(
+        self,
+        gone: Callable[[str], bool],
+        describe: Callable[[str], str],
+        fails: Callable[[str], bool],
+    ) -> tuple[list[int], list[int]]: ...
+
+    # ---- a running episode -----------------------------------------------------------------
+    async def record_step(self, episode_id: int, step: StepRecord) -> None: ...
+
+    async def clear_steps(self, episode_id: int) -> None: ...
+
+    async def finish(self, episode_id: int, outcome: EpisodeOutcome) -> Episode: ...
+
+    async def fail(self, episode_id: int, reason: str, kind: str = "internal") -> Episode: ...
+
+    async def delay(self, episode_id: int, reason: str) -> Episode: ...
+
+    async def save_forecast(self, episode_id: int, forecast: Forecast) -> Episode: ...
+
+    async def set_reply_message(self, episode_id: int, message: str) -> Episode: ...
+
+    # ---- moderators ------------------------------------------------------------------------
+    async def record_vote(
+        self, episode_id: int, *, platform: str, user: str, vote: int, reason: str | None = None
+    ) -> VoteOutcome: ...
+
+    async def approve(self, episode_id: int, user: str) -> Episode: ...
+
+    # ---- reading ---------------------------------------------------------------------------
+    async def get(self, episode_id: int) -> Episode | None: ...
+
+    async def steps(self, episode_id: int) -> list[StepRecord]: ...
+
+    async def votes(self, episode_id: int) -> list[Vote]: ...
+
+    async def recent(self, limit: int = 20, status: str | None = None) -> list[Episode]: ...
+
+    async def since(self, moment: datetime) -> list[Episode]: ...
+
+    async def votes_since(self, moment: datetime) -> list[Vote]: ...
+
+    async def count_by_status(self) -> dict[str, int]: ...

@@ -1,0 +1,80 @@
+"""The import contract: dependencies point inwards, and the outer ring only translates.
+
+Checked on the source (every `import` and `from … import`, including those inside functions),
+so a forbidden import anywhere fails here, not in production.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ("bot", "adapters", "pipeline", "memory", "scheduler")
+ROW_TYPES = {"EpisodeRow", "FeedbackRow", "StepRow", "SubmissionRow", "WatchStateRow"}
+
+
+def imports(path: Path) -> list[tuple[str, set[str]]]:
+    """(module, names imported from it) for every import statement in the file."""
+    found: list[tuple[str, set[str]]] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, set()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append((node.module, {alias.name for alias in node.names}))
+    return found
+
+
+def files(*packages: str) -> list[Path]:
+    return [p for package in packages for p in sorted((ROOT / package).rglob("*.py"))]
+
+
+def offenders(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
+    return [
+        f"{p.relative_to(ROOT)} imports {module}"
+        for p in paths
+        for module, _ in imports(p)
+        if module.split(".")[0] in forbidden or module.startswith(forbidden)
+    ]
+
+
+def test_shipped_code_never_imports_the_tests() -> None:
+    assert offenders(files(*SHIPPED), ("tests",)) == []
+
+
+def test_pipeline_and_memory_import_no_adapter_bot_or_platform_library() -> None:
+    forbidden = ("adapters", "bot", "slack_sdk", "slack_bolt", "discord", "tweepy", "httpx")
+    assert offenders(files("pipeline", "memory"), forbidden) == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "bot/slack",
+        "bot/discord",
+        "bot/worker.py",
+        "bot/watch.py",
+        "bot/live_card.py",
+        "bot/cards.py",
+        "bot/service.py",
+    ],
+)
+def test_front_ends_worker_and_scanner_never_reach_the_database(path: str) -> None:
+    target = ROOT / path
+    paths = sorted(target.rglob("*.py")) if target.is_dir() else [target]
+    assert offenders(paths, ("adapters.sqlstore",)) == []
+
+
+def test_only_the_store_and_the_composition_root_see_sql_rows() -> None:
+    allowed = {"bot/app.py", "bot/database.py"}
+    seen = [
+        f"{p.relative_to(ROOT)}: {sorted(names & ROW_TYPES)}"
+        for p in files(*SHIPPED, "bench")
+        if not p.relative_to(ROOT).as_posix().startswith("adapters/sqlstore/")
+        and p.relative_to(ROOT).as_posix() not in allowed
+        for _, names in imports(p)
+        if names & ROW_TYPES
+    ]
+    assert seen == []
