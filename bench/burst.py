@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 from bot.app import build
-from bot.bench.simulated_model import ResearchPolicy
-from bot.bench.simulator import SimulatedModelServer
 from bot.settings import Settings
+from bot.simulator.model import ResearchPolicy
+from bot.simulator.server import SimulatedModelServer
 from pipeline.request import NoteRequest
 
 DOCUMENTS = [

@@ -27,7 +27,7 @@ from adapters.local_corpus import LocalCorpus, read_jsonl
 from adapters.web.cookies import no_cookies
 from adapters.web.extract import extract
 from adapters.web.reader import GuardedPageReader
-from bot.bench.simulated_model import ResearchPolicy
+from bot.simulator.model import ResearchPolicy
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.evidence import SearchResult

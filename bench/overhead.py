@@ -60,8 +60,8 @@ BUDGET = EvidenceBudget()
 
 
 def _serve(conn: Connection, delay_s: float, pages_per_visit: int) -> None:
-    from bot.bench.simulated_model import ResearchPolicy
-    from bot.bench.simulator import SimulatedModelServer
+    from bot.simulator.model import ResearchPolicy
+    from bot.simulator.server import SimulatedModelServer
 
     server = SimulatedModelServer(
         ResearchPolicy(pages_per_visit=pages_per_visit), delay_s=delay_s

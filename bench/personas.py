@@ -19,8 +19,8 @@ import openai
 
 from adapters.community_notes_tsv import read_ratings
 from adapters.openai_chat import OpenAIChatModel
-from bot.bench.simulated_model import ResearchPolicy
-from bot.bench.simulator import SimulatedModelServer
+from bot.simulator.model import ResearchPolicy
+from bot.simulator.server import SimulatedModelServer
 from pipeline.forecast.factorisation import fit
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from bench.burst import DOCUMENTS
-from bot.bench.simulated_model import ResearchPolicy
-from bot.bench.simulator import SimulatedModelServer
+from bot.simulator.model import ResearchPolicy
+from bot.simulator.server import SimulatedModelServer
 
 ROOT = Path(__file__).resolve().parents[1]
 

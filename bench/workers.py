@@ -22,8 +22,8 @@ from pathlib import Path
 
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.bench.simulated_model import ResearchPolicy
-from bot.bench.simulator import SimulatedModelServer
+from bot.simulator.model import ResearchPolicy
+from bot.simulator.server import SimulatedModelServer
 from pipeline.post import Post
 from pipeline.request import NoteRequest
 from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres

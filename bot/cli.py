@@ -394,11 +394,11 @@ async def _personas(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _bench(settings: Settings, args: argparse.Namespace) -> int:
-    from bot import bench_cli
+    from bot import evaluation_cli
 
     if args.bench_command == "run":
-        return await bench_cli.run_command(settings, args)
-    return await bench_cli.simulate_command(args)
+        return await evaluation_cli.run_command(settings, args)
+    return await evaluation_cli.simulate_command(args)
 
 
 async def _memory(settings: Settings, args: argparse.Namespace) -> int:

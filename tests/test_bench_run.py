@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from adapters.community_notes_tsv import load_community_notes
-from bot.bench.run import LEDGER, read_ledger
 from bot.cli import main
+from bot.evaluation.run import LEDGER, read_ledger
 from pipeline.evaluation.dataset import DatasetError, load_jsonl
 from pipeline.evaluation.report import quality_rates, render_markdown, summarise
 from tests.fakes.model_server import ScriptedModelServer
@@ -216,7 +216,7 @@ def test_the_no_analyzer_variant_skips_claim_analysis_and_still_notes(
 
 
 def test_the_win_rate_chart_has_side_by_side_bars_and_a_legend() -> None:
-    from bot.bench.charts import win_rate_figure
+    from bot.evaluation.charts import win_rate_figure
 
     results = {
         "full": {"win_rate": 0.7, "helpful_rate": 0.8},

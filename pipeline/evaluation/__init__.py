@@ -1,2 +1,2 @@
 """Evaluation (the paper's): dataset format, judges, evidence and time metrics, report
-tables. The runner and the charts are in `bot.bench`."""
+tables. The runner and the charts are in `bot.evaluation`."""

@@ -1,4 +1,4 @@
-"""From ledger lines (one per post, see `bot.bench.run`) to the paper's tables: R, C, H and
+"""From ledger lines (one per post, see `bot.evaluation.run`) to the paper's tables: R, C, H and
 win rate by modality, the evidence profile, and the time table."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The tests' embedder is the package's deterministic one."""
 
-from bot.bench.vectors import HashingEmbedder
+from bot.simulator.vectors import HashingEmbedder
 
 __all__ = ["HashingEmbedder"]

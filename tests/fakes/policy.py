@@ -1,6 +1,6 @@
-"""The tests use the package's simulated model (see bot.bench.simulated_model)."""
+"""The tests use the package's simulated model (see bot.simulator.model)."""
 
-from bot.bench.simulated_model import (
+from bot.simulator.model import (
     DEFAULT_BRIEF,
     DEFAULTS,
     Policy,

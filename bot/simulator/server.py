@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from bot.bench.simulated_model import Policy, answer
-from bot.bench.vectors import HashingEmbedder
+from bot.simulator.model import Policy, answer
+from bot.simulator.vectors import HashingEmbedder
 
 
 @dataclass

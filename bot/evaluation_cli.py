@@ -10,12 +10,12 @@ import sys
 from pathlib import Path
 
 from adapters.community_notes_tsv import load_community_notes
-from bot.bench.charts import write_charts
-from bot.bench.run import parse_variants, run_variant
-from bot.bench.simulated_model import ResearchPolicy
-from bot.bench.simulator import SimulatedModelServer
+from bot.evaluation.charts import write_charts
+from bot.evaluation.run import parse_variants, run_variant
 from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
+from bot.simulator.model import ResearchPolicy
+from bot.simulator.server import SimulatedModelServer
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost, load_jsonl
 from pipeline.evaluation.report import render_markdown, summarise
