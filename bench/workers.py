@@ -24,6 +24,7 @@ from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.server import SimulatedModelServer
+from pipeline.ports import MemoryMode
 from pipeline.post import Post
 from pipeline.request import NoteRequest
 from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
@@ -81,7 +82,9 @@ async def measure(
     ids = [
         (
             await store.create(
-                NoteRequest(post_ref=f"p{i}"), Post(text=f"MMR causes autism, variant {i}"), "off"
+                NoteRequest(post_ref=f"p{i}"),
+                Post(text=f"MMR causes autism, variant {i}"),
+                MemoryMode.OFF,
             )
         ).id
         for i in range(episodes)

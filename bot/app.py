@@ -36,7 +36,7 @@ from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
-from pipeline.ports import ChatModel, NoMemory, PageReader, PostSource, SearchEngine
+from pipeline.ports import ChatModel, MemoryMode, NoMemory, PageReader, PostSource, SearchEngine
 
 if TYPE_CHECKING:
     from memory.evolve import Evolver
@@ -84,7 +84,7 @@ def make_embedder(settings: Settings) -> Embedder:
 async def open_memory(settings: Settings, engine: AsyncEngine) -> ExperienceMemory | None:
     """The experience memory, its indexes derived from the database; None when it is off."""
     m = settings.memory
-    if m.mode == "off":
+    if m.mode == MemoryMode.OFF:
         return None
     policy = MemoryPolicy(
         merge_similarity=m.merge_similarity,

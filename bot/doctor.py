@@ -23,7 +23,7 @@ from bot.app import (
 )
 from bot.settings import ConfigurationError, Settings
 from pipeline.errors import EvoNoteError
-from pipeline.ports import ChatMessage
+from pipeline.ports import ChatMessage, MemoryMode
 from pipeline.redact import redact
 
 VLLM_HINT = "start deploy/vllm/serve.sh or set EVONOTE_LLM__BASE_URL"
@@ -78,7 +78,7 @@ async def check_search(settings: Settings) -> Check:
 
 
 async def check_embedder(settings: Settings) -> Check:
-    if settings.memory.mode == "off":
+    if settings.memory.mode == MemoryMode.OFF:
         return Check("embedder", True, "not needed (memory off)")
     try:
         vectors = await make_embedder(settings).embed(["a test sentence"])

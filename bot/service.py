@@ -24,6 +24,7 @@ from pipeline.errors import (
     PostUnavailable,
 )
 from pipeline.forecast.panel import PersonaPanel
+from pipeline.ports import MemoryMode
 from pipeline.post import Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import (
@@ -80,7 +81,7 @@ class NoteService:
         posts: PostResolver,
         runner: EpisodeRunner,
         worker_id: str,
-        memory_mode: str = "off",
+        memory_mode: MemoryMode = MemoryMode.OFF,
         panel: PersonaPanel | None = None,
         on_finished: Callable[[Episode], None] | None = None,
         lease_s: float | None = None,

@@ -14,6 +14,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from adapters.web import DEFAULT_USER_AGENT
 from pipeline.budget import EvidenceBudget
 from pipeline.errors import EvoNoteError
+from pipeline.ports import MemoryMode
 
 
 class LLMSettings(BaseModel):
@@ -169,8 +170,8 @@ class ReaderSettings(BaseModel):
 
 
 class MemorySettings(BaseModel):
-    mode: Literal["evolving", "frozen", "off"] = Field(
-        default="evolving",
+    mode: MemoryMode = Field(
+        default=MemoryMode.EVOLVING,
         description="evolving: retrieve and learn; frozen: retrieve, never add; off: neither",
     )
     embedder: Literal["local", "openai"] = Field(

@@ -8,7 +8,6 @@ pages or the note it came from: a post must not be able to plant a rule through 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from memory.models import KIND_FOR_MODE, MemoryItem
@@ -23,8 +22,9 @@ COPIED_WORDS = 8
 
 def episode_texts(episode: FinishedEpisode) -> list[str]:
     """The untrusted words an episode saw: its post (all parts), its pages, its note."""
-    texts = [json.dumps(episode.post, ensure_ascii=False)]
-    texts.extend(str(v) for page in episode.evidence for v in page.values() if v)
+    texts = [episode.post.model_dump_json()]
+    for page in episode.evidence:
+        texts += [page.title, page.excerpt, page.summary, *page.quotes]
     texts.extend(s.observation for s in episode.steps if s.phase in ("visit", "search"))
     if episode.note:
         texts.append(episode.note)

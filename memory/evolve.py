@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Literal
 
 from memory.distil import Distiller
 from memory.experience import ExperienceMemory
 from memory.judge import SocialUtilityJudge
 from memory.ports import EpisodeFeed
 from pipeline.errors import ModelOutputInvalid, ModelTimeout, ModelUnavailable
+from pipeline.ports import MemoryMode
 
 log = logging.getLogger(__name__)
 
-MemoryMode = Literal["evolving", "frozen", "off"]
 ACTOR = "evolver"
 
 
@@ -44,7 +43,7 @@ class Evolver:
         judge: SocialUtilityJudge,
         distiller: Distiller,
         *,
-        mode: MemoryMode = "evolving",
+        mode: MemoryMode = MemoryMode.EVOLVING,
         batch: int = 4,
         merge: bool = True,
     ) -> None:
@@ -58,14 +57,14 @@ class Evolver:
 
     async def run_once(self) -> EvolveReport:
         report = EvolveReport()
-        if self.mode == "off":
+        if self.mode == MemoryMode.OFF:
             return report
         for episode in await self.feed.claim_unjudged(self.batch):
             try:
                 verdict = await self.judge.judge(episode)
                 await self.feed.save_judgement(episode.id, verdict.utility_mode, verdict.feedback)
                 report.judged += 1
-                if self.mode != "evolving":
+                if self.mode != MemoryMode.EVOLVING:
                     continue  # frozen: retrieve, never add
                 items, refused = await self.distiller.distil(episode, verdict)
             except (ModelUnavailable, ModelTimeout, ModelOutputInvalid) as e:

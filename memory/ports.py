@@ -10,7 +10,10 @@ from numpy.typing import NDArray
 from pydantic import BaseModel, Field
 
 from memory.models import LessonStatus, MemoryAudit, MemoryItem, UtilityMode
+from pipeline.brief import VerificationBrief
+from pipeline.evidence import Evidence
 from pipeline.ports import MemoryPhase
+from pipeline.post import Post
 
 Vectors = NDArray[np.float32]
 
@@ -65,15 +68,15 @@ class FinishedEpisode(BaseModel):
     """Everything the judge reads about one finished episode."""
 
     id: int
-    post: dict[str, Any]
+    post: Post
     post_created_at: datetime | None = None
     status: str
-    brief: dict[str, Any] | None = None
+    brief: VerificationBrief | None = None
     note: str | None = None
     urls: list[str] = Field(default_factory=list)
     abstain_reason: str | None = None
     failure_reason: str | None = None
-    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
     steps: list[StepView] = Field(default_factory=list)
     votes: list[Vote] = Field(default_factory=list)
     crowd_verdict: str | None = None

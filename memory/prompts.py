@@ -86,13 +86,15 @@ def render_trajectory(episode: FinishedEpisode) -> str:
         "abstain_reason": episode.abstain_reason,
         "failure_reason": episode.failure_reason,
     }
-    sources = [{k: e.get(k) for k in ("url", "tier", "summary")} for e in episode.evidence]
+    sources = [
+        e.model_dump(mode="json", include={"url", "tier", "summary"}) for e in episode.evidence
+    ]
     votes = [v.model_dump() for v in episode.votes]
     return (
         "## Post\n"
-        + quote_untrusted("post", str(episode.post.get("text", "")))
+        + quote_untrusted("post", episode.post.text)
         + "\n\n## Claim analysis\n"
-        + json.dumps(episode.brief, ensure_ascii=False)
+        + (episode.brief.model_dump_json() if episode.brief else "null")
         + "\n\n## Steps\n"
         + quote_untrusted("steps", steps)
         + "\n\n## Sources read\n"

@@ -77,6 +77,14 @@ class PostSource(Protocol):
     async def fetch(self, url: str) -> Post: ...
 
 
+class MemoryMode(StrEnum):
+    """How an episode uses the experience memory."""
+
+    EVOLVING = "evolving"  # retrieve lessons, and learn new ones from finished episodes
+    FROZEN = "frozen"  # retrieve, never add
+    OFF = "off"  # neither
+
+
 class MemoryPhase(StrEnum):
     CLAIM_ANALYSIS = "claim_analysis"
     EVIDENCE_ACQUISITION = "evidence_acquisition"

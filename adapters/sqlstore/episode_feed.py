@@ -6,6 +6,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from adapters.sqlstore.episodes import episode
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow
 from memory.models import UtilityMode
 from memory.ports import FinishedEpisode, PendingVote, StepView, Vote
@@ -61,17 +62,18 @@ class SqlEpisodeFeed:
             votes = await session.exec(
                 select(FeedbackRow).where(FeedbackRow.episode_id == episode_id)
             )
+            typed = episode(row)
             return FinishedEpisode(
                 id=episode_id,
-                post=row.post,
+                post=typed.post,
                 post_created_at=row.post_created_at,
                 status=row.status,
-                brief=row.brief,
+                brief=typed.brief,
                 note=row.note_text,
                 urls=row.cited_urls,
                 abstain_reason=row.abstain_reason,
                 failure_reason=row.failure_reason,
-                evidence=row.evidence,
+                evidence=typed.evidence,
                 memory_ids=row.retrieved_memory_ids,
                 steps=[
                     StepView(phase=s.phase, action=s.action, observation=s.observation)

@@ -15,6 +15,7 @@ from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
 from pipeline.desk.episode import Episode, Vote
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
+from pipeline.ports import MemoryMode
 from pipeline.post import Post
 from pipeline.redact import redact
 from pipeline.request import BACKGROUND_SOURCES, NoteRequest
@@ -39,7 +40,7 @@ class EpisodeStore:
         self.engine = engine
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
-    async def create(self, request: NoteRequest, post: Post, memory_mode: str) -> Episode:
+    async def create(self, request: NoteRequest, post: Post, memory_mode: MemoryMode) -> Episode:
         row = EpisodeRow(
             source=request.source,
             requester=request.requester,

@@ -15,7 +15,7 @@ import random
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from adapters.openai_chat import OpenAIChatModel
 from bot.app import build, make_embedder, make_evolver
@@ -27,6 +27,7 @@ from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost
 from pipeline.evaluation.judges import HierarchicalJudge, PairwiseJudge
 from pipeline.evaluation.metrics import semantic_diversity
+from pipeline.ports import MemoryMode
 from pipeline.post import Media, Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import EpisodeStatus
@@ -34,11 +35,11 @@ from pipeline.trajectory import EpisodeStatus
 log = logging.getLogger(__name__)
 
 # variant → (memory mode, claim analysis)
-VARIANTS: dict[str, tuple[Literal["evolving", "frozen", "off"], bool]] = {
-    "full": ("evolving", True),
-    "memory-frozen": ("frozen", True),
-    "memory-off": ("off", True),
-    "no-analyzer": ("evolving", False),
+VARIANTS: dict[str, tuple[MemoryMode, bool]] = {
+    "full": (MemoryMode.EVOLVING, True),
+    "memory-frozen": (MemoryMode.FROZEN, True),
+    "memory-off": (MemoryMode.OFF, True),
+    "no-analyzer": (MemoryMode.EVOLVING, False),
 }
 LEDGER = "ledger.jsonl"
 

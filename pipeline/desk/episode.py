@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from pipeline.brief import VerificationBrief
 from pipeline.evidence import Evidence
 from pipeline.forecast.aggregate import Forecast
+from pipeline.ports import MemoryMode
 from pipeline.post import MAX_POST_CHARS, Post
 from pipeline.trajectory import EpisodeStatus
 
@@ -47,7 +48,7 @@ class Episode(BaseModel):
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     model: str | None = None
-    memory_mode: str = "off"
+    memory_mode: MemoryMode = MemoryMode.OFF
     brief: VerificationBrief | None = None
     note_text: str | None = None
     char_count: int | None = None

@@ -13,6 +13,7 @@ from typing import Protocol
 from pipeline.desk.episode import Episode, Vote
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import VoteOutcome
+from pipeline.ports import MemoryMode
 from pipeline.post import Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import EpisodeOutcome, StepRecord
@@ -20,7 +21,9 @@ from pipeline.trajectory import EpisodeOutcome, StepRecord
 
 class EpisodeRepository(Protocol):
     # ---- the queue -------------------------------------------------------------------------
-    async def create(self, request: NoteRequest, post: Post, memory_mode: str) -> Episode: ...
+    async def create(
+        self, request: NoteRequest, post: Post, memory_mode: MemoryMode
+    ) -> Episode: ...
 
     async def by_request_key(self, key: str) -> Episode | None: ...
 
