@@ -31,14 +31,21 @@ from bot.service import NoteService
 from bot.settings import ConfigurationError, Settings
 from bot.submit import NoteSubmitter
 from memory.experience import ExperienceMemory, MemoryPolicy
-from memory.ports import Embedder
+from memory.ports import Embedder, MemoryStore
+from pipeline.desk.moderation import ModeratorDesk
 from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
 from pipeline.ports import ChatModel, MemoryMode, NoMemory, PageReader, PostSource, SearchEngine
+from scheduler.jobs import Job, JobScheduler
 
 if TYPE_CHECKING:
+    import discord
+
+    from bot.discord.frontend import DiscordFrontend
+    from bot.slack.frontend import SlackFrontend
+    from bot.watch import WatchScanner
     from memory.evolve import Evolver
 
 # Adapters that only some configurations use (X, the web reader, other search backends, the
@@ -54,6 +61,7 @@ class App:
     memory: ExperienceMemory | None
     engine: AsyncEngine
     client: openai.AsyncOpenAI
+    desk: ModeratorDesk
     submitter: NoteSubmitter | None = None
     metrics: Metrics | None = None
 
@@ -299,6 +307,90 @@ def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel |
     )
 
 
+def make_memory_store(app: App) -> MemoryStore:
+    return app.memory.store if app.memory is not None else SqlMemoryStore(app.engine)
+
+
+def make_scheduler(app: App, jobs: list[Job]) -> JobScheduler:
+    """The periodic jobs behind the database lease: one active scheduler across processes."""
+    from adapters.sqlstore.lease import SqlLeaseStore
+
+    return JobScheduler(SqlLeaseStore(app.engine), owner_id("serve"), jobs)
+
+
+def make_scanner(app: App) -> WatchScanner | None:
+    """The watchlist scanner, when X watches (or the eligible-posts feed) are configured."""
+    x = app.settings.x
+    eligible = app.submitter.api if x.watch_eligible and app.submitter is not None else None
+    watches = x.watches if x.bearer_token is not None else []
+    if not watches and eligible is None:
+        return None
+    from tweepy.asynchronous import AsyncClient
+
+    from adapters.sqlstore.watch import WatchStore
+    from adapters.x.watch import XWatchFeed
+    from bot.watch import WatchScanner
+
+    token = x.bearer_token.get_secret_value() if x.bearer_token is not None else None
+    client = AsyncClient(bearer_token=token, wait_on_rate_limit=False)
+    return WatchScanner(
+        XWatchFeed(client, x.timeout_s),
+        WatchStore(app.engine),
+        app.notes,
+        watches,
+        health_filter=app.model if x.watch_health_filter else None,
+        limit=x.watch_max_per_scan,
+        eligible=eligible,
+        test_mode=x.test_mode,
+    )
+
+
+def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
+    """The Slack app, when its bot token is set. `run_episodes`: False where workers run them."""
+    s = app.settings.slack
+    if s.bot_token is None:
+        return None
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    from bot.slack.frontend import SlackFrontend
+
+    client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
+    return SlackFrontend(
+        app.notes,
+        app.store,
+        s,
+        client,
+        submitter=app.submitter,
+        run_episodes=run_episodes,
+        desk=app.desk,
+    )
+
+
+def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | None:
+    """The Discord bot, when its token is set."""
+    if app.settings.discord.bot_token is None:
+        return None
+    from bot.discord.frontend import DiscordFrontend
+
+    return DiscordFrontend(
+        app.notes,
+        app.store,
+        app.settings.discord,
+        submitter=app.submitter,
+        run_episodes=run_episodes,
+        desk=app.desk,
+    )
+
+
+def make_discord_rest_client(settings: Settings) -> discord.Client | None:
+    """A Discord client for editing cards over REST (a worker listens to no gateway)."""
+    if settings.discord.bot_token is None:
+        return None
+    import discord
+
+    return discord.Client(intents=discord.Intents.none())
+
+
 @asynccontextmanager
 async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
     """Every object of the application. `role`: `serve` for long-running processes, whose
@@ -344,6 +436,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             lease_s=settings.ops.lease_s,
             gate=gate,
         )
+        submitter = make_submitter(settings, engine, http, model)
         yield App(
             settings=settings,
             store=store,
@@ -352,7 +445,8 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             memory=memory,
             engine=engine,
             client=client,
-            submitter=make_submitter(settings, engine, http, model),
+            desk=ModeratorDesk(store, submitter),
+            submitter=submitter,
             metrics=metrics,
         )
         if memory is not None:

@@ -14,22 +14,25 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_sdk.web.async_client import AsyncWebClient
-from tweepy.asynchronous import AsyncClient
 
-from adapters.sqlstore.lease import SqlLeaseStore
-from adapters.sqlstore.memory_store import SqlMemoryStore
-from adapters.sqlstore.watch import WatchStore
-from adapters.x.watch import XWatchFeed
-from bot.app import App, build, make_evolver
+from bot.app import (
+    App,
+    build,
+    make_discord_frontend,
+    make_discord_rest_client,
+    make_evolver,
+    make_memory_store,
+    make_scanner,
+    make_scheduler,
+    make_slack_frontend,
+)
 from bot.background import BackgroundTasks
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.metrics import configure_logging
-from bot.process import owner_id
 from bot.service import EpisodeFailed
 from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
-from bot.watch import WatchScanner
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
 from pipeline.trajectory import EpisodeStatus
@@ -101,7 +104,7 @@ def digest_job(
     discord_channel = app.settings.discord.digest_channel if discord_client is not None else None
     if not slack_channel and not discord_channel:
         return None
-    memory_store = app.memory.store if app.memory is not None else SqlMemoryStore(app.engine)
+    memory_store = make_memory_store(app)
 
     async def post_digest() -> None:
         built = await build_digest(app.store, memory_store)
@@ -159,31 +162,10 @@ async def start_scheduler(
         jobs.append(Job("scan_watchlists", scan_watchlists, app.settings.x.watch_every_s))
     if not jobs:
         return None
-    scheduler = JobScheduler(SqlLeaseStore(app.engine), owner_id("serve"), jobs)
+    scheduler = make_scheduler(app, jobs)
     scheduler.start()
     stack.push_async_callback(scheduler.stop)
     return scheduler
-
-
-def make_scanner(app: App) -> WatchScanner | None:
-    x = app.settings.x
-    eligible = app.submitter.api if x.watch_eligible and app.submitter is not None else None
-    watches = x.watches if x.bearer_token is not None else []
-    if not watches and eligible is None:
-        return None
-    token = x.bearer_token.get_secret_value() if x.bearer_token is not None else None
-    client = AsyncClient(bearer_token=token, wait_on_rate_limit=False)
-    screen = app.model if x.watch_health_filter else None
-    return WatchScanner(
-        XWatchFeed(client, x.timeout_s),
-        WatchStore(app.engine),
-        app.notes,
-        watches,
-        health_filter=screen,
-        limit=x.watch_max_per_scan,
-        eligible=eligible,
-        test_mode=x.test_mode,
-    )
 
 
 def slack_http_app(frontend: SlackFrontend) -> web.Application:
@@ -210,20 +192,10 @@ def slack_http_app(frontend: SlackFrontend) -> web.Application:
     return application
 
 
-def slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
-    s = app.settings.slack
-    if s.bot_token is None:
-        return None
-    client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
-    return SlackFrontend(
-        app.notes, app.store, s, client, submitter=app.submitter, run_episodes=run_episodes
-    )
-
-
 async def start_slack(
     app: App, stack: AsyncExitStack, run_episodes: bool = True
 ) -> SlackFrontend | None:
-    frontend = slack_frontend(app, run_episodes)
+    frontend = make_slack_frontend(app, run_episodes)
     if frontend is None:
         return None
     s = app.settings.slack
@@ -252,16 +224,10 @@ async def start_slack(
 async def start_discord(
     app: App, stack: AsyncExitStack, run_episodes: bool = True
 ) -> DiscordFrontend | None:
+    frontend = make_discord_frontend(app, run_episodes)
     token = app.settings.discord.bot_token
-    if token is None:
+    if frontend is None or token is None:
         return None
-    frontend = DiscordFrontend(
-        app.notes,
-        app.store,
-        app.settings.discord,
-        submitter=app.submitter,
-        run_episodes=run_episodes,
-    )
     await frontend.client.login(token.get_secret_value())
     connection = asyncio.create_task(frontend.client.connect())
     stack.push_async_callback(frontend.client.close)
@@ -276,11 +242,11 @@ async def start_discord(
 
 
 async def start_worker(app: App, stack: AsyncExitStack) -> None:
-    slack = slack_frontend(app, run_episodes=False)
-    token = app.settings.discord.bot_token
-    discord_client = None
-    if token is not None:  # REST only: a worker edits messages, it does not listen
-        discord_client = discord.Client(intents=discord.Intents.none())
+    slack = make_slack_frontend(app, run_episodes=False)
+    discord_client = make_discord_rest_client(app.settings)
+    if discord_client is not None:  # REST only: a worker edits messages, it does not listen
+        token = app.settings.discord.bot_token
+        assert token is not None
         await discord_client.login(token.get_secret_value())
         stack.push_async_callback(discord_client.close)
     views = CardViews(app, slack.client if slack else None, discord_client)
@@ -306,7 +272,7 @@ async def serve(settings: Settings, ready: asyncio.Event | None = None, role: st
             slack = await start_slack(app, stack, run_episodes=run_here)
             discord_bot = await start_discord(app, stack, run_episodes=run_here)
         if role == "scheduler":
-            slack = slack_frontend(app, run_episodes=False)  # digest and watch cards only
+            slack = make_slack_frontend(app, run_episodes=False)  # digest and watch cards only
         if role in ("all", "scheduler"):
             scheduler = await start_scheduler(app, stack, slack, discord_bot, run_episodes=run_here)
         if role == "worker":

@@ -78,3 +78,14 @@ def test_only_the_store_and_the_composition_root_see_sql_rows() -> None:
         if names & ROW_TYPES
     ]
     assert seen == []
+
+
+def test_only_the_composition_root_builds_adapters() -> None:
+    """`bot/app.py` (and the database opener) build every adapter; serving, the front ends,
+    the worker and the scanner receive them."""
+    outer = (
+        [ROOT / p for p in ("bot/serve.py", "bot/worker.py", "bot/watch.py", "bot/service.py")]
+        + sorted((ROOT / "bot/slack").rglob("*.py"))
+        + sorted((ROOT / "bot/discord").rglob("*.py"))
+    )
+    assert offenders(outer, ("adapters",)) == []
