@@ -15,7 +15,7 @@ import discord
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import App
-from bot.cards import load_card
+from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
 from bot.discord.frontend import card_view
 from bot.live_card import CardView, progress_text
@@ -73,18 +73,12 @@ class CardViews:
         view = self.for_row(row)
         if view is None or row.id is None:
             return None
-        episode_id = row.id
+        running = card_for(row, submitting=self.app.submitter is not None)  # kept, not re-read
 
         async def progress(event: Progress) -> None:
-            card = await load_card(
-                self.app.store,
-                episode_id,
-                submitter=self.app.submitter,
-                progress=progress_text(event),
-            )
-            if card is not None:
-                with contextlib.suppress(Exception):  # a card edit must not fail the episode
-                    await view.show(card)
+            card = running.model_copy(update={"progress": progress_text(event)})
+            with contextlib.suppress(Exception):  # a card edit must not fail the episode
+                await view.show(card)
 
         return progress
 

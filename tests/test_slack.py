@@ -217,6 +217,27 @@ async def test_every_card_quotes_the_post_and_names_the_episode(
     assert any("&lt;!channel&gt;" in c for c in cards)
 
 
+async def test_the_running_card_is_kept_not_reread_on_every_progress_event(
+    slack: SlackFrontend, slack_api: MockSlackApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reads = 0
+    real_get = slack.store.get
+
+    async def counted(episode_id: int) -> object:
+        nonlocal reads
+        reads += 1
+        return await real_get(episode_id)
+
+    monkeypatch.setattr(slack.store, "get", counted)
+    await slack.app.async_dispatch(command(POST))
+    await slack.background.drain()
+    progress_edits = [
+        c for c in slack_api.called("chat.update") if "Checking this post" in json.dumps(c)
+    ]
+    assert len(progress_edits) >= 4, len(progress_edits)  # the card moved through the phases…
+    assert reads <= 5, reads  # …without reading the episode back for each of them
+
+
 async def test_the_note_is_shown_before_its_forecast_arrives(
     slack: SlackFrontend, slack_api: MockSlackApi
 ) -> None:

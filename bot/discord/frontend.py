@@ -17,10 +17,10 @@ import discord
 from discord import app_commands
 
 from bot.background import BackgroundTasks
-from bot.cards import card_for, load_card
+from bot.cards import load_card
 from bot.discord.embeds import card_embed
-from bot.live_card import CardView, run_behind_card
-from bot.service import EpisodeFailed, NoteService
+from bot.live_card import CardView, request_behind_card
+from bot.service import NoteService
 from bot.settings import DiscordSettings
 from bot.submit import NoteSubmitter
 from bot.throttle import EditThrottle
@@ -203,21 +203,20 @@ class DiscordFrontend:
             key=key,
             reply_to=ReplyTarget(platform="discord", channel=channel, message=message),
         )
-        try:
-            row = await self.notes.submit_once(request)
-        except EpisodeFailed as failed:
-            await editor.show(card_for(failed.episode), force=True)
-            return
-        if row is None:
-            return
-        assert row.id is not None
-        episode_id = row.id
-        await editor.show(card_for(row), force=True)
-        message_id = getattr(getattr(editor, "message", None), "id", None)
-        if message_id is not None:  # where a worker in another process edits the card
-            await self.store.set_reply_message(episode_id, str(message_id))
-        if self.run_episodes:
-            await run_behind_card(self.notes, self.store, episode_id, editor, self.submitter)
+
+        async def place(card: NoteCard) -> tuple[CardView, str | None]:
+            await editor.show(card, force=True)
+            message_id = getattr(getattr(editor, "message", None), "id", None)
+            return editor, None if message_id is None else str(message_id)
+
+        await request_behind_card(
+            self.notes,
+            self.store,
+            request,
+            place,
+            submitter=self.submitter,
+            run_episodes=self.run_episodes,
+        )
 
     async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
         return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)

@@ -19,8 +19,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundTasks
 from bot.cards import card_for, load_card
-from bot.live_card import run_behind_card
-from bot.service import EpisodeFailed, NoteService
+from bot.live_card import CardPlacer, CardView, attend, request_behind_card
+from bot.service import NoteService
 from bot.settings import SlackSettings
 from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
 from bot.slack.events import Click, MalformedSlackInput, ReasonSubmission, dig, text_field
@@ -127,25 +127,35 @@ class SlackFrontend:
             key=key,
             reply_to=ReplyTarget(platform="slack", channel=channel, thread=thread),
         )
-        try:
-            row = await self.notes.submit_once(request)
-        except EpisodeFailed as failed:
-            await self.post(card_for(failed.episode), channel, thread)
-            return
-        if row is None:
-            return  # a retried event or a second click: that episode is already under way
-        assert row.id is not None
-        await self.follow(row.id, channel, thread)
+        await request_behind_card(
+            self.notes,
+            self.store,
+            request,
+            self.placer(channel, thread),
+            submitter=self.submitter,
+            run_episodes=self.run_episodes,
+        )
 
     async def follow(self, episode_id: int, channel: str, thread: str | None = None) -> None:
-        """Post the card of a queued episode, run it, and edit the card as it goes."""
-        card = await self.card(episode_id)
-        if card is None:
-            return
-        message = await self.post(card, channel, thread)
-        await self.store.set_reply_message(episode_id, message.ts)
-        if self.run_episodes:  # else a worker runs it and edits this card
-            await run_behind_card(self.notes, self.store, episode_id, message, self.submitter)
+        """Post the card of a queued episode (a watchlist find), run it behind the card."""
+        episode = await self.store.get(episode_id)
+        if episode is not None:
+            place = self.placer(channel, thread)
+            await attend(
+                self.notes,
+                self.store,
+                episode,
+                place,
+                submitter=self.submitter,
+                run_episodes=self.run_episodes,
+            )
+
+    def placer(self, channel: str, thread: str | None) -> CardPlacer:
+        async def place(card: NoteCard) -> tuple[CardView, str | None]:
+            message = await self.post(card, channel, thread)
+            return message, message.ts
+
+        return place
 
     async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
         return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)
