@@ -19,7 +19,7 @@ from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
 from bot.discord.frontend import card_view
 from bot.live_card import CardView, progress_text
-from bot.slack.frontend import CardMessage
+from bot.slack.messages import CardMessage
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.desk.episode import Episode

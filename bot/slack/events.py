@@ -56,6 +56,7 @@ class Click:
     ts: str
     thread: str | None
     trigger_id: str | None
+    action_id: str
 
     @classmethod
     def parse(cls, body: dict[str, Any]) -> Click:
@@ -72,6 +73,7 @@ class Click:
             ts=text_field(body, "message", "ts"),
             thread=thread if isinstance(thread, str) else None,
             trigger_id=trigger if isinstance(trigger, str) and trigger else None,
+            action_id=str(actions[0].get("action_id") or ""),
         )
 
 

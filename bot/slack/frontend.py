@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
-from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundTasks
@@ -24,45 +23,14 @@ from bot.service import NoteService
 from bot.settings import SlackSettings
 from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
 from bot.slack.events import Click, MalformedSlackInput, ReasonSubmission, dig, text_field
+from bot.slack.messages import CardMessage, fallback_text, plain_text
 from bot.submit import NoteSubmitter
-from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
-_MENTION = re.compile(r"<@[A-Z0-9]+>")
-_SLACK_LINK = re.compile(r"<(https?://[^>|]+)(?:\|[^>]*)?>")
-
-
-def plain_text(text: str) -> str:
-    """Slack's markup → what the person typed: <https://x|x> → https://x, mentions dropped."""
-    return _MENTION.sub("", _SLACK_LINK.sub(r"\1", text)).strip()
-
-
-class CardMessage:
-    """One card in a channel, edited as the episode progresses, at most once per interval."""
-
-    def __init__(self, client: AsyncWebClient, channel: str, ts: str, interval_s: float) -> None:
-        self.client = client
-        self.channel = channel
-        self.ts = ts
-        self.throttle = EditThrottle(interval_s)
-
-    async def show(self, card: NoteCard, force: bool = False) -> None:
-        if not self.throttle.ready(force):
-            return  # the next phase's edit will carry the news; Slack rate-limits chat.update
-        try:
-            await self.client.chat_update(
-                channel=self.channel, ts=self.ts, text=_fallback(card), blocks=card_blocks(card)
-            )
-        except SlackApiError as e:
-            log.warning("chat.update failed: %s", e.response.get("error"))
-
-
-def _fallback(card: NoteCard) -> str:
-    return card.note or card.abstain_reason or card.failure_reason or "Checking this post…"
 
 
 class SlackFrontend:
@@ -162,7 +130,7 @@ class SlackFrontend:
 
     async def post(self, card: NoteCard, channel: str, thread: str | None) -> CardMessage:
         posted = await self.client.chat_postMessage(
-            channel=channel, thread_ts=thread, text=_fallback(card), blocks=card_blocks(card)
+            channel=channel, thread_ts=thread, text=fallback_text(card), blocks=card_blocks(card)
         )
         return CardMessage(
             self.client, channel, str(posted["ts"]), self.settings.progress_interval_s
@@ -180,13 +148,11 @@ class SlackFrontend:
         app.command("/note")(self.on_command)
         app.shortcut("draft_note")(self.on_shortcut)
         app.event("app_mention")(self.on_mention)
-        app.action("evonote_vote_up")(self.on_vote_up)
+        app.action(re.compile("^evonote_(vote_up|approve|submit)$"))(self.on_desk_button)
         app.action("evonote_vote_down")(self.on_vote_down)
         app.view("evonote_vote_reason")(self.on_vote_reason)
         app.action("evonote_regenerate")(self.on_regenerate)
         app.action("evonote_show_evidence")(self.on_show_evidence)
-        app.action("evonote_approve")(self.on_approve)
-        app.action("evonote_submit")(self.on_submit)
 
     async def on_command(
         self, ack: Callable[..., Awaitable[None]], command: dict[str, Any]
@@ -297,12 +263,21 @@ class SlackFrontend:
         if answer.refresh:
             await self.refresh(episode_id, channel, ts)
 
-    async def on_vote_up(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
+    async def on_desk_button(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        """👍, Approve, Submit to X: the desk decides; Slack shows its answer."""
         await ack()
         if (click := await self._click(body)) is None:
             return
-        answer = await self.desk.vote(await self.voter(click.user), click.episode_id, 1)
-        await self.answer(answer, click.episode_id, click.user, click.channel, click.ts)
+        voter, episode_id = await self.voter(click.user), click.episode_id
+        if click.action_id == "evonote_approve":
+            answer = await self.desk.approve(voter, episode_id)
+        elif click.action_id == "evonote_submit":
+            answer = await self.desk.submit(voter, episode_id)
+        else:
+            answer = await self.desk.vote(voter, episode_id, 1)
+        await self.answer(answer, episode_id, click.user, click.channel, click.ts)
 
     async def on_vote_down(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
@@ -363,17 +338,3 @@ class SlackFrontend:
             text=f"Evidence for episode {click.episode_id}",
             blocks=evidence_blocks(card_for(row), row.evidence),
         )
-
-    async def on_approve(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
-        await ack()
-        if (click := await self._click(body)) is None:
-            return
-        answer = await self.desk.approve(await self.voter(click.user), click.episode_id)
-        await self.answer(answer, click.episode_id, click.user, click.channel, click.ts)
-
-    async def on_submit(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
-        await ack()
-        if (click := await self._click(body)) is None:
-            return
-        answer = await self.desk.submit(await self.voter(click.user), click.episode_id)
-        await self.answer(answer, click.episode_id, click.user, click.channel, click.ts)

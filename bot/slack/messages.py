@@ -1,0 +1,46 @@
+"""Slack messages: what a person typed, and the card message EvoNote edits as it goes."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.slack.blocks import card_blocks
+from bot.throttle import EditThrottle
+from pipeline.card import NoteCard
+
+log = logging.getLogger(__name__)
+_MENTION = re.compile(r"<@[A-Z0-9]+>")
+_SLACK_LINK = re.compile(r"<(https?://[^>|]+)(?:\|[^>]*)?>")
+
+
+def plain_text(text: str) -> str:
+    """Slack's markup → what the person typed: <https://x|x> → https://x, mentions dropped."""
+    return _MENTION.sub("", _SLACK_LINK.sub(r"\1", text)).strip()
+
+
+class CardMessage:
+    """One card in a channel, edited as the episode progresses, at most once per interval."""
+
+    def __init__(self, client: AsyncWebClient, channel: str, ts: str, interval_s: float) -> None:
+        self.client = client
+        self.channel = channel
+        self.ts = ts
+        self.throttle = EditThrottle(interval_s)
+
+    async def show(self, card: NoteCard, force: bool = False) -> None:
+        if not self.throttle.ready(force):
+            return  # the next phase's edit will carry the news; Slack rate-limits chat.update
+        try:
+            await self.client.chat_update(
+                channel=self.channel, ts=self.ts, text=fallback_text(card), blocks=card_blocks(card)
+            )
+        except SlackApiError as e:
+            log.warning("chat.update failed: %s", e.response.get("error"))
+
+
+def fallback_text(card: NoteCard) -> str:
+    return card.note or card.abstain_reason or card.failure_reason or "Checking this post…"
