@@ -17,7 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.app import App
 from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
-from bot.discord.frontend import card_view
+from bot.discord.views import card_view
 from bot.live_card import CardView, progress_text
 from bot.slack.messages import CardMessage
 from bot.throttle import EditThrottle

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.discord.frontend import card_view
+from bot.discord.views import card_view
 from bot.slack.blocks import card_blocks
 from pipeline.card import CardAction, NoteCard
 from pipeline.trajectory import EpisodeStatus

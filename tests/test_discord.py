@@ -14,7 +14,8 @@ import pytest
 
 from bot.app import App, build
 from bot.discord.embeds import MAX_FIELD, MAX_FIELDS, MAX_TOTAL, card_embed
-from bot.discord.frontend import CardButton, DiscordFrontend, ReasonModal
+from bot.discord.frontend import DiscordFrontend
+from bot.discord.views import CardButton, ReasonModal
 from bot.settings import Settings
 from pipeline.card import CardSource, NoteCard
 from tests.fakes.model_server import ScriptedModelServer

@@ -9,8 +9,6 @@ editing the message itself.
 from __future__ import annotations
 
 import logging
-import re
-import time
 from typing import Any
 
 import discord
@@ -19,109 +17,19 @@ from discord import app_commands
 from bot.background import BackgroundTasks
 from bot.cards import load_card
 from bot.discord.embeds import card_embed
+from bot.discord.views import CardButton, InteractionEditor, MessageEditor, ReasonModal, card_view
 from bot.live_card import CardView, request_behind_card
 from bot.service import NoteService
 from bot.settings import DiscordSettings
 from bot.submit import NoteSubmitter
-from bot.throttle import EditThrottle
-from pipeline.card import CardAction, NoteCard
+from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus
 
 log = logging.getLogger(__name__)
-TOKEN_LIFETIME_S = 14 * 60  # Discord's is 15 minutes; leave a margin
 SEARCH_EMOJI = "🔎"
-BUTTONS = {  # CardAction value: (label, style)
-    CardAction.VOTE_UP.value: ("👍", discord.ButtonStyle.secondary),
-    CardAction.VOTE_DOWN.value: ("👎", discord.ButtonStyle.secondary),
-    CardAction.REGENERATE.value: ("Regenerate", discord.ButtonStyle.secondary),
-    CardAction.EVIDENCE.value: ("Show evidence", discord.ButtonStyle.secondary),
-    CardAction.APPROVE.value: ("Approve", discord.ButtonStyle.success),
-    CardAction.RETRY.value: ("Retry", discord.ButtonStyle.primary),
-    CardAction.SUBMIT.value: ("Submit to X", discord.ButtonStyle.danger),
-}
-
-
-class CardButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    # An allowlist: only our actions and an id the database can hold; a custom id outside it
-    # is never dispatched here.
-    template=rf"evonote:(?P<action>{'|'.join(BUTTONS)}):(?P<episode>[1-9][0-9]{{0,17}})",
-):
-    """A card button whose custom id carries the episode, so it survives restarts."""
-
-    def __init__(self, action: str, episode: int) -> None:
-        label, style = BUTTONS[action]
-        super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=f"evonote:{action}:{episode}")
-        )
-        self.action = action
-        self.episode = episode
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
-    ) -> CardButton:
-        return cls(match["action"], int(match["episode"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        frontend: DiscordFrontend = interaction.client.evonote
-        await frontend.on_button(interaction, self.action, self.episode)
-
-
-def card_view(card: NoteCard) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    for action in card.actions():
-        view.add_item(CardButton(action.value, card.episode_id))
-    return view
-
-
-class ReasonModal(discord.ui.Modal, title="Why is this note not helpful?"):
-    reason: discord.ui.TextInput[Any] = discord.ui.TextInput(
-        label="What is wrong with it?", style=discord.TextStyle.paragraph, max_length=1000
-    )
-
-    def __init__(self, frontend: DiscordFrontend, episode: int) -> None:
-        super().__init__(timeout=600)
-        self.frontend = frontend
-        self.episode = episode
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        await self.frontend.vote(interaction, self.episode, -1, str(self.reason.value) or None)
-
-
-class InteractionEditor:
-    """Edits the interaction's response while its token lives, then the message itself."""
-
-    def __init__(self, interaction: discord.Interaction[Any], interval_s: float) -> None:
-        self.interaction = interaction
-        self.started = time.monotonic()
-        self.throttle = EditThrottle(interval_s)
-        self.message: discord.InteractionMessage | None = None
-
-    async def show(self, card: NoteCard, force: bool = False) -> None:
-        if not self.throttle.ready(force):
-            return
-        embed, view = card_embed(card), card_view(card)
-        try:
-            if time.monotonic() - self.started < TOKEN_LIFETIME_S:
-                self.message = await self.interaction.edit_original_response(embed=embed, view=view)
-            elif self.message is not None:
-                await self.message.edit(embed=embed, view=view)
-        except discord.HTTPException as e:
-            log.warning("discord edit failed: %s", e)
-
-
-class MessageEditor:
-    def __init__(self, message: discord.Message, interval_s: float) -> None:
-        self.message = message
-        self.throttle = EditThrottle(interval_s)
-
-    async def show(self, card: NoteCard, force: bool = False) -> None:
-        if self.throttle.ready(force):
-            await self.message.edit(embed=card_embed(card), view=card_view(card))
 
 
 class EvoNoteClient(discord.Client):
