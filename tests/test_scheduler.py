@@ -40,22 +40,45 @@ async def test_an_expired_lease_is_taken_over(engine: AsyncEngine) -> None:
 
 
 async def test_a_failing_job_does_not_stop_the_schedule(engine: AsyncEngine) -> None:
+    """A job that raises every time is run again at every interval, and the others with it."""
+    failures = 0
+    ticks = 0
+    enough = asyncio.Event()
+
     async def boom() -> None:
+        nonlocal failures
+        failures += 1
         raise RuntimeError("search backend down")
 
-    scheduler = JobScheduler(SqlLeaseStore(engine), "host", [Job("evolve", boom, 60)])
-    assert await scheduler.run_job(scheduler.jobs[0])
+    async def tick() -> None:
+        nonlocal ticks
+        ticks += 1
+        if ticks >= 3 and failures >= 3:
+            enough.set()
+
+    jobs = [Job("evolve", boom, 0.1), Job("tick", tick, 0.1)]
+    scheduler = JobScheduler(SqlLeaseStore(engine), "host", jobs)
+    scheduler.start()
+    try:
+        await asyncio.wait_for(enough.wait(), timeout=10)
+    finally:
+        await scheduler.stop()
+    assert failures >= 3 and ticks >= 3
 
 
 async def test_the_apscheduler_loop_runs_jobs_on_time(engine: AsyncEngine) -> None:
-    ran = asyncio.Event()
+    times: list[float] = []
+    twice = asyncio.Event()
 
     async def tick() -> None:
-        ran.set()
+        times.append(asyncio.get_running_loop().time())
+        if len(times) >= 2:
+            twice.set()
 
     scheduler = JobScheduler(SqlLeaseStore(engine), "host", [Job("tick", tick, 0.2)])
     scheduler.start()
     try:
-        await asyncio.wait_for(ran.wait(), timeout=5)
+        await asyncio.wait_for(twice.wait(), timeout=5)
     finally:
         await scheduler.stop()
+    assert 0.1 <= times[1] - times[0] <= 2.0  # every 0.2 s, give or take a loaded machine
