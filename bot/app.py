@@ -271,17 +271,30 @@ def make_submitter(
     return NoteSubmitter(EpisodeStore(engine), SubmissionStore(engine), api, model)
 
 
-def make_post_sources(settings: Settings) -> list[PostSource]:
-    """Where posts come from by URL: X when a bearer token is set."""
+def make_post_sources(settings: Settings, http: httpx.AsyncClient) -> list[PostSource]:
+    """Where posts come from by URL, in order: X's API when a bearer token is set, X's embed
+    (no key; also when the API refuses for tier or quota), Bluesky, Mastodon servers."""
+    from adapters.bluesky import BlueskyPostSource
+    from adapters.mastodon import MastodonPostSource
+    from adapters.web.address_guard import SystemResolver
+    from adapters.x.oembed import XOEmbedSource
+
+    timeout = settings.x.timeout_s
+    sources: list[PostSource] = []
     token = settings.x.bearer_token
-    if token is None:
-        return []
-    from tweepy.asynchronous import AsyncClient
+    if token is not None:
+        from tweepy.asynchronous import AsyncClient
 
-    from adapters.x.posts import XPostSource
+        from adapters.x.posts import XPostSource
 
-    client = AsyncClient(bearer_token=token.get_secret_value(), wait_on_rate_limit=False)
-    return [XPostSource(client, settings.x.timeout_s)]
+        client = AsyncClient(bearer_token=token.get_secret_value(), wait_on_rate_limit=False)
+        sources.append(XPostSource(client, timeout))
+    sources += [
+        XOEmbedSource(http, timeout),
+        BlueskyPostSource(http, timeout),
+        MastodonPostSource(http, SystemResolver(), timeout),
+    ]
+    return sources
 
 
 def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel | None:
@@ -427,7 +440,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
         metrics = Metrics()
         notes = NoteService(
             store=store,
-            posts=PostResolver(make_post_sources(settings)),
+            posts=PostResolver(make_post_sources(settings, http)),
             runner=runner,
             worker_id=owner_id(role),
             memory_mode=settings.memory.mode,

@@ -50,6 +50,7 @@ def card_for(
         failure_reason=redact(row.failure_reason) if row.failure_reason else None,
         support_unverified=row.support_checked is False,
         media_not_inspected=row.media_not_inspected() > 0,
+        unseen=list(row.post.unseen),
         votes_up=sum(1 for v in votes if v.vote > 0),
         votes_down=sum(1 for v in votes if v.vote < 0),
         voters=list(dict.fromkeys(v.user for v in votes)),

@@ -18,8 +18,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from adapters.x.urls import is_x_url
-from pipeline.errors import InvalidPostInput
+from pipeline.errors import InvalidPostInput, SourceRefused
 from pipeline.note_text import find_urls
 from pipeline.ports import PostSource
 from pipeline.post import MAX_POST_CHARS, Post
@@ -59,17 +58,18 @@ class PostResolver:
             raise InvalidPostInput(f"'{ref[:100]}' is not a valid link: {e}") from e
         if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
             raise InvalidPostInput(f"'{ref[:100]}' is not an http(s) link to a post")
+        refused: SourceRefused | None = None
         for source in self.sources:
             if source.handles(ref):
-                return await source.fetch(ref)
-        host = parts.hostname
-        if is_x_url(ref):
-            raise InvalidPostInput(
-                "posts on X cannot be fetched: EVONOTE_X__BEARER_TOKEN is not set. Set it, or "
-                "paste the post's text instead, or pass @post.json"
-            )
+                try:
+                    return await source.fetch(ref)
+                except SourceRefused as e:  # a tier or quota: the next reader of the site
+                    refused = e
+        if refused is not None:
+            raise refused
         raise InvalidPostInput(
-            f"unsupported site '{host}': EvoNote reads posts from X (x.com, twitter.com); "
+            f"unsupported site '{parts.hostname}': EvoNote reads posts from X (x.com, "
+            "twitter.com), Bluesky (bsky.app) and Mastodon servers (https://server/@user/id); "
             "for anything else, paste the post's text"
         )
 

@@ -28,6 +28,7 @@ def timings_line(row: Episode) -> str:
 def episode_text(row: Episode, votes: Sequence[Vote] = ()) -> str:
     lines = [f"Episode {row.id} — {row.status}" + (f" (model {row.model})" if row.model else "")]
     lines.append(f"Post: “{post_excerpt(row.post_text())}”")
+    lines += [f"  ⚠ not visible to EvoNote: {what}" for what in row.post.unseen]
     if unseen := row.media_not_inspected():
         lines.append(
             f"  ⚠ media not inspected: {unseen} image(s) or video(s) without a description"

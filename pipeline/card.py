@@ -57,6 +57,9 @@ class NoteCard(BaseModel):
     timings: str | None = None
     support_unverified: bool = False
     media_not_inspected: bool = False
+    unseen: list[str] = Field(
+        default_factory=list, description="what the post's source could not show EvoNote"
+    )
     votes_up: int = 0
     votes_down: int = 0
     voters: list[str] = Field(default_factory=list)

@@ -15,6 +15,11 @@ class PostUnavailable(EvoNoteError):
     """The post exists as a reference but could not be fetched (deleted, protected, ...)."""
 
 
+class SourceRefused(PostUnavailable):
+    """This source will not serve the post now (an API tier or quota): another source that
+    reads the same site may still."""
+
+
 class ModelUnavailable(EvoNoteError):
     """The model server could not be reached or refused the request."""
 

@@ -61,6 +61,11 @@ class Post(BaseModel):
         max_length=MAX_LINKS,
         description="URLs in the post; the only non-search URLs visitable",
     )
+    unseen: list[Annotated[str, Field(max_length=200)]] = Field(
+        default_factory=list,
+        max_length=5,
+        description="what the source that read the post could not see (media, quoted posts)",
+    )
 
     @field_validator("created_at")
     @classmethod

@@ -184,6 +184,7 @@ def render_post(post: Post) -> str:
         lines.append("In reply to:\n" + render_post(post.replied_to))
     for note in post.existing_notes:
         lines.append(f"Existing note ({note.status or 'status unknown'}): {note.text}")
+    lines += [f"[not visible to EvoNote: {what}]" for what in post.unseen]
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ import asyncio
 import ipaddress
 import socket
 from typing import Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 from pipeline.errors import PageUnreadable
 
@@ -90,3 +91,28 @@ async def public_address(host: str, port: int, resolver: Resolver) -> str:
         if reason is not None:
             raise PageUnreadable(f"refused: {host} resolves to {address}, {reason}")
     return addresses[0]
+
+
+async def pinned(url: str, resolver: Resolver) -> tuple[str, dict[str, str], dict[str, str]]:
+    """The URL rewritten to its checked public address, with the Host header (and TLS SNI)
+    that keep the name — so a DNS answer that changes after the check cannot redirect the
+    request. Refuses other schemes, credentials in the URL, malformed URLs and private hosts."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as e:  # a bad port or bracket: unreadable, never an episode failure
+        raise PageUnreadable(f"refused: the link is malformed ({e})") from e
+    if parts.scheme not in ("http", "https"):
+        raise PageUnreadable(f"refused: only http and https links are read, not {url[:60]}")
+    if parts.username or parts.password:
+        raise PageUnreadable("refused: links with credentials are not read")
+    host = parts.hostname
+    if not host:
+        raise PageUnreadable("refused: the link has no host")
+    address = await public_address(host, port, resolver)
+    literal = f"[{address}]" if ":" in address else address
+    netloc = literal if parts.port is None else f"{literal}:{parts.port}"
+    target = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
+    headers = {"Host": host if parts.port is None else f"{host}:{parts.port}"}
+    extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
+    return target, headers, extensions

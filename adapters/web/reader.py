@@ -10,12 +10,12 @@ requests (no cookies), and the whole read runs under one deadline.
 from __future__ import annotations
 
 import asyncio
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin
 
 import httpx
 
 from adapters.web import DEFAULT_USER_AGENT
-from adapters.web.address_guard import Resolver, public_address
+from adapters.web.address_guard import Resolver, pinned
 from adapters.web.extract import PDF_TYPES, SUPPORTED_TYPES, extract
 from adapters.web.page_cache import PageCache
 from pipeline.errors import PageUnreadable
@@ -87,30 +87,11 @@ class GuardedPageReader:
         raise PageUnreadable(f"more than {self.max_redirects} redirects")
 
     async def _pinned(self, url: str) -> tuple[str, dict[str, str], dict[str, str]]:
-        """The URL rewritten to the checked address, with the headers that keep the name."""
-        try:
-            parts = urlsplit(url)
-            port = parts.port or (443 if parts.scheme == "https" else 80)
-        except ValueError as e:  # a bad port or bracket: unreadable, never an episode failure
-            raise PageUnreadable(f"refused: the link is malformed ({e})") from e
-        if parts.scheme not in ("http", "https"):
-            raise PageUnreadable(f"refused: only http and https links are read, not {url[:60]}")
-        if parts.username or parts.password:
-            raise PageUnreadable("refused: links with credentials are not read")
-        host = parts.hostname
-        if not host:
-            raise PageUnreadable("refused: the link has no host")
-        address = await public_address(host, port, self.resolver)
-        literal = f"[{address}]" if ":" in address else address
-        netloc = literal if parts.port is None else f"{literal}:{parts.port}"
-        target = urlunsplit((parts.scheme, netloc, parts.path or "/", parts.query, ""))
-        host_header = host if parts.port is None else f"{host}:{parts.port}"
-        headers = {
-            "Host": host_header,
-            "User-Agent": self.user_agent,
-            "Accept": "text/html,application/xhtml+xml,application/pdf,text/plain;q=0.9,*/*;q=0.1",
-        }
-        extensions = {"sni_hostname": host} if parts.scheme == "https" else {}
+        target, headers, extensions = await pinned(url, self.resolver)
+        headers["User-Agent"] = self.user_agent
+        headers["Accept"] = (
+            "text/html,application/xhtml+xml,application/pdf,text/plain;q=0.9,*/*;q=0.1"
+        )
         return target, headers, extensions
 
     async def _page(self, url: str, response: httpx.Response) -> Page:

@@ -16,7 +16,7 @@ import tweepy
 from tweepy.asynchronous import AsyncClient
 
 from adapters.x.urls import is_x_url, post_id
-from pipeline.errors import InvalidPostInput, PostUnavailable
+from pipeline.errors import InvalidPostInput, PostUnavailable, SourceRefused
 from pipeline.post import MAX_POST_CHARS, Media, Post
 
 EXPANSIONS = [
@@ -79,7 +79,10 @@ class XPostSource:
             when = (
                 datetime.fromtimestamp(int(reset), UTC).strftime("%H:%M UTC") if reset else "later"
             )
-            raise PostUnavailable(f"X's rate limit is reached; try again after {when}") from e
+            # another reader of X (the embed) may still serve it
+            raise SourceRefused(f"X's rate limit is reached; try again after {when}") from e
+        except tweepy.Forbidden as e:
+            raise SourceRefused(f"X's API refused the request (the token's tier): {e}") from e
         except tweepy.Unauthorized as e:
             raise PostUnavailable(
                 "X rejected the bearer token: check EVONOTE_X__BEARER_TOKEN"

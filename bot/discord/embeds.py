@@ -42,6 +42,8 @@ def card_embed(card: NoteCard) -> discord.Embed:
             label += " · support not verified sentence by sentence"
         if card.media_not_inspected:
             label += " · media not inspected"
+        if card.unseen:
+            label += " · not visible: " + "; ".join(card.unseen)
         embed.add_field(name="Length", value=_cut(label, MAX_FIELD), inline=False)
         sources = "\n".join(
             f"[{s.tier_name}] [{_cut(s.title, 80)}]({s.url})" for s in card.sources[:10]

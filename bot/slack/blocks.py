@@ -69,6 +69,8 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
             label += " · :warning: support not verified sentence by sentence"
         if card.media_not_inspected:
             label += " · :frame_with_picture: media not inspected"
+        if card.unseen:
+            label += " · :eyes: not visible: " + "; ".join(card.unseen)
         blocks.append(_context(label))
         lines = []
         for source in card.sources[:MAX_SOURCES]:
