@@ -113,8 +113,13 @@ async def open_memory(settings: Settings, engine: AsyncEngine) -> ExperienceMemo
 
 
 def make_evolver(
-    settings: Settings, engine: AsyncEngine, memory: ExperienceMemory, client: openai.AsyncOpenAI
+    settings: Settings,
+    engine: AsyncEngine,
+    memory: ExperienceMemory,
+    client: openai.AsyncOpenAI,
+    judge_after_s: float | None = None,
 ) -> Evolver:
+    """The evolve job; `judge_after_s` overrides the wait for votes (the CLI judges now)."""
     from adapters.sqlstore.episode_feed import SqlEpisodeFeed
     from memory.distil import Distiller
     from memory.evolve import Evolver
@@ -135,6 +140,7 @@ def make_evolver(
         mode=settings.memory.mode,
         batch=settings.memory.batch,
         merge=settings.memory.merge,
+        judge_after_s=settings.memory.judge_after_s if judge_after_s is None else judge_after_s,
     )
 
 
@@ -404,6 +410,12 @@ def make_discord_rest_client(settings: Settings) -> discord.Client | None:
     return discord.Client(intents=discord.Intents.none())
 
 
+def make_desk(
+    settings: Settings, store: EpisodeStore, submitter: NoteSubmitter | None = None
+) -> ModeratorDesk:
+    return ModeratorDesk(store, submitter, vote_window_s=settings.memory.vote_window_days * 86_400)
+
+
 @asynccontextmanager
 async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
     """Every object of the application. `role`: `serve` for long-running processes, whose
@@ -458,7 +470,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             memory=memory,
             engine=engine,
             client=client,
-            desk=ModeratorDesk(store, submitter),
+            desk=make_desk(settings, store, submitter),
             submitter=submitter,
             metrics=metrics,
         )

@@ -142,7 +142,8 @@ def memory_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--once",
         action="store_true",
         required=True,
-        help="one run of the scheduled evolve job, now",
+        help="one run of the scheduled evolve job, now: every finished episode is judged, "
+        "without waiting EVONOTE_MEMORY__JUDGE_AFTER_S for votes",
     )
 
     vote = sub.add_parser("vote", help="a moderator's verdict on an episode's note")

@@ -9,13 +9,14 @@ import sys
 import textwrap
 
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.app import make_evolver, make_llm_client, open_memory
+from bot.app import make_desk, make_evolver, make_llm_client, open_memory
 from bot.database import open_database
 from bot.settings import ConfigurationError, Settings
 from memory.distil import normalised, rejection_reason
 from memory.experience import ExperienceMemory
 from memory.models import LessonKind, LessonStatus, MemoryItem
 from memory.prompts import DistilledLesson
+from pipeline.desk.moderation import Voter
 from pipeline.moderation import vote_message
 from pipeline.ports import MemoryPhase
 
@@ -178,7 +179,9 @@ async def evolve_command(settings: Settings) -> int:
     try:
         async with open_database(settings) as engine:
             memory = await _need_memory(await open_memory(settings, engine))
-            report = await make_evolver(settings, engine, memory, client).run_once()
+            report = await make_evolver(
+                settings, engine, memory, client, judge_after_s=0
+            ).run_once()
             await memory.persist()
     finally:
         await client.close()
@@ -195,9 +198,13 @@ async def vote_command(settings: Settings, args: argparse.Namespace) -> int:
         store = EpisodeStore(engine)
         try:
             vote = 1 if args.verdict == "up" else -1
-            outcome = await store.record_vote(
-                args.episode, platform="cli", user=args.user, vote=vote, reason=args.reason
-            )  # the CLI reports every outcome, so it reads the book directly
+            operator = Voter("cli", args.user, is_moderator=True)
+            answer = await make_desk(settings, store).vote(
+                operator, args.episode, vote, args.reason
+            )
+            if answer.outcome is None:  # no such episode
+                raise KeyError(f"there is no episode {args.episode}")
+            outcome = answer.outcome
         except KeyError as e:
             print(f"evonote: {e.args[0]}", file=sys.stderr)
             return EXIT_INPUT

@@ -197,6 +197,18 @@ class MemorySettings(BaseModel):
     activation_support: int = Field(
         default=2, ge=1, description="support at which a provisional lesson becomes active"
     )
+    judge_after_s: float = Field(
+        default=600,
+        ge=0,
+        description="a finished episode is judged once it is this old (time for moderators to "
+        "vote), or as soon as it has a vote",
+    )
+    vote_window_days: float = Field(
+        default=14,
+        ge=0,
+        description="a vote (or a changed vote) on an episode that finished within this many days "
+        "makes it judged again: the moderators' verdict outranks the model's",
+    )
     require_approval: bool = Field(
         default=False,
         description="lessons stay provisional (never guide an episode as active) until a "

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 from memory.distil import Distiller
 from memory.experience import ExperienceMemory
 from memory.judge import SocialUtilityJudge
-from memory.ports import EpisodeFeed
+from memory.models import LessonKind, UtilityMode
+from memory.ports import EpisodeFeed, FinishedEpisode
+from memory.prompts import JudgeVerdict
 from pipeline.errors import ModelOutputInvalid, ModelTimeout, ModelUnavailable
 from pipeline.ports import MemoryMode
 
@@ -35,6 +37,26 @@ class EvolveReport:
         )
 
 
+def with_moderators_verdict(verdict: JudgeVerdict, episode: FinishedEpisode) -> JudgeVerdict:
+    """People outrank the model: more 👎 than 👍 make the episode Unsatisfactory (its lessons
+    are what to avoid, from their reasons); more 👍 lift an Unsatisfactory verdict."""
+    net = sum(v.vote for v in episode.votes)
+    if net < 0 and verdict.utility_mode != UtilityMode.UNSATISFACTORY:
+        reasons = "; ".join(v.reason for v in episode.votes if v.vote < 0 and v.reason)
+        return verdict.model_copy(
+            update={
+                "utility_mode": UtilityMode.UNSATISFACTORY,
+                "feedback": (
+                    f"Moderators voted it down{': ' + reasons if reasons else ''}. "
+                    + verdict.feedback
+                )[:800],
+            }
+        )
+    if net > 0 and verdict.utility_mode == UtilityMode.UNSATISFACTORY:
+        return verdict.model_copy(update={"utility_mode": UtilityMode.SATISFACTORY})
+    return verdict
+
+
 class Evolver:
     def __init__(
         self,
@@ -46,7 +68,9 @@ class Evolver:
         mode: MemoryMode = MemoryMode.EVOLVING,
         batch: int = 4,
         merge: bool = True,
+        judge_after_s: float = 0.0,
     ) -> None:
+        self.judge_after_s = judge_after_s
         self.feed = feed
         self.memory = memory
         self.judge = judge
@@ -59,9 +83,9 @@ class Evolver:
         report = EvolveReport()
         if self.mode == MemoryMode.OFF:
             return report
-        for episode in await self.feed.claim_unjudged(self.batch):
+        for episode in await self.feed.claim_unjudged(self.batch, self.judge_after_s):
             try:
-                verdict = await self.judge.judge(episode)
+                verdict = with_moderators_verdict(await self.judge.judge(episode), episode)
                 await self.feed.save_judgement(episode.id, verdict.utility_mode, verdict.feedback)
                 report.judged += 1
                 if self.mode != MemoryMode.EVOLVING:
@@ -88,7 +112,15 @@ class Evolver:
     async def _apply_votes(self, report: EvolveReport) -> None:
         votes = await self.feed.unapplied_votes()
         for v in votes:
-            retired = await self.memory.apply_vote(v.vote, v.memory_ids, "votes", v.withdrawn)
+            # the lessons the episode used, and those learned from it
+            # (not the lessons of what to avoid learned from it: the vote is why they exist)
+            learned = [
+                i
+                for i, item in self.memory.items.items()
+                if v.episode_id in item.source_episodes and item.kind != LessonKind.AVOID
+            ]
+            lessons = list(dict.fromkeys([*v.memory_ids, *learned]))
+            retired = await self.memory.apply_vote(v.vote, lessons, "votes", v.withdrawn)
             report.retired += len(retired)
         await self.feed.mark_votes_applied([v.feedback_id for v in votes])
         report.votes_applied += len(votes)

@@ -59,6 +59,7 @@ class PendingVote(BaseModel):
     their mind: 0 when there was none), so only the difference is applied."""
 
     feedback_id: int
+    episode_id: int = 0
     vote: int
     withdrawn: int = 0
     memory_ids: list[int] = Field(default_factory=list)
@@ -86,7 +87,9 @@ class FinishedEpisode(BaseModel):
 class EpisodeFeed(Protocol):
     """Finished episodes for the judge, claimed so that each is judged exactly once."""
 
-    async def claim_unjudged(self, limit: int) -> list[FinishedEpisode]: ...
+    async def claim_unjudged(
+        self, limit: int, judge_after_s: float = 0.0
+    ) -> list[FinishedEpisode]: ...
 
     async def release(self, episode_id: int) -> None: ...
 

@@ -14,6 +14,7 @@ class Book:
         self.votes: dict[tuple[int, str, str], int] = {}
         self.approved: dict[int, str] = {}
         self.noted = {1}
+        self.reopened: list[int] = []
 
     async def record_vote(
         self, episode_id: int, *, platform: str, user: str, vote: int, reason: str | None = None
@@ -26,6 +27,10 @@ class Book:
         if before is None:
             return VoteOutcome.COUNTED
         return VoteOutcome.UNCHANGED if before == vote else VoteOutcome.CHANGED
+
+    async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool:
+        self.reopened.append(episode_id)
+        return True
 
     async def approve(self, episode_id: int, user: str) -> None:
         if episode_id not in self.noted:
@@ -49,11 +54,13 @@ MOD = Voter("discord", "42", is_moderator=True, moderators_setting="EVONOTE_X_RO
 
 
 async def test_votes_count_once_per_person_and_may_change() -> None:
-    desk = ModeratorDesk(Book())
+    book = Book()
+    desk = ModeratorDesk(book)
     assert (await desk.vote(ANA, 1, 1)).refresh
     again = await desk.vote(ANA, 1, 1)
     assert not again.refresh and again.message == "You have already voted 👍 on this note."
     assert (await desk.vote(ANA, 1, -1)).refresh  # changed their mind
+    assert book.reopened == [1, 1]  # each new or changed vote has the episode judged again
     gone = await desk.vote(ANA, 7, 1)
     assert gone.message == "Episode 7 no longer exists."
 

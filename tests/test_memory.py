@@ -476,3 +476,64 @@ async def test_a_changed_vote_moves_the_lesson_counts_once(engine: AsyncEngine) 
     counted = await memory.store.get(item.id or 0)
     assert counted is not None and (counted.votes_up, counted.votes_down) == (0, 1)
     assert [(v.user, v.vote) for v in await store.votes(row.id)] == [("ana", -1)]
+
+
+async def test_an_episode_waits_for_votes_unless_one_came(engine: AsyncEngine) -> None:
+    """Judged once it is `judge_after_s` old, or at once when a moderator has voted."""
+    ids = await finished_episodes(engine, 2)
+    feed = SqlEpisodeFeed(engine)
+    assert await feed.claim_unjudged(10, judge_after_s=600) == []  # too fresh, no vote
+    store = EpisodeStore(engine)
+    await store.record_vote(ids[1], platform="slack", user="U1", vote=1)
+    claimed = await feed.claim_unjudged(10, judge_after_s=600)
+    assert [e.id for e in claimed] == [ids[1]]
+    assert [e.id for e in await feed.claim_unjudged(10, judge_after_s=0)] == [ids[0]]
+
+
+async def test_a_late_down_vote_rejudges_and_teaches_what_to_avoid(engine: AsyncEngine) -> None:
+    """A 👎 with a reason an hour after the episode was judged Satisfactory: judged again, the
+    moderators' verdict wins, the lesson learned from it loses a vote, and the new lesson is
+    what to avoid."""
+    from pipeline.desk.moderation import ModeratorDesk, Voter
+    from tests.fakes import policy as defaults
+
+    memory = await memory_on(engine)
+    (episode,) = await finished_episodes(engine, 1)
+
+    def model(schema: str, messages: list[dict[str, Any]]) -> Any:
+        text = messages[-1]["content"]
+        if schema == "DistilledLessons" and "cites a blog" in text:  # the moderator's reason
+            return {
+                "lessons": [
+                    {
+                        "phase": "note_writing",
+                        "trigger": "notes about claims that health agencies have addressed",
+                        "strategy": "cite the health agency's own page rather than a blog post",
+                        "rationale": "a moderator rejected a note that cited a blog",
+                    }
+                ]
+            }
+        return defaults.DEFAULTS[schema](messages)
+
+    model.answers = ("DistilledLessons",)  # type: ignore[attr-defined]
+    evolve, _ = evolver(engine, memory, model)
+    first = await evolve.run_once()
+    assert (first.judged, first.added) == (1, 1)
+    (learned,) = await memory.store.items()
+    assert learned.kind == LessonKind.IMPROVE and learned.source_episodes == [episode]
+
+    store = EpisodeStore(engine)
+    desk = ModeratorDesk(store, vote_window_s=14 * 86_400)
+    answer = await desk.vote(Voter("slack", "U7"), episode, -1, "cites a blog, not the agency")
+    assert answer.refresh
+    second = await evolve.run_once()
+    assert second.judged == 1 and second.votes_applied == 1, second
+    row = await store.get(episode)
+    assert row is not None and row.utility_mode == "Unsatisfactory"
+    assert "cites a blog, not the agency" in (row.judge_feedback or "")
+    after = {i.id: i for i in await memory.store.items()}
+    assert after[learned.id].votes_down == 1  # the lesson learned from the voted episode
+    avoid = [i for i in after.values() if i.kind == LessonKind.AVOID]
+    assert [i.strategy for i in avoid] == [
+        "cite the health agency's own page rather than a blog post"
+    ]  # distilled from the moderator's reason, as what to avoid

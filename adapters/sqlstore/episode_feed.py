@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from sqlalchemy import or_
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.episodes import episode
-from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow, utcnow
 from memory.models import UtilityMode
 from memory.ports import FinishedEpisode, PendingVote, StepView, Vote
 from pipeline.trajectory import EpisodeStatus
@@ -19,14 +22,24 @@ class SqlEpisodeFeed:
     def __init__(self, engine: AsyncEngine) -> None:
         self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
 
-    async def claim_unjudged(self, limit: int) -> list[FinishedEpisode]:
-        """The oldest posts first. Each claim is a conditional UPDATE, so of two schedulers
-        racing for an episode exactly one wins it."""
+    async def claim_unjudged(self, limit: int, judge_after_s: float = 0.0) -> list[FinishedEpisode]:
+        """The oldest posts first, each once it has waited `judge_after_s` after finishing (so
+        moderators can vote first) or as soon as it has a vote. Each claim is a conditional
+        UPDATE, so of two schedulers racing for an episode exactly one wins it."""
+        settled = utcnow() - timedelta(seconds=judge_after_s)
+        voted = select(FeedbackRow.episode_id)
         async with self.sessions() as session:
             candidates = list(
                 await session.exec(
                     select(EpisodeRow.id)
-                    .where(col(EpisodeRow.status).in_(FINISHED), col(EpisodeRow.judged).is_(False))
+                    .where(
+                        col(EpisodeRow.status).in_(FINISHED),
+                        col(EpisodeRow.judged).is_(False),
+                        or_(
+                            col(EpisodeRow.finished_at) <= settled,
+                            col(EpisodeRow.id).in_(voted),
+                        ),
+                    )
                     .order_by(
                         col(EpisodeRow.post_created_at).is_(None),
                         col(EpisodeRow.post_created_at),
@@ -102,19 +115,20 @@ class SqlEpisodeFeed:
     async def unapplied_votes(self) -> list[PendingVote]:
         async with self.sessions() as session:
             rows = await session.exec(
-                select(
-                    FeedbackRow.id,
-                    FeedbackRow.vote,
-                    FeedbackRow.applied_vote,
-                    EpisodeRow.retrieved_memory_ids,
-                )
+                select(FeedbackRow, EpisodeRow.retrieved_memory_ids)
                 .join(EpisodeRow, col(EpisodeRow.id) == col(FeedbackRow.episode_id))
                 .where(col(FeedbackRow.applied_to_memory).is_(False))
                 .order_by(col(FeedbackRow.id))
             )
             return [
-                PendingVote(feedback_id=f or 0, vote=v, withdrawn=a, memory_ids=list(ids or []))
-                for f, v, a, ids in rows
+                PendingVote(
+                    feedback_id=f.id or 0,
+                    episode_id=f.episode_id,
+                    vote=f.vote,
+                    withdrawn=f.applied_vote,
+                    memory_ids=list(ids or []),
+                )
+                for f, ids in rows
             ]
 
     async def mark_votes_applied(self, feedback_ids: list[int]) -> None:

@@ -378,6 +378,23 @@ class EpisodeStore:
                 query = query.where(EpisodeRow.status == status)
             return [episode(r) for r in await session.exec(query)]
 
+    async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool:
+        """Judge a finished episode again (a vote came, or changed, after it was judged), if
+        it finished within `within_s`. True when it was reopened."""
+        since = utcnow() - timedelta(seconds=within_s)
+        async with self.sessions() as session:
+            result = await session.exec(
+                update(EpisodeRow)
+                .where(
+                    col(EpisodeRow.id) == episode_id,
+                    col(EpisodeRow.judged).is_(True),
+                    col(EpisodeRow.finished_at) >= since,
+                )
+                .values(judged=False)
+            )
+            await session.commit()
+            return bool(result.rowcount)
+
     async def record_vote(
         self,
         episode_id: int,

@@ -32,6 +32,7 @@ class Answer:
 
     refresh: bool = False
     message: str | None = None
+    outcome: VoteOutcome | None = None  # what became of a vote
 
 
 class VoteBook(Protocol):
@@ -43,6 +44,8 @@ class VoteBook(Protocol):
 
     async def approve(self, episode_id: int, user: str) -> object: ...
 
+    async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool: ...
+
 
 class Submitter(Protocol):
     """Submission of an approved note to X's Community Notes API."""
@@ -51,9 +54,15 @@ class Submitter(Protocol):
 
 
 class ModeratorDesk:
-    def __init__(self, book: VoteBook, submitter: Submitter | None = None) -> None:
+    def __init__(
+        self,
+        book: VoteBook,
+        submitter: Submitter | None = None,
+        vote_window_s: float = 14 * 86_400,
+    ) -> None:
         self.book = book
         self.submitter = submitter
+        self.vote_window_s = vote_window_s
 
     async def vote(
         self, voter: Voter, episode_id: int, vote: int, reason: str | None = None
@@ -65,8 +74,10 @@ class ModeratorDesk:
         except KeyError:
             return Answer(message=f"Episode {episode_id} no longer exists.")
         if outcome is VoteOutcome.UNCHANGED:
-            return Answer(message=vote_message(outcome, vote))
-        return Answer(refresh=True)
+            return Answer(message=vote_message(outcome, vote), outcome=outcome)
+        # Every vote counts, whenever it comes: a judged episode is judged again with it.
+        await self.book.reopen_for_judging(episode_id, self.vote_window_s)
+        return Answer(refresh=True, outcome=outcome)
 
     async def approve(self, voter: Voter, episode_id: int) -> Answer:
         if not voter.is_moderator:
