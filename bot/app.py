@@ -30,6 +30,7 @@ from bot.progress import ProgressBar
 from bot.service import NoteService
 from bot.settings import ConfigurationError, Settings
 from bot.submit import NoteSubmitter
+from memory.curation import LessonDesk
 from memory.experience import ExperienceMemory, MemoryPolicy
 from memory.ports import Embedder, MemoryStore
 from pipeline.desk.moderation import ModeratorDesk
@@ -382,6 +383,7 @@ def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
         submitter=app.submitter,
         run_episodes=run_episodes,
         desk=app.desk,
+        lessons=LessonDesk(app.memory) if app.memory is not None else None,
     )
 
 

@@ -223,6 +223,10 @@ class ExperienceMemory:
         self.items[item.id] = updated
         return updated
 
+    async def all_items(self) -> list[MemoryItem]:
+        """Every lesson, retired ones included (for curation)."""
+        return await self.store.items()
+
     async def set_status(
         self, item_id: int, status: LessonStatus, actor: str, why: str | None = None
     ) -> MemoryItem:

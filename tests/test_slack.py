@@ -700,3 +700,87 @@ async def test_note_with_a_path_never_opens_the_file(
     assert all("SECRET" not in r.post.model_dump_json() for r in rows)
     cards = slack_api.called("chat.postMessage")
     assert any("is a mention, not a post" in json.dumps(c) for c in cards)
+
+
+async def test_moderators_curate_lessons_in_the_app_home(
+    app_env: ScriptedModelServer, slack_api: MockSlackApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memory.curation import LessonDesk
+    from memory.models import LessonKind, LessonStatus, MemoryItem
+    from pipeline.ports import MemoryPhase
+
+    monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", SECRET)
+    monkeypatch.setenv("EVONOTE_SLACK__MODERATORS", "SMODS")
+    settings = Settings()
+    async with build(settings) as app:
+        assert app.memory is not None
+        lesson, _ = await app.memory.add_or_reinforce(
+            MemoryItem(
+                phase=MemoryPhase.EVIDENCE_ACQUISITION,
+                kind=LessonKind.IMPROVE,
+                trigger="posts claiming fluoride lowers IQ",
+                strategy="read the dental association's review before single studies",
+                source_episodes=[4],
+            ),
+            "t",
+        )
+        client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
+        slack = SlackFrontend(
+            app.notes,
+            app.store,
+            settings.slack,
+            client,
+            process_before_response=True,
+            lessons=LessonDesk(app.memory),
+        )
+
+        def home_opened(user: str) -> AsyncBoltRequest:
+            event = {"type": "app_home_opened", "user": user, "tab": "home", "channel": "D1"}
+            body = {
+                "type": "event_callback",
+                "team_id": "T1",
+                "event_id": f"E-{user}",
+                "event": event,
+            }
+            return signed(json.dumps(body), "application/json")
+
+        def lesson_button(user: str, action: str) -> AsyncBoltRequest:
+            return interaction(
+                {
+                    "type": "block_actions",
+                    "user": {"id": user},
+                    "trigger_id": "t",
+                    "view": {"type": "home"},
+                    "actions": [
+                        {
+                            "action_id": f"evonote_lesson_{action}",
+                            "value": str(lesson.id),
+                            "type": "button",
+                        }
+                    ],
+                }
+            )
+
+        assert (await slack.app.async_dispatch(home_opened("U1"))).status == 200
+        home = json.dumps(slack_api.called("views.publish")[-1]["view"], ensure_ascii=False)
+        assert "posts claiming fluoride lowers IQ" in home and "Awaiting approval" in home
+        assert "from episodes #4" in home
+        assert "evonote_lesson_approve" not in home  # not a moderator: no buttons
+
+        await slack.app.async_dispatch(lesson_button("U1", "approve"))
+        unchanged = await app.memory.store.get(lesson.id or 0)
+        assert unchanged is not None and unchanged.status == LessonStatus.PROVISIONAL
+
+        assert (await slack.app.async_dispatch(home_opened("UMOD"))).status == 200
+        assert "evonote_lesson_approve" in json.dumps(slack_api.called("views.publish")[-1])
+        await slack.app.async_dispatch(lesson_button("UMOD", "approve"))
+        approved = await app.memory.store.get(lesson.id or 0)
+        assert approved is not None and approved.status == LessonStatus.ACTIVE
+        await slack.app.async_dispatch(lesson_button("UMOD", "retire"))
+        retired = await app.memory.store.get(lesson.id or 0)
+        assert retired is not None and retired.status == LessonStatus.RETIRED
+        assert "slack moderator UMOD" in (retired.why_retired or "")
+        assert [a.actor for a in await app.memory.store.audit(lesson.id or 0)][-2:] == [
+            "slack:UMOD",
+            "slack:UMOD",
+        ]

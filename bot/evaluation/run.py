@@ -119,7 +119,7 @@ async def run_variant(
             # the memory's embedder when there is one: one model loaded, not two
             embedder = app.memory.embedder if app.memory else make_embedder(settings)
             evolver = (
-                make_evolver(settings, app.engine, app.memory, app.client)
+                make_evolver(settings, app.engine, app.memory, app.client, judge_after_s=0)
                 if app.memory is not None and VARIANTS[variant][0] == "evolving"
                 else None
             )

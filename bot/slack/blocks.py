@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from memory.curation import LessonAction, LessonBoard, actions_for, provenance
 from pipeline.card import CardAction, NoteCard
 from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
@@ -173,3 +174,40 @@ def reason_modal(episode_id: int, channel: str, ts: str) -> dict[str, Any]:
             }
         ],
     }
+
+
+def home_view(board: LessonBoard, moderator: bool) -> dict[str, Any]:
+    """The App Home tab: this week's lessons, with buttons for moderators."""
+    blocks: list[dict[str, Any]] = [
+        _section(f"*EvoNote's lessons this week* (since {board.since:%Y-%m-%d})"),
+        _context(
+            "Lessons guide later episodes as advice, never as evidence. "
+            + ("Approve, retire or restore them here." if moderator else "Moderators curate them.")
+        ),
+    ]
+    for title, items in board.sections():
+        blocks.append({"type": "header", "text": {"type": "plain_text", "text": title}})
+        if not items:
+            blocks.append(_context("none"))
+        for item in items:
+            text = f"*When* {_escaped(item.trigger)}\n*Do* {_escaped(item.strategy)}"
+            blocks.append(_section(_cut(text)))
+            blocks.append(_context(f"lesson {item.id} · {provenance(item)}"))
+            if moderator:
+                blocks.append(
+                    {
+                        "type": "actions",
+                        "block_id": f"evonote_lesson_{item.id}_{title[:8]}",
+                        "elements": [
+                            {
+                                "type": "button",
+                                "action_id": f"evonote_lesson_{action.value}",
+                                "value": str(item.id),
+                                "text": {"type": "plain_text", "text": action.value.title()},
+                                **({"style": "danger"} if action is LessonAction.RETIRE else {}),
+                            }
+                            for action in actions_for(item)
+                        ],
+                    }
+                )
+    return {"type": "home", "blocks": blocks[:100]}

@@ -11,9 +11,11 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundTasks
@@ -21,10 +23,18 @@ from bot.cards import card_for, load_card
 from bot.live_card import CardPlacer, CardView, attend, request_behind_card
 from bot.service import NoteService
 from bot.settings import SlackSettings
-from bot.slack.blocks import card_blocks, evidence_blocks, reason_modal
-from bot.slack.events import Click, MalformedSlackInput, ReasonSubmission, dig, text_field
+from bot.slack.blocks import card_blocks, evidence_blocks, home_view, reason_modal
+from bot.slack.events import (
+    Click,
+    MalformedSlackInput,
+    ReasonSubmission,
+    dig,
+    episode_id,
+    text_field,
+)
 from bot.slack.messages import CardMessage, fallback_text, plain_text
 from bot.submit import NoteSubmitter
+from memory.curation import LessonAction, LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.ports import EpisodeRepository
@@ -45,8 +55,10 @@ class SlackFrontend:
         process_before_response: bool = False,
         run_episodes: bool = True,
         desk: ModeratorDesk | None = None,
+        lessons: LessonDesk | None = None,
     ) -> None:
         self.desk = desk or ModeratorDesk(store, submitter)
+        self.lessons = lessons  # None when the memory is off: the App Home says so
         self.run_episodes = run_episodes
         self.notes = notes
         self.submitter = submitter
@@ -149,6 +161,8 @@ class SlackFrontend:
         app.shortcut("draft_note")(self.on_shortcut)
         app.event("app_mention")(self.on_mention)
         app.action(re.compile("^evonote_(vote_up|approve|submit)$"))(self.on_desk_button)
+        app.event("app_home_opened")(self.on_home_opened)
+        app.action(re.compile("^evonote_lesson_(approve|retire|restore)$"))(self.on_lesson_button)
         app.action("evonote_vote_down")(self.on_vote_down)
         app.view("evonote_vote_reason")(self.on_vote_reason)
         app.action("evonote_regenerate")(self.on_regenerate)
@@ -279,6 +293,52 @@ class SlackFrontend:
             answer = await self.desk.vote(voter, episode_id, 1)
         await self.answer(answer, episode_id, click.user, click.channel, click.ts)
 
+    async def publish_home(self, user: str) -> None:
+        """The App Home: this week's lessons, with buttons when the person moderates."""
+        if self.lessons is None:
+            view = {
+                "type": "home",
+                "blocks": [_home_note("The experience memory is off (EVONOTE_MEMORY__MODE).")],
+            }
+        else:
+            board = await self.lessons.board(datetime.now(UTC))
+            view = home_view(board, await self.is_moderator(user))
+        try:
+            await self.client.views_publish(user_id=user, view=view)
+        except SlackApiError as e:
+            log.warning("views.publish failed: %s", e.response.get("error"))
+
+    async def on_home_opened(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        await ack()
+        event = body.get("event") if isinstance(body.get("event"), dict) else {}
+        user = event.get("user") if isinstance(event, dict) else None
+        if isinstance(user, str) and user and (event or {}).get("tab", "home") == "home":
+            await self.publish_home(user)
+
+    async def on_lesson_button(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        """Approve / Retire / Restore in the App Home: the lesson desk decides."""
+        await ack()
+        user = dig(body, "user", "id")
+        action = dig(body, "actions")
+        if not isinstance(user, str) or not isinstance(action, list) or not action:
+            log.warning("ignored a malformed lesson button")
+            return
+        try:
+            lesson_id = episode_id(action[0].get("value"))
+            verb = LessonAction(str(action[0].get("action_id", "")).rsplit("_", 1)[-1])
+        except (MalformedSlackInput, ValueError, AttributeError):
+            log.warning("ignored a malformed lesson button")
+            return
+        if self.lessons is not None:
+            answer = await self.lessons.act(await self.voter(user), lesson_id, verb)
+            if answer.message:
+                log.info("lesson %s not changed for %s: %s", lesson_id, user, answer.message)
+        await self.publish_home(user)
+
     async def on_vote_down(self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]) -> None:
         await ack()
         if (click := await self._click(body)) is None:
@@ -338,3 +398,7 @@ class SlackFrontend:
             text=f"Evidence for episode {click.episode_id}",
             blocks=evidence_blocks(card_for(row), row.evidence),
         )
+
+
+def _home_note(text: str) -> dict[str, Any]:
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
