@@ -400,6 +400,7 @@ def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | Non
         submitter=app.submitter,
         run_episodes=run_episodes,
         desk=app.desk,
+        lessons=LessonDesk(app.memory) if app.memory is not None else None,
     )
 
 

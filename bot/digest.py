@@ -70,6 +70,10 @@ class Digest:
                 )
         if self.retired:
             lines.append("Retired: " + "; ".join(self.retired[:3]))
+        lines.append(
+            "Curate lessons: the Home tab of EvoNote in Slack, or /lessons in Discord "
+            "(moderators approve, retire, restore)."
+        )
         return "\n".join(lines)
 
 

@@ -85,6 +85,7 @@ async def test_digest_counts_votes_and_lessons(engine: AsyncEngine) -> None:
     assert "evidence acquisition: 1 new lessons (e.g. “posts about fluoride in water”)" in text
     assert "most used: “posts about fluoride in water”" in text
     assert "Retired: posts about diets (voted down on 3 episodes)" in text
+    assert "Home tab of EvoNote in Slack, or /lessons in Discord" in text
     assert digest.chart_png.startswith(b"\x89PNG")
 
 

@@ -252,3 +252,42 @@ def test_embeds_stay_within_discord_limits() -> None:
     assert len(embed) <= MAX_TOTAL
     assert len(embed.fields) <= MAX_FIELDS
     assert all(len(f.value or "") <= MAX_FIELD for f in embed.fields)
+
+
+async def test_lessons_are_curated_with_slash_lessons(app: App) -> None:
+    from memory.curation import LessonDesk
+    from memory.models import LessonKind, LessonStatus, MemoryItem
+    from pipeline.ports import MemoryPhase
+
+    assert app.memory is not None
+    lesson, _ = await app.memory.add_or_reinforce(
+        MemoryItem(
+            phase=MemoryPhase.NOTE_WRITING,
+            kind=LessonKind.AVOID,
+            trigger="posts about detox diets curing cancer",
+            strategy="say what oncology guidelines recommend instead of debating the diet",
+        ),
+        "t",
+    )
+    frontend = DiscordFrontend(
+        app.notes, app.store, app.settings.discord, lessons=LessonDesk(app.memory)
+    )
+    member = Interaction(frontend.client, user=5)
+    await frontend.on_lessons(member)
+    shown = member.response.calls[-1][1]
+    assert shown["ephemeral"] is True
+    assert "posts about detox diets" in str(shown["embed"].fields[0].value)
+    assert custom_ids(shown["view"]) == []  # buttons only for moderators
+
+    moderator = Interaction(frontend.client, user=6, roles=(77,))
+    await frontend.on_lessons(moderator)
+    ids = custom_ids(moderator.response.calls[-1][1]["view"])
+    assert ids == [f"evonote:lesson:approve:{lesson.id}", f"evonote:lesson:retire:{lesson.id}"]
+
+    refused = Interaction(frontend.client, user=5)
+    await frontend.on_lesson_button(refused, "approve", lesson.id or 0)
+    assert refused.response.calls[-1][1]["content"].startswith("Only moderators")
+    await frontend.on_lesson_button(moderator, "approve", lesson.id or 0)
+    approved = await app.memory.store.get(lesson.id or 0)
+    assert approved is not None and approved.status == LessonStatus.ACTIVE
+    assert moderator.response.calls[-1][0] == "edit_message"

@@ -9,6 +9,7 @@ editing the message itself.
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -17,11 +18,21 @@ from discord import app_commands
 from bot.background import BackgroundTasks
 from bot.cards import load_card
 from bot.discord.embeds import card_embed
-from bot.discord.views import CardButton, InteractionEditor, MessageEditor, ReasonModal, card_view
+from bot.discord.views import (
+    CardButton,
+    InteractionEditor,
+    LessonButton,
+    MessageEditor,
+    ReasonModal,
+    card_view,
+    lessons_embed,
+    lessons_view,
+)
 from bot.live_card import CardView, request_behind_card
 from bot.service import NoteService
 from bot.settings import DiscordSettings
 from bot.submit import NoteSubmitter
+from memory.curation import LessonAction, LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.ports import EpisodeRepository
@@ -54,8 +65,10 @@ class DiscordFrontend:
         submitter: NoteSubmitter | None = None,
         run_episodes: bool = True,
         desk: ModeratorDesk | None = None,
+        lessons: LessonDesk | None = None,
     ) -> None:
         self.desk = desk or ModeratorDesk(store, submitter)
+        self.lessons = lessons
         self.run_episodes = run_episodes
         self.notes = notes
         self.submitter = submitter
@@ -72,12 +85,15 @@ class DiscordFrontend:
             self._note_command
         )
         self.tree.context_menu(name="Draft Community Note")(self._message_menu)
+        self.tree.command(name="lessons", description="This week's lessons, to curate")(
+            self.on_lessons
+        )
         self.background = BackgroundTasks("discord")
 
     # ---- plumbing -----------------------------------------------------------------------
 
     async def setup(self) -> None:
-        self.client.add_dynamic_items(CardButton)
+        self.client.add_dynamic_items(CardButton, LessonButton)
         for guild in self.settings.guild_ids:
             self.tree.copy_global_to(guild=discord.Object(id=guild))
             await self.tree.sync(guild=discord.Object(id=guild))
@@ -254,6 +270,33 @@ class DiscordFrontend:
     ) -> None:
         answer = await self.desk.vote(self.voter(interaction), episode, vote, reason)
         await self.answer(interaction, episode, answer)
+
+    async def on_lessons(self, interaction: discord.Interaction[Any]) -> None:
+        """/lessons: this week's board, only for the person asking, with buttons for
+        moderators."""
+        if self.lessons is None:
+            await self._refuse(interaction, "The experience memory is off (EVONOTE_MEMORY__MODE).")
+            return
+        board = await self.lessons.board(datetime.now(UTC))
+        moderator = self.is_moderator(interaction.user)
+        await interaction.response.send_message(
+            embed=lessons_embed(board), view=lessons_view(board, moderator), ephemeral=True
+        )
+
+    async def on_lesson_button(
+        self, interaction: discord.Interaction[Any], action: str, lesson: int
+    ) -> None:
+        if self.lessons is None:
+            await self._refuse(interaction, "The experience memory is off.")
+            return
+        answer = await self.lessons.act(self.voter(interaction), lesson, LessonAction(action))
+        if answer.message:
+            await self._refuse(interaction, answer.message)
+            return
+        board = await self.lessons.board(datetime.now(UTC))
+        await interaction.response.edit_message(
+            embed=lessons_embed(board), view=lessons_view(board, True)
+        )
 
     def voter(self, interaction: discord.Interaction[Any]) -> Voter:
         user = interaction.user

@@ -13,6 +13,7 @@ import discord
 
 from bot.discord.embeds import card_embed
 from bot.throttle import EditThrottle
+from memory.curation import LessonBoard, actions_for, provenance
 from pipeline.card import CardAction, NoteCard
 
 if TYPE_CHECKING:
@@ -109,3 +110,66 @@ class MessageEditor:
     async def show(self, card: NoteCard, force: bool = False) -> None:
         if self.throttle.ready(force):
             await self.message.edit(embed=card_embed(card), view=card_view(card))
+
+
+class LessonButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"evonote:lesson:(?P<action>approve|retire|restore):(?P<lesson>[1-9][0-9]{0,17})",
+):
+    """Approve / Retire / Restore on the /lessons board; survives restarts like card buttons."""
+
+    def __init__(self, action: str, lesson: int) -> None:
+        style = discord.ButtonStyle.danger if action == "retire" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(
+                label=f"{action.title()} {lesson}",
+                style=style,
+                custom_id=f"evonote:lesson:{action}:{lesson}",
+            )
+        )
+        self.action = action
+        self.lesson = lesson
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LessonButton:
+        return cls(match["action"], int(match["lesson"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        frontend: DiscordFrontend = interaction.client.evonote
+        await frontend.on_lesson_button(interaction, self.action, self.lesson)
+
+
+MAX_BUTTONS = 25  # Discord's limit on one message's components
+
+
+def lessons_embed(board: LessonBoard) -> discord.Embed:
+    embed = discord.Embed(
+        title=f"EvoNote's lessons this week (since {board.since:%Y-%m-%d})",
+        description="Advice for later episodes, never evidence.",
+        colour=0x1565C0,
+    )
+    for title, items in board.sections():
+        lines = [
+            f"**{item.id}** when {item.trigger} → {item.strategy}\n-# {provenance(item)}"
+            for item in items
+        ]
+        embed.add_field(name=title, value=("\n".join(lines) or "none")[:1024], inline=False)
+    return embed
+
+
+def lessons_view(board: LessonBoard, moderator: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if not moderator:
+        return view
+    seen: set[int] = set()
+    for _, items in board.sections():
+        for item in items:
+            if item.id is None or item.id in seen:
+                continue
+            seen.add(item.id)
+            for action in actions_for(item):
+                if len(view.children) < MAX_BUTTONS:
+                    view.add_item(LessonButton(action.value, item.id))
+    return view
