@@ -43,6 +43,22 @@ def evonote(env: dict[str, str], *argv: str, log: Path | None = None) -> subproc
     )
 
 
+def running_env(
+    url: str, folder: Path, model: ScriptedModelServer, corpus: Path, **extra: str
+) -> dict[str, str]:
+    """A child's settings for running episodes: the database, the model, the corpus."""
+    return child_env(
+        {
+            "EVONOTE_DB__URL": url,
+            "EVONOTE_DATA_DIR": str(folder),
+            "EVONOTE_LLM__BASE_URL": model.base_url,
+            "EVONOTE_SEARCH__CORPUS": str(corpus),
+            "EVONOTE_MEMORY__MODE": "off",
+            **extra,
+        }
+    )
+
+
 def child_env(extra: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EVONOTE_")}
     env.update({"PYTHONPATH": str(ROOT), "EVONOTE_FORECAST__ENABLED": "false", **extra})
@@ -190,21 +206,18 @@ async def test_sigterm_on_serve_requeues_what_the_grace_period_cannot_finish(
     port = free_port()
     network_guard.allow(port)
     model_server.delay_s = 3.0  # far longer than the grace period
-    env = child_env(
-        {
-            "EVONOTE_DB__URL": url,
-            "EVONOTE_DATA_DIR": str(tmp_path),
-            "EVONOTE_LLM__BASE_URL": model_server.base_url,
-            "EVONOTE_SEARCH__CORPUS": str(corpus_file),
-            "EVONOTE_MEMORY__MODE": "off",
-            "EVONOTE_SLACK__MODE": "http",
-            "EVONOTE_SLACK__PORT": str(port),
-            "EVONOTE_SLACK__BOT_TOKEN": "xoxb-test",
-            "EVONOTE_SLACK__SIGNING_SECRET": SECRET,
-            "EVONOTE_SLACK__API_URL": f"http://127.0.0.1:{slack_api.port}/api/",
-            "EVONOTE_SLACK__PROGRESS_INTERVAL_S": "0",
-            "EVONOTE_OPS__SHUTDOWN_GRACE_S": "1",
-        }
+    env = running_env(
+        url,
+        tmp_path,
+        model_server,
+        corpus_file,
+        EVONOTE_SLACK__MODE="http",
+        EVONOTE_SLACK__PORT=str(port),
+        EVONOTE_SLACK__BOT_TOKEN="xoxb-test",
+        EVONOTE_SLACK__SIGNING_SECRET=SECRET,
+        EVONOTE_SLACK__API_URL=f"http://127.0.0.1:{slack_api.port}/api/",
+        EVONOTE_SLACK__PROGRESS_INTERVAL_S="0",
+        EVONOTE_OPS__SHUTDOWN_GRACE_S="1",
     )
     log = tmp_path / "serve.log"
     server = evonote(env, "serve", log=log)
@@ -251,16 +264,13 @@ async def test_sigterm_on_a_worker_lets_the_running_episode_finish(
     row = await store.create(NoteRequest(post_ref="p", source="slack"), Post(text=POST), "off")
     assert row.id is not None
     model_server.delay_s = 0.5
-    env = child_env(
-        {
-            "EVONOTE_DB__URL": url,
-            "EVONOTE_DATA_DIR": str(tmp_path),
-            "EVONOTE_LLM__BASE_URL": model_server.base_url,
-            "EVONOTE_SEARCH__CORPUS": str(corpus_file),
-            "EVONOTE_MEMORY__MODE": "off",
-            "EVONOTE_OPS__SHUTDOWN_GRACE_S": "30",
-            "EVONOTE_OPS__WORKERS": "1",
-        }
+    env = running_env(
+        url,
+        tmp_path,
+        model_server,
+        corpus_file,
+        EVONOTE_OPS__SHUTDOWN_GRACE_S="30",
+        EVONOTE_OPS__WORKERS="1",
     )
     worker = evonote(env, "serve", "--role", "worker", log=tmp_path / "worker.log")
     try:
