@@ -4,12 +4,12 @@ nothing.
     python -m bench.retrieval [--data ../shared/data/covid_qa] [--train 0.7]
 
 A labelled stream: the public-health questions of the COVID-QA pages (WHO myth-busters, FDA,
-state health departments), each labelled by its page's topic. The first part of the stream
-(shuffled with a fixed seed: the files come grouped by source) becomes lessons — the question
-as the lesson's trigger, as if a lesson had been distilled from a post about it — in a real memory (the local MiniLM embedder, FAISS, BM25,
-SQLite). For every later question, the top 4 lessons are retrieved and precision@4 is the share
-that carry the question's own topic. Reported for dense (FAISS) retrieval alone, lexical
-(BM25) alone, and the fused ranking the episodes use.
+state health departments), each labelled by its page's topic, shuffled with a fixed seed (the
+files come grouped by source). The first part becomes lessons — the question as the lesson's
+trigger, as if a lesson had been distilled from a post about it — in a real memory (the local
+MiniLM embedder, FAISS, BM25, SQLite). For every later question the top 4 lessons are
+retrieved, and precision@4 is the share that carry the question's own topic: for dense (FAISS)
+retrieval alone, lexical (BM25) alone, and the fused ranking the episodes use.
 """
 
 from __future__ import annotations
