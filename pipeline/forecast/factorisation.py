@@ -1,9 +1,10 @@
 """Community Notes' biased rank-one matrix factorisation.
 
 rating ≈ μ + i_u + i_n + f_u · f_n, fitted by L-BFGS on the mean squared error plus L2
-penalties — 0.03 on factors, five times that (0.15) on intercepts — as in Community Notes'
-open-source scorer. The factor's sign is fixed so that the larger group of raters sits on the
-positive side.
+penalties — 0.03 on factors, five times that (0.15) on the intercepts and on μ itself — as in
+Community Notes' open-source scorer (without the μ² term, μ absorbs the average rating and note
+intercepts centre on 0, far from the official fit). The factor's sign is fixed so that the
+larger group of raters sits on the positive side.
 """
 
 from __future__ import annotations
@@ -82,12 +83,12 @@ def fit(
         error = mu + iu[u] + in_[n] + fu[u] * fn[n] - r
         loss = (error @ error) / m + (
             factor_lambda * (fu @ fu / nu + fn @ fn / nn)
-            + intercept_lambda * (iu @ iu / nu + in_ @ in_ / nn)
+            + intercept_lambda * (iu @ iu / nu + in_ @ in_ / nn + mu * mu)
         )
         g = 2 * error / m
         grad = np.concatenate(
             [
-                [g.sum()],
+                [g.sum() + 2 * intercept_lambda * mu],
                 np.bincount(u, g, nu) + 2 * intercept_lambda * iu / nu,
                 np.bincount(n, g, nn) + 2 * intercept_lambda * in_ / nn,
                 np.bincount(u, g * fn[n], nu) + 2 * factor_lambda * fu / nu,
