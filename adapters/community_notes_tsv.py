@@ -14,7 +14,12 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.evaluation.dataset import BenchPost, DatasetError, Label, in_post_order
-from pipeline.forecast.ratings import HELPFUL_REASONS, NOT_HELPFUL_REASONS, RatingsTable
+from pipeline.forecast.ratings import (
+    HELPFUL_REASONS,
+    NOT_HELPFUL_REASONS,
+    RatingsTable,
+    keep_ratings,
+)
 
 LEVELS = {"HELPFUL": 1.0, "SOMEWHAT_HELPFUL": 0.5, "NOT_HELPFUL": 0.0}
 # 2021 flag names that mean the same as today's.
@@ -79,31 +84,30 @@ def read_ratings(path: Path) -> RatingsTable:
     )
 
 
-def read_note_ids(path: Path) -> set[str]:
-    """The note ids of a Community Notes notes TSV (any release)."""
+MISLEADING = "MISINFORMED_OR_POTENTIALLY_MISLEADING"
+
+
+def read_note_ids(path: Path, misleading_only: bool = False) -> set[str]:
+    """The note ids of a Community Notes notes TSV (any release); with `misleading_only`, only
+    notes classifying their post as misinformed or potentially misleading (the official
+    scorer's first round rates those)."""
     csv.field_size_limit(sys.maxsize)
     with path.open(encoding="utf-8", newline="") as handle:
         reader = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
         if "noteId" not in (reader.fieldnames or ()):
             raise ValueError(f"{path} is not a Community Notes notes file (no noteId column)")
-        return {row["noteId"] for row in reader if row.get("noteId")}
+        return {
+            row["noteId"]
+            for row in reader
+            if row.get("noteId")
+            and (not misleading_only or row.get("classification", MISLEADING) == MISLEADING)
+        }
 
 
 def only_notes(table: RatingsTable, note_ids: set[str]) -> RatingsTable:
     """The ratings of the given notes, raters and notes renumbered."""
     keep = np.array([table.note_ids[n] in note_ids for n in table.note], dtype=bool)
-    raters, rater_index = np.unique(table.rater[keep], return_inverse=True)
-    notes, note_index = np.unique(table.note[keep], return_inverse=True)
-    return RatingsTable(
-        rater=rater_index.astype(np.int64),
-        note=note_index.astype(np.int64),
-        value=table.value[keep],
-        agree=table.agree[keep],
-        helpful_reasons=table.helpful_reasons[keep],
-        not_helpful_reasons=table.not_helpful_reasons[keep],
-        rater_ids=[table.rater_ids[i] for i in raters],
-        note_ids=[table.note_ids[i] for i in notes],
-    )
+    return keep_ratings(table, keep)
 
 
 def load_community_notes(notes_tsv: Path, history_tsv: Path, posts_jsonl: Path) -> list[BenchPost]:

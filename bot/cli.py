@@ -157,11 +157,24 @@ def personas_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     personas = sub.add_parser("personas", help="simulated rater personas (MultiCom)")
     psub = personas.add_subparsers(dest="personas_command", required=True)
     build = psub.add_parser("build", help="fit the rater space on real ratings and cluster it")
-    build.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021 or now)")
-    build.add_argument("--notes", type=Path, help="notes TSV: keep ratings of these notes only")
+    score = psub.add_parser(
+        "score", help="the official first round's fit and note status, in X's file layout"
+    )
+    for command in (build, score):
+        command.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021/now)")
+        command.add_argument(
+            "--notes", type=Path, help="notes TSV: rate its misleading notes only (officially)"
+        )
+        command.add_argument(
+            "--all-ratings",
+            action="store_true",
+            help="skip the official preprocessing (misleading notes, 5+ raters per note, "
+            "10+ ratings per rater)",
+        )
+        command.add_argument("--seed", type=int, default=0)
+        command.add_argument("--out", type=Path, required=True)
     build.add_argument("--k", type=positive, default=16, help="personas (clusters)")
-    build.add_argument("--seed", type=int, default=0)
-    build.add_argument("--out", type=Path, required=True)
+    score.add_argument("--raters-out", type=Path, help="raters' intercepts and factors (TSV)")
     calibrate = psub.add_parser("calibrate", help="fit the aggregator on labelled notes")
     calibrate.add_argument(
         "--data",
@@ -391,6 +404,8 @@ async def _personas(settings: Settings, args: argparse.Namespace) -> int:
 
     if args.personas_command == "build":
         return await asyncio.to_thread(personas_cli.build_command, args)
+    if args.personas_command == "score":
+        return await asyncio.to_thread(personas_cli.score_command, args)
     return await personas_cli.calibrate_command(settings, args)
 
 

@@ -20,6 +20,8 @@ from bot.settings import ConfigurationError, Settings
 from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
 from pipeline.forecast.factorisation import fit
 from pipeline.forecast.personas import build_personas
+from pipeline.forecast.ratings import RatingsTable, official_preprocessing
+from pipeline.forecast.scoring import NoteStatus, first_round_status
 
 EXIT_OK, EXIT_INPUT = 0, 3
 LABELS = {
@@ -31,11 +33,57 @@ LABELS = {
 }
 
 
+def ratings_for(args: argparse.Namespace) -> RatingsTable:
+    """The ratings as the official first round sees them (misleading notes only, when the
+    notes file is given; notes with 5+ raters; raters with 10+ ratings), or all of them."""
+    table = read_ratings(args.ratings)
+    if args.notes:
+        table = only_notes(table, read_note_ids(args.notes, misleading_only=not args.all_ratings))
+    return table if args.all_ratings else official_preprocessing(table)
+
+
+def score_command(args: argparse.Namespace) -> int:
+    """The official layout, to compare with X's own files: notes' intercepts, factors and
+    first-round status; raters' intercepts and factors."""
+    try:
+        table = ratings_for(args)
+    except (OSError, ValueError) as e:
+        print(f"evonote: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    with ProgressBar("fitting the rater space", unit="iterations") as bar:
+        model = fit(table, seed=args.seed, on_progress=bar)
+    statuses = [
+        first_round_status(float(i), float(f))
+        for i, f in zip(model.note_intercept, model.note_factor, strict=True)
+    ]
+    lines = ["noteId\tinternalNoteIntercept\tinternalNoteFactor1\tratingStatus"] + [
+        f"{note}\t{i:.6f}\t{f:.6f}\t{s.value}"
+        for note, i, f, s in zip(
+            table.note_ids, model.note_intercept, model.note_factor, statuses, strict=True
+        )
+    ]
+    args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if args.raters_out:
+        raters = ["raterParticipantId\tinternalRaterIntercept\tinternalRaterFactor1"] + [
+            f"{rater}\t{i:.6f}\t{f:.6f}"
+            for rater, i, f in zip(
+                table.rater_ids, model.rater_intercept, model.rater_factor, strict=True
+            )
+        ]
+        args.raters_out.write_text("\n".join(raters) + "\n", encoding="utf-8")
+    counts = {s: statuses.count(s) for s in NoteStatus}
+    print(
+        f"{len(table):,} ratings by {table.raters:,} raters on {table.notes:,} notes; "
+        f"μ {model.mu:.3f}; "
+        + ", ".join(f"{s.value} {n}" for s, n in counts.items())
+        + f"; wrote {args.out}"
+    )
+    return EXIT_OK
+
+
 def build_command(args: argparse.Namespace) -> int:
     try:
-        table = read_ratings(args.ratings)
-        if args.notes:
-            table = only_notes(table, read_note_ids(args.notes))
+        table = ratings_for(args)
     except (OSError, ValueError) as e:
         print(f"evonote: {e}", file=sys.stderr)
         return EXIT_INPUT

@@ -318,3 +318,56 @@ def test_bad_calibration_data_is_named(tmp_path: Path, capsys: pytest.CaptureFix
         main(["personas", "calibrate", "--data", str(data), "--out", str(tmp_path / "c.json")]) == 3
     )
     assert "needs post, note and a label" in capsys.readouterr().err
+
+
+def test_official_preprocessing_keeps_notes_with_5_raters_then_raters_with_10() -> None:
+    from pipeline.forecast.ratings import official_preprocessing
+
+    table, _ = planted(seed=4, m=3000)
+    kept = official_preprocessing(table)
+    per_note = np.bincount(kept.note, minlength=kept.notes)
+    per_rater = np.bincount(kept.rater, minlength=kept.raters)
+    assert per_rater.min() >= 10
+    assert 0 < len(kept) < len(table)
+    assert per_note.min() >= 1 and kept.raters < table.raters
+
+
+@pytest.mark.parametrize(
+    ("intercept", "factor", "status"),
+    [
+        (0.41, 0.1, "CURRENTLY_RATED_HELPFUL"),
+        (0.41, 0.6, "NEEDS_MORE_RATINGS"),  # helpful to one side only
+        (0.39, 0.0, "NEEDS_MORE_RATINGS"),
+        (-0.06, 0.0, "CURRENTLY_RATED_NOT_HELPFUL"),
+        (-0.30, 0.3, "CURRENTLY_RATED_NOT_HELPFUL"),  # below -0.05 - 0.8 * 0.3 = -0.29
+        (-0.20, 0.2, "NEEDS_MORE_RATINGS"),  # -0.05 - 0.8 * 0.2 = -0.21
+    ],
+)
+def test_first_round_status_thresholds(intercept: float, factor: float, status: str) -> None:
+    from pipeline.forecast.scoring import first_round_status
+
+    assert first_round_status(intercept, factor).value == status
+
+
+def test_personas_score_writes_the_official_layout(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ratings = SHARED_DATA / "birdwatch_2021" / "ratings-00000.tsv"
+    notes = SHARED_DATA / "birdwatch_2021" / "notes-00000.tsv"
+    if not ratings.is_file():
+        pytest.skip("shared data not present")
+    from bot.cli import main
+
+    out, raters = tmp_path / "scored_notes.tsv", tmp_path / "raters.tsv"
+    argv = ["personas", "score", "--ratings", str(ratings), "--notes", str(notes)]
+    assert main([*argv, "--out", str(out), "--raters-out", str(raters)]) == 0
+    printed = capsys.readouterr().out
+    # the official first round's input on this release: misleading notes, 5+ raters per note,
+    # then 10+ ratings per rater
+    assert printed.startswith("6,172 ratings by 204 raters on 890 notes")
+    rows = out.read_text().splitlines()
+    assert rows[0] == "noteId\tinternalNoteIntercept\tinternalNoteFactor1\tratingStatus"
+    assert len(rows) == 891
+    assert raters.read_text().splitlines()[0] == (
+        "raterParticipantId\tinternalRaterIntercept\tinternalRaterFactor1"
+    )

@@ -57,3 +57,36 @@ class RatingsTable:
 
     def __len__(self) -> int:
         return len(self.value)
+
+
+def keep_ratings(table: RatingsTable, keep: NDArray[np.bool_]) -> RatingsTable:
+    """The ratings where `keep` is true, raters and notes renumbered."""
+    raters, rater_index = np.unique(table.rater[keep], return_inverse=True)
+    notes, note_index = np.unique(table.note[keep], return_inverse=True)
+    return RatingsTable(
+        rater=rater_index.astype(np.int64),
+        note=note_index.astype(np.int64),
+        value=table.value[keep],
+        agree=table.agree[keep],
+        helpful_reasons=table.helpful_reasons[keep],
+        not_helpful_reasons=table.not_helpful_reasons[keep],
+        rater_ids=[table.rater_ids[i] for i in raters],
+        note_ids=[table.note_ids[i] for i in notes],
+    )
+
+
+# The official scorer's first round rates only notes with enough raters, by raters with enough
+# ratings (notes filtered first, then raters, once each).
+MIN_RATERS_PER_NOTE = 5
+MIN_RATINGS_PER_RATER = 10
+
+
+def official_preprocessing(
+    table: RatingsTable,
+    min_raters_per_note: int = MIN_RATERS_PER_NOTE,
+    min_ratings_per_rater: int = MIN_RATINGS_PER_RATER,
+) -> RatingsTable:
+    per_note = np.bincount(table.note, minlength=table.notes)
+    table = keep_ratings(table, per_note[table.note] >= min_raters_per_note)
+    per_rater = np.bincount(table.rater, minlength=table.raters)
+    return keep_ratings(table, per_rater[table.rater] >= min_ratings_per_rater)
