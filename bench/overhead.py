@@ -32,9 +32,9 @@ from adapters.local_corpus import LocalCorpus
 from adapters.openai_chat import OpenAIChatModel
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.posts import PostResolver
-from bot.service import NoteService
 from pipeline.budget import EvidenceBudget
+from pipeline.desk.notes import NoteService
+from pipeline.desk.posts import PostResolver
 from pipeline.episode import EpisodeRunner
 from pipeline.evidence import Page
 from pipeline.ports import NoMemory

@@ -21,19 +21,19 @@ from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.submissions import SubmissionStore
 from adapters.web.cookies import no_cookies
-from bot.admission import AdmissionGate, ObservedModel
 from bot.database import open_database
 from bot.metrics import Metrics
-from bot.posts import PostResolver
 from bot.process import owner_id
 from bot.progress import ProgressBar
-from bot.service import NoteService
 from bot.settings import ConfigurationError, Settings
 from bot.submit import NoteSubmitter
 from memory.curation import LessonDesk
 from memory.experience import ExperienceMemory, MemoryPolicy
 from memory.ports import Embedder, MemoryStore
+from pipeline.desk.admission import AdmissionGate, ObservedModel
 from pipeline.desk.moderation import ModeratorDesk
+from pipeline.desk.notes import NoteService
+from pipeline.desk.posts import PostResolver
 from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
 from pipeline.forecast.panel import PersonaPanel

@@ -265,7 +265,7 @@ async def _check(settings: Settings, args: argparse.Namespace) -> int:
         print("· starting (loading the model client, evidence and memory)", file=sys.stderr)
     from bot.app import build
     from bot.render import episode_json, episode_text
-    from bot.service import EpisodeFailed
+    from pipeline.desk.notes import EpisodeFailed
 
     async with build(settings) as app:
         try:

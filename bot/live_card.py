@@ -6,10 +6,10 @@ import contextlib
 from typing import Protocol
 
 from bot.cards import card_for, load_card
-from bot.service import EpisodeFailed, NoteService
 from bot.submit import NoteSubmitter
 from pipeline.card import NoteCard
 from pipeline.desk.episode import Episode
+from pipeline.desk.notes import EpisodeFailed, NoteService
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest
 from pipeline.trajectory import Progress

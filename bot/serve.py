@@ -30,11 +30,11 @@ from bot.background import BackgroundTasks
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.metrics import configure_logging
-from bot.service import EpisodeFailed
 from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
+from pipeline.desk.notes import EpisodeFailed
 from pipeline.trajectory import EpisodeStatus
 from scheduler.jobs import Job, JobScheduler
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
-from bot.service import NoteService
+from pipeline.desk.notes import NoteService
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
 from pipeline.post import Post

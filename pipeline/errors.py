@@ -15,6 +15,10 @@ class PostUnavailable(EvoNoteError):
     """The post exists as a reference but could not be fetched (deleted, protected, ...)."""
 
 
+class DuplicateRequest(EvoNoteError):
+    """A request with this key is already stored (a retried event or a double click)."""
+
+
 class SourceRefused(PostUnavailable):
     """This source will not serve the post now (an API tier or quota): another source that
     reads the same site may still."""

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.admission import AdmissionGate, GateClosed, Priority
+from pipeline.desk.admission import AdmissionGate, GateClosed, Priority
 from pipeline.request import NoteRequest
 from pipeline.trajectory import Progress
 from tests.fakes.service import fake_note_service

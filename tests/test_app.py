@@ -134,8 +134,8 @@ async def test_replicas_make_a_pool(
     app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from adapters.model_pool import ModelPool
-    from bot.admission import ObservedModel
     from bot.app import build
+    from pipeline.desk.admission import ObservedModel
 
     monkeypatch.setenv("EVONOTE_LLM__REPLICAS", f"{app_env.base_url}, {app_env.base_url}")
     async with build(Settings()) as app:

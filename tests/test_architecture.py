@@ -58,7 +58,7 @@ def test_pipeline_and_memory_import_no_adapter_bot_or_platform_library() -> None
         "bot/watch.py",
         "bot/live_card.py",
         "bot/cards.py",
-        "bot/service.py",
+        "pipeline/desk/notes.py",
     ],
 )
 def test_front_ends_worker_and_scanner_never_reach_the_database(path: str) -> None:
@@ -84,7 +84,10 @@ def test_only_the_composition_root_builds_adapters() -> None:
     """`bot/app.py` (and the database opener) build every adapter; serving, the front ends,
     the worker and the scanner receive them."""
     outer = (
-        [ROOT / p for p in ("bot/serve.py", "bot/worker.py", "bot/watch.py", "bot/service.py")]
+        [
+            ROOT / p
+            for p in ("bot/serve.py", "bot/worker.py", "bot/watch.py", "pipeline/desk/notes.py")
+        ]
         + sorted((ROOT / "bot/slack").rglob("*.py"))
         + sorted((ROOT / "bot/discord").rglob("*.py"))
     )

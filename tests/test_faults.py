@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.admission import AdmissionGate
+from pipeline.desk.admission import AdmissionGate
 from pipeline.errors import SearchFailed
 from pipeline.evidence import SearchResult
 from pipeline.request import NoteRequest

@@ -7,7 +7,7 @@ import logging
 
 from adapters.sqlstore.tables import EpisodeRow
 from bot.metrics import JsonFormatter, Metrics
-from bot.service import failure_kind
+from pipeline.desk.notes import failure_kind
 from pipeline.errors import InvalidPostInput, ModelOutputInvalid, ModelUnavailable
 
 
@@ -55,7 +55,7 @@ def test_failure_kinds_come_from_the_error() -> None:
 def test_json_logs_carry_the_episode_id() -> None:
     record = logging.makeLogRecord(
         {
-            "name": "bot.service",
+            "name": "pipeline.desk.notes",
             "levelname": "INFO",
             "levelno": 20,
             "msg": "episode %s %s",
@@ -67,4 +67,4 @@ def test_json_logs_carry_the_episode_id() -> None:
     entry = json.loads(JsonFormatter().format(record))
     assert entry["message"] == "episode 7 noted"
     assert entry["episode_id"] == 7 and entry["total_s"] == 12.5
-    assert entry["level"] == "INFO" and entry["logger"] == "bot.service"
+    assert entry["level"] == "INFO" and entry["logger"] == "pipeline.desk.notes"

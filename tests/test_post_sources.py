@@ -13,7 +13,7 @@ import respx
 from adapters.bluesky import APPVIEW, BlueskyPostSource
 from adapters.mastodon import MastodonPostSource
 from adapters.x.oembed import OEMBED_URL, XOEmbedSource
-from bot.posts import PostResolver
+from pipeline.desk.posts import PostResolver
 from pipeline.errors import PostUnavailable, SourceRefused
 from pipeline.post import Post
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.posts import MAX_POST_FILE_BYTES, PostResolver, read_post_file
+from pipeline.desk.posts import MAX_POST_FILE_BYTES, PostResolver, read_post_file
 from pipeline.errors import InvalidPostInput
 from pipeline.post import Post
 

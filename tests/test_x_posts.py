@@ -10,7 +10,7 @@ from tweepy.asynchronous import AsyncClient
 
 from adapters.x.posts import XPostSource
 from adapters.x.urls import is_x_url, post_id
-from bot.posts import PostResolver
+from pipeline.desk.posts import PostResolver
 from pipeline.errors import InvalidPostInput, PostUnavailable
 from tests.conftest import NetworkGuard
 from tests.fakes.x_api import LoopbackSession, MockXApi

@@ -13,6 +13,7 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
 from pipeline.desk.episode import Episode, Vote
+from pipeline.errors import DuplicateRequest
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
 from pipeline.ports import MemoryMode
@@ -57,7 +58,10 @@ class EpisodeStore:
         )
         async with self.sessions() as session:
             session.add(row)
-            await session.commit()  # expire_on_commit=False: the id is set, no re-read needed
+            try:
+                await session.commit()  # expire_on_commit=False: the id is set, no re-read
+            except IntegrityError as e:  # the request key is unique: seen before
+                raise DuplicateRequest(f"request {request.key} is already stored") from e
         return episode(row)
 
     async def claim(self, episode_id: int, owner: str, lease_s: float) -> Episode | None:

@@ -29,12 +29,12 @@ from bot.discord.views import (
     lessons_view,
 )
 from bot.live_card import CardView, request_behind_card
-from bot.service import NoteService
 from bot.settings import DiscordSettings
 from bot.submit import NoteSubmitter
 from memory.curation import LessonAction, LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
+from pipeline.desk.notes import NoteService
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus

@@ -19,10 +19,10 @@ from typing import Any
 
 from adapters.openai_chat import OpenAIChatModel
 from bot.app import build, make_embedder, make_evolver
-from bot.service import EpisodeFailed
 from bot.settings import Settings
 from memory.ports import Embedder
 from pipeline.desk.episode import Episode
+from pipeline.desk.notes import EpisodeFailed
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost
 from pipeline.evaluation.judges import HierarchicalJudge, PairwiseJudge

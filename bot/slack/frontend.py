@@ -21,7 +21,6 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.background import BackgroundTasks
 from bot.cards import card_for, load_card
 from bot.live_card import CardPlacer, CardView, attend, request_behind_card
-from bot.service import NoteService
 from bot.settings import SlackSettings
 from bot.slack.blocks import card_blocks, evidence_blocks, home_view, reason_modal
 from bot.slack.events import (
@@ -37,6 +36,7 @@ from bot.submit import NoteSubmitter
 from memory.curation import LessonAction, LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
+from pipeline.desk.notes import NoteService
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest, ReplyTarget
 

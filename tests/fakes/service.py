@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.posts import PostResolver
-from bot.service import NoteService
 from pipeline.budget import EvidenceBudget
+from pipeline.desk.notes import NoteService
+from pipeline.desk.posts import PostResolver
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
 from tests.fakes.policy import Policy, ResearchPolicy

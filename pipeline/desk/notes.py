@@ -8,14 +8,13 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from sqlalchemy.exc import IntegrityError
-
-from bot.admission import AdmissionGate, GateClosed, priority_of
-from bot.posts import PostResolver, read_post_file
+from pipeline.desk.admission import AdmissionGate, GateClosed, priority_of
 from pipeline.desk.episode import Episode
 from pipeline.desk.ports import EpisodeRepository
+from pipeline.desk.posts import PostResolver, read_post_file
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import (
+    DuplicateRequest,
     EvoNoteError,
     InvalidPostInput,
     ModelOutputInvalid,
@@ -124,7 +123,7 @@ class NoteService:
             return None
         try:
             return await self.store.create(request, post, self.memory_mode)
-        except IntegrityError:
+        except DuplicateRequest:
             return None
 
     async def submit_once(self, request: NoteRequest) -> Episode | None:
@@ -134,7 +133,7 @@ class NoteService:
             return None
         try:
             return await self.submit(request)
-        except IntegrityError:
+        except DuplicateRequest:
             return None
 
     async def recover(self, max_attempts: int, queued_for_s: float) -> list[int]:
