@@ -180,7 +180,7 @@ class ExperienceMemory:
     async def add_or_reinforce(
         self, candidate: MemoryItem, actor: str, merge: bool = True
     ) -> tuple[MemoryItem, bool]:
-        """Add the lesson, or reinforce a near-duplicate of the same phase (True)."""
+        """Add the lesson, or reinforce a near-duplicate of the same phase and kind (True)."""
         async with self._write:
             vectors = await self.embedder.embed([candidate.trigger, candidate.strategy])
             if merge:
@@ -203,7 +203,9 @@ class ExperienceMemory:
         threshold = self.policy.merge_similarity
         for item_id, score in await self.dense[candidate.phase].search(vectors[0], 5):
             item = self.items.get(item_id)
-            if item is None or score < threshold:
+            # An *avoid* lesson that merged into the *improve* lesson it warns against would
+            # turn a moderator's 👎 into support for the very strategy they rejected.
+            if item is None or score < threshold or item.kind != candidate.kind:
                 continue
             strategy = (await self.embedder.embed([item.strategy]))[0]
             if float(np.dot(strategy, vectors[1])) >= threshold - 0.1:

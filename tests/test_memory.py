@@ -71,6 +71,27 @@ async def test_retrieval_returns_only_the_requested_phase(engine: AsyncEngine) -
     assert found[0].strategy.startswith("name the agency")
 
 
+async def test_a_lesson_merges_only_with_a_lesson_of_the_same_kind(
+    engine: AsyncEngine,
+) -> None:
+    memory = await memory_on(engine)
+    trigger, strategy = "posts claiming garlic cures flu", "quote the first study found"
+    improve, _ = await memory.add_or_reinforce(lesson(EVIDENCE, trigger, strategy), "t")
+    avoid, merged = await memory.add_or_reinforce(
+        MemoryItem(phase=EVIDENCE, trigger=trigger, strategy=strategy, kind=LessonKind.AVOID),
+        "t",
+    )
+    assert not merged
+    assert avoid.id != improve.id and avoid.kind == LessonKind.AVOID
+    again, merged = await memory.add_or_reinforce(
+        MemoryItem(phase=EVIDENCE, trigger=trigger, strategy=strategy, kind=LessonKind.AVOID),
+        "t",
+    )
+    assert merged and again.id == avoid.id and again.support == 2
+    stored = {item.id: item for item in await memory.store.items()}
+    assert stored[improve.id].support == 1
+
+
 async def test_near_duplicates_reinforce_instead_of_adding(engine: AsyncEngine) -> None:
     memory = await memory_on(engine)
     first, merged = await memory.add_or_reinforce(
