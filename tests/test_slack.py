@@ -332,6 +332,18 @@ async def test_show_evidence_and_regenerate(slack: SlackFrontend, slack_api: Moc
     assert len(await slack.store.recent()) == 2
 
 
+async def test_buttons_of_a_missing_episode_say_so(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    for action in ("evonote_show_evidence", "evonote_regenerate"):
+        await slack.app.async_dispatch(button(action, 987654))
+        assert slack_api.called("chat.postEphemeral")[-1]["text"] == (
+            "Episode 987654 no longer exists."
+        )
+    await slack.background.drain()
+    assert await slack.store.recent() == []
+
+
 async def test_bad_input_and_unknown_channels(
     slack: SlackFrontend, slack_api: MockSlackApi
 ) -> None:

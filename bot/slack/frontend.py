@@ -35,6 +35,7 @@ from bot.slack.messages import CardMessage, fallback_text, plain_text
 from bot.submit import NoteSubmitter
 from memory.curation import LessonAction, LessonDesk
 from pipeline.card import NoteCard
+from pipeline.desk.episode import Episode
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.notes import NoteService
 from pipeline.desk.ports import EpisodeRepository
@@ -265,6 +266,20 @@ class SlackFrontend:
                 )
             return None
 
+    async def _clicked_episode(self, body: dict[str, Any]) -> tuple[Click, Episode] | None:
+        """The button's facts and its episode, or None after telling the person why not."""
+        if (click := await self._click(body)) is None:
+            return None
+        row = await self.store.get(click.episode_id)
+        if row is None:
+            await self.client.chat_postEphemeral(
+                channel=click.channel,
+                user=click.user,
+                text=f"Episode {click.episode_id} no longer exists.",
+            )
+            return None
+        return click, row
+
     async def voter(self, user: str) -> Voter:
         return Voter("slack", user, await self.is_moderator(user), "EVONOTE_SLACK__MODERATORS")
 
@@ -368,11 +383,9 @@ class SlackFrontend:
         self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
     ) -> None:
         await ack()
-        if (click := await self._click(body)) is None:
+        if (clicked := await self._clicked_episode(body)) is None:
             return
-        row = await self.store.get(click.episode_id)
-        if row is None:
-            return
+        click, row = clicked
         self.background.spawn(
             self.start(
                 row.post_ref,
@@ -387,11 +400,9 @@ class SlackFrontend:
         self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
     ) -> None:
         await ack()
-        if (click := await self._click(body)) is None:
+        if (clicked := await self._clicked_episode(body)) is None:
             return
-        row = await self.store.get(click.episode_id)
-        if row is None:
-            return
+        click, row = clicked
         await self.client.chat_postEphemeral(
             channel=click.channel,
             user=click.user,
