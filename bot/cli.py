@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from bot.arguments import Parser, port, positive, record_id
 from bot.settings import ConfigurationError, Settings, load_settings
+from bot.simulator.profile import PROFILES
 from memory.models import LessonStatus
 from pipeline.errors import InvalidPostInput, ModelUnavailable, PostUnavailable
 from pipeline.ports import MemoryPhase
@@ -211,6 +212,12 @@ def bench_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     simulate.add_argument("--port", type=port, default=8000)
     simulate.add_argument("--delay", type=float, default=0.5, help="seconds per call")
     simulate.add_argument("--per-token", type=float, default=0.0, help="seconds per token")
+    simulate.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        help="behave like this model on this accelerator (prefill, decode slowing with the "
+        "batch, realistic output lengths); replaces --delay and --per-token",
+    )
 
 
 def serve_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -15,6 +15,7 @@ from bot.evaluation.run import parse_variants, run_variant
 from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
 from bot.simulator.model import ResearchPolicy
+from bot.simulator.profile import PROFILES
 from bot.simulator.server import SimulatedModelServer
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost, load_jsonl
@@ -84,10 +85,19 @@ def write_outputs(
 
 
 async def simulate_command(args: argparse.Namespace) -> int:
+    profile = PROFILES[args.profile] if args.profile else None
     server = SimulatedModelServer(
-        ResearchPolicy(), delay_s=args.delay, per_token_s=args.per_token, bind_port=args.port
+        ResearchPolicy(),
+        delay_s=0.0 if profile else args.delay,
+        per_token_s=0.0 if profile else args.per_token,
+        bind_port=args.port,
+        profile=profile,
     ).start()
-    print(f"simulated model server at {server.base_url} (model {server.model}); Ctrl-C stops it")
+    behaves = f"profile {profile.name}" if profile else f"{args.delay} s per call"
+    print(
+        f"simulated model server at {server.base_url} (model {server.model}, {behaves}); "
+        "Ctrl-C stops it"
+    )
     try:
         await asyncio.Event().wait()
     finally:

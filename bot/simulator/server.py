@@ -2,14 +2,16 @@
 
 The real `openai` client talks to it over real HTTP, so request building, JSON schemas,
 timeouts and error mapping are exercised without a model; `delay_s` (per call) and
-`per_token_s` (per output token) make it stand in for a real server's latency in benchmarks.
-Tests also script failures with it (`queue`, `down`).
+`per_token_s` (per output token) make it stand in for a real server's latency in benchmarks;
+a `profile` (bot/simulator/profile.py) charges prefill, contended decoding and realistic
+output lengths instead. Tests also script failures with it (`queue`, `down`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import random
 import threading
 import time
 from dataclasses import dataclass, field
@@ -17,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from bot.simulator.model import Policy, answer
+from bot.simulator.profile import ServerProfile
 from bot.simulator.vectors import HashingEmbedder
 
 
@@ -49,10 +52,16 @@ class SimulatedModelServer:
     batch_capacity: int = 0
     in_flight: int = 0
     caption: str = 'A bar chart titled "Autism diagnoses" rising from 2000 to 2020.'
+    profile: ServerProfile | None = None  # replaces delay_s/per_token_s when set
+    time_scale: float = 1.0  # multiplies the profile's times (tests run it faster)
+    seed: int = 0
+    decoding: int = 0
 
     def __post_init__(self) -> None:
         server = self
         self.lock = threading.Lock()
+        self.prefill_lock = threading.Lock()  # one prompt is prefilled at a time
+        self.rng = random.Random(self.seed)
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -133,8 +142,13 @@ class SimulatedModelServer:
                 else:
                     schema = request["response_format"]["json_schema"]["name"]
                     content = json.dumps(answer(server.policy, schema, request["messages"]))
-                if server.per_token_s:
-                    time.sleep(server.per_token_s * (len(content) // 4))
+                prompt_tokens = len(json.dumps(request["messages"])) // 4
+                completion_tokens = len(content) // 4
+                if server.profile is not None:
+                    schema = (request.get("response_format") or {}).get("json_schema", {})
+                    completion_tokens = server.generate(prompt_tokens, schema.get("name", ""))
+                elif server.per_token_s:
+                    time.sleep(server.per_token_s * completion_tokens)
                 self._send(
                     200,
                     {
@@ -150,8 +164,8 @@ class SimulatedModelServer:
                             }
                         ],
                         "usage": {
-                            "prompt_tokens": len(json.dumps(request["messages"])) // 4,
-                            "completion_tokens": len(content) // 4,
+                            "prompt_tokens": prompt_tokens,
+                            "completion_tokens": completion_tokens,
                             "total_tokens": 0,
                         },
                     },
@@ -171,6 +185,31 @@ class SimulatedModelServer:
 
     def slowdown(self, load: int) -> float:
         return max(1.0, load / self.batch_capacity) if self.batch_capacity else 1.0
+
+    def generate(self, prompt_tokens: int, schema: str) -> int:
+        """Spend the profile's time on one call (blocking this request's thread): prefill
+        first-come, then decode in chunks at the rate the current batch allows. Returns the
+        simulated number of output tokens."""
+        assert self.profile is not None
+        profile, scale = self.profile, self.time_scale
+        with self.lock:
+            tokens = profile.completion_tokens(schema, self.rng)
+        with self.prefill_lock:
+            time.sleep(profile.prefill_s(prompt_tokens) * scale)
+        with self.lock:
+            self.decoding += 1
+        try:
+            left = tokens
+            while left > 0:
+                chunk = min(16, left)
+                with self.lock:
+                    batch = self.decoding
+                time.sleep(chunk / profile.decode_rate(batch) * scale)
+                left -= chunk
+        finally:
+            with self.lock:
+                self.decoding -= 1
+        return tokens
 
     def start(self) -> SimulatedModelServer:
         self.thread.start()
