@@ -1,6 +1,7 @@
 """A burst of requests against a model server that saturates. Prints numbers; asserts nothing.
 
     python -m bench.burst [--requests 200] [--delay 2] [--capacity 8] [--workers 8 ...]
+                          [--profile h200-27b] [--forecast]
 
 The whole application (`bot.app.build`: real openai client, SQLite, the local corpus) against
 the simulated OpenAI-compatible server, whose calls take `--delay` seconds while at most
@@ -8,7 +9,9 @@ the simulated OpenAI-compatible server, whose calls take `--delay` seconds while
 For each `--workers` value (episodes one process admits at once; a value ≥ the burst size is
 "no admission control") it reports noted / abstained / failed, how many abstained for lack of
 time, queue wait p50/p95 (submitted → running) and run time p50/p95 (running → finished),
-against the episode deadline.
+against the episode deadline. `--profile` replaces the fixed delay with a model-server
+profile (prefill, contended decoding, realistic output lengths); `--forecast` runs the persona
+panel after each note, as `serve` does, and the wall time then includes it.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from pathlib import Path
 from bot.app import build
 from bot.settings import Settings
 from bot.simulator.model import ResearchPolicy
+from bot.simulator.profile import PROFILES
 from bot.simulator.server import SimulatedModelServer
 from pipeline.request import NoteRequest
 
@@ -47,14 +51,16 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-async def burst(folder: Path, server: SimulatedModelServer, requests: int, workers: int) -> str:
+async def burst(
+    folder: Path, server: SimulatedModelServer, requests: int, workers: int, forecast: bool
+) -> str:
     os.environ.update(
         {
             "EVONOTE_DATA_DIR": str(folder / f"w{workers}"),
             "EVONOTE_LLM__BASE_URL": server.base_url,
             "EVONOTE_SEARCH__CORPUS": str(folder / "corpus.jsonl"),
             "EVONOTE_MEMORY__MODE": "off",
-            "EVONOTE_FORECAST__ENABLED": "false",
+            "EVONOTE_FORECAST__ENABLED": str(forecast).lower(),
             "EVONOTE_OPS__WORKERS": str(workers),
         }
     )
@@ -85,13 +91,18 @@ async def burst(folder: Path, server: SimulatedModelServer, requests: int, worke
         f"({out_of_time} for lack of time), failed {status['failed'] + len(rows) - len(done):>3};"
         f" queue wait p50 {statistics.median(waits):6.1f} s p95 {percentile(waits, 0.95):6.1f} s;"
         f" run time p50 {statistics.median(runs):5.1f} s p95 {percentile(runs, 0.95):5.1f} s"
-        f" (deadline {settings.budget.deadline_s:.0f} s); wall {wall:.0f} s"
+        f" (deadline {settings.budget.deadline_s:.0f} s); wall {wall:.0f} s,"
+        f" {60 * status['noted'] / wall:.1f} notes/min"
     )
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    profile = PROFILES[args.profile] if args.profile else None
     server = SimulatedModelServer(
-        ResearchPolicy(), delay_s=args.delay, batch_capacity=args.capacity
+        ResearchPolicy(),
+        delay_s=0.0 if profile else args.delay,
+        batch_capacity=0 if profile else args.capacity,
+        profile=profile,
     ).start()
     try:
         with tempfile.TemporaryDirectory() as name:
@@ -99,12 +110,16 @@ async def main_async(args: argparse.Namespace) -> None:
             (folder / "corpus.jsonl").write_text(
                 "\n".join(json.dumps(d) for d in DOCUMENTS) + "\n", encoding="utf-8"
             )
-            print(
-                f"{args.requests} requests at once; model calls {args.delay} s each, "
-                f"{args.capacity} at full speed"
+            behaves = (
+                f"model server profile {profile.name}"
+                if profile
+                else f"model calls {args.delay} s each, {args.capacity} at full speed"
             )
+            forecast = "with" if args.forecast else "without"
+            print(f"{args.requests} requests at once; {behaves}; {forecast} the forecast")
             for workers in args.workers:
-                print(await burst(folder, server, args.requests, workers), flush=True)
+                line = await burst(folder, server, args.requests, workers, args.forecast)
+                print(line, flush=True)
     finally:
         server.stop()
 
@@ -119,6 +134,8 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, nargs="+", default=[8, 200], help="admission limits to compare"
     )
+    parser.add_argument("--profile", choices=sorted(PROFILES), help="model-server profile")
+    parser.add_argument("--forecast", action="store_true", help="run the persona panel too")
     asyncio.run(main_async(parser.parse_args()))
 
 
