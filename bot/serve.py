@@ -139,7 +139,7 @@ async def start_scheduler(
             # Episodes queued for two minutes are nobody's: their front end or worker is gone.
             await app.notes.recover(ops.max_attempts, queued_for_s=120)
 
-        jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s))
+        jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s, at_start=True))
     if app.metrics is not None and app.settings.ops.metrics_port:
         jobs.append(Job("refresh_gauges", lambda: refresh_gauges(app), 30))
     scanner = make_scanner(app)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -26,6 +26,9 @@ class Job:
     name: str
     run: Callable[[], Awaitable[Any]]
     every_s: float
+    # Also run as soon as the scheduler starts (work a restart left waiting must not wait a
+    # whole interval).
+    at_start: bool = False
 
 
 class JobScheduler:
@@ -59,6 +62,8 @@ class JobScheduler:
         )
         renew = Job("renew_lease", self.holds_lease, self.ttl.total_seconds() / 3)
         for job in [*self.jobs, renew]:
+            # APScheduler reads next_run_time=None as "paused", so it is passed only when set.
+            first: dict[str, Any] = {"next_run_time": datetime.now(UTC)} if job.at_start else {}
             self.scheduler.add_job(
                 self.run_job,
                 "interval",
@@ -66,6 +71,7 @@ class JobScheduler:
                 args=[job],
                 id=job.name,
                 name=job.name,
+                **first,
             )
         self.scheduler.start()
 

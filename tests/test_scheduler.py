@@ -82,3 +82,25 @@ async def test_the_apscheduler_loop_runs_jobs_on_time(engine: AsyncEngine) -> No
     finally:
         await scheduler.stop()
     assert 0.1 <= times[1] - times[0] <= 2.0  # every 0.2 s, give or take a loaded machine
+
+
+async def test_a_job_marked_at_start_runs_at_once_and_others_wait(engine: AsyncEngine) -> None:
+    ran: list[str] = []
+    started = asyncio.Event()
+
+    async def recover() -> None:
+        ran.append("recover")
+        started.set()
+
+    async def digest() -> None:
+        ran.append("digest")
+
+    jobs = [Job("recover", recover, 3600, at_start=True), Job("digest", digest, 3600)]
+    scheduler = JobScheduler(SqlLeaseStore(engine), "host", jobs)
+    scheduler.start()
+    try:
+        await asyncio.wait_for(started.wait(), timeout=5)
+        await asyncio.sleep(0.2)
+    finally:
+        await scheduler.stop()
+    assert ran == ["recover"]
