@@ -105,3 +105,34 @@ async def test_orphaned_episodes_are_recovered(engine: Any) -> None:
         row = await store.get(episode_id or 0)
         assert row is not None and row.status == "noted"
     assert await notes.recover(max_attempts=3, queued_for_s=0) == []
+
+
+async def test_recovery_stops_when_the_model_server_is_down(engine: Any) -> None:
+    from pipeline.budget import EvidenceBudget
+    from pipeline.desk.notes import NoteService
+    from pipeline.desk.posts import PostResolver
+    from pipeline.episode import EpisodeRunner
+    from pipeline.errors import ModelUnavailable
+    from pipeline.ports import NoMemory
+    from tests.fakes.ports import FakeWeb, health_pages
+
+    calls: list[str] = []
+
+    class Down:
+        async def structured(self, *args: Any, **kwargs: Any) -> Any:
+            calls.append("call")
+            raise ModelUnavailable("cannot reach the model server at http://127.0.0.1:9/v1")
+
+    web = FakeWeb(health_pages())
+    runner = EpisodeRunner(
+        model=Down(), search=web, reader=web, memory=NoMemory(), budget=EvidenceBudget()
+    )
+    store = EpisodeStore(engine)
+    notes = NoteService(store=store, posts=PostResolver(), runner=runner, worker_id="w")
+    row = await store.create(NoteRequest(post_ref="a"), Post(text="MMR causes autism"), "off")
+    # Before the fix the pass claimed the delayed episode again and again until the server
+    # came back; now it gives up for this pass.
+    assert await asyncio.wait_for(notes.recover(max_attempts=3, queued_for_s=0), 10) == []
+    after = await store.get(row.id or 0)
+    assert after is not None and after.status == "queued" and after.attempts == 1
+    assert "delayed" in (after.delay_reason or "") and len(calls) == 1

@@ -143,6 +143,10 @@ class NoteService:
         await self.store.requeue_expired(max_attempts)
         done = []
         while (row := await self.work_once(queued_for_s=queued_for_s)) is not None:
+            if row.status == EpisodeStatus.QUEUED:
+                # Delayed (the model server is down) or requeued at shutdown: claiming it again
+                # at once would loop until the server is back; the next pass retries it.
+                break
             assert row.id is not None
             done.append(row.id)
         return done
