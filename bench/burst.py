@@ -97,12 +97,9 @@ async def burst(
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    profile = PROFILES[args.profile] if args.profile else None
+    profile = PROFILES.get(args.profile or "")
     server = SimulatedModelServer(
-        ResearchPolicy(),
-        delay_s=0.0 if profile else args.delay,
-        batch_capacity=0 if profile else args.capacity,
-        profile=profile,
+        ResearchPolicy(), delay_s=args.delay, batch_capacity=args.capacity, profile=profile
     ).start()
     try:
         with tempfile.TemporaryDirectory() as name:

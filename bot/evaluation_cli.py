@@ -85,11 +85,11 @@ def write_outputs(
 
 
 async def simulate_command(args: argparse.Namespace) -> int:
-    profile = PROFILES[args.profile] if args.profile else None
+    profile = PROFILES.get(args.profile or "")
     server = SimulatedModelServer(
         ResearchPolicy(),
-        delay_s=0.0 if profile else args.delay,
-        per_token_s=0.0 if profile else args.per_token,
+        delay_s=args.delay,
+        per_token_s=args.per_token,
         bind_port=args.port,
         profile=profile,
     ).start()

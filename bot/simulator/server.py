@@ -52,7 +52,8 @@ class SimulatedModelServer:
     batch_capacity: int = 0
     in_flight: int = 0
     caption: str = 'A bar chart titled "Autism diagnoses" rising from 2000 to 2020.'
-    profile: ServerProfile | None = None  # replaces delay_s/per_token_s when set
+    # When set, it alone decides the time (delay_s, per_token_s, batch_capacity are ignored).
+    profile: ServerProfile | None = None
     time_scale: float = 1.0  # multiplies the profile's times (tests run it faster)
     seed: int = 0
     decoding: int = 0
@@ -98,7 +99,7 @@ class SimulatedModelServer:
                     server.in_flight += 1
                     load = server.in_flight
                 try:
-                    if server.delay_s:
+                    if server.delay_s and server.profile is None:
                         time.sleep(server.delay_s * server.slowdown(load))
                     self._answer(request)
                 finally:
