@@ -43,6 +43,7 @@ from scheduler.jobs import Job, JobScheduler
 
 if TYPE_CHECKING:
     import discord
+    from slack_sdk.web.async_client import AsyncWebClient
 
     from bot.discord.frontend import DiscordFrontend
     from bot.slack.frontend import SlackFrontend
@@ -368,13 +369,11 @@ def make_scanner(app: App) -> WatchScanner | None:
 def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
     """The Slack app, when its bot token is set. `run_episodes`: False where workers run them."""
     s = app.settings.slack
-    if s.bot_token is None:
+    client = make_slack_client(app.settings)
+    if client is None:
         return None
-    from slack_sdk.web.async_client import AsyncWebClient
-
     from bot.slack.frontend import SlackFrontend
 
-    client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
     return SlackFrontend(
         app.notes,
         app.store,
@@ -385,6 +384,16 @@ def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
         desk=app.desk,
         lessons=LessonDesk(app.memory) if app.memory is not None else None,
     )
+
+
+def make_slack_client(settings: Settings) -> AsyncWebClient | None:
+    """A Slack Web API client, when the bot token is set."""
+    s = settings.slack
+    if s.bot_token is None:
+        return None
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    return AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
 
 
 def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | None:

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.memory_store import SqlMemoryStore
+from adapters.sqlstore.submissions import SubmissionStore
 from bot.process import describe, owner_gone, owner_role
 from bot.settings import ConfigurationError, Settings
 
@@ -45,3 +48,19 @@ async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
 async def open_store(settings: Settings) -> AsyncIterator[EpisodeStore]:
     async with open_database(settings) as engine:
         yield EpisodeStore(engine)
+
+
+@dataclass(frozen=True)
+class Stores:
+    """Every store on one database, for commands that only read and write records."""
+
+    engine: AsyncEngine
+    episodes: EpisodeStore
+    lessons: SqlMemoryStore
+    submissions: SubmissionStore
+
+
+@asynccontextmanager
+async def open_stores(settings: Settings) -> AsyncIterator[Stores]:
+    async with open_database(settings) as engine:
+        yield Stores(engine, EpisodeStore(engine), SqlMemoryStore(engine), SubmissionStore(engine))

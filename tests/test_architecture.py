@@ -54,6 +54,7 @@ def test_pipeline_and_memory_import_no_adapter_bot_or_platform_library() -> None
     [
         "bot/slack",
         "bot/discord",
+        "bot/commands",
         "bot/worker.py",
         "bot/watch.py",
         "bot/live_card.py",
@@ -92,3 +93,15 @@ def test_only_the_composition_root_builds_adapters() -> None:
         + sorted((ROOT / "bot/discord").rglob("*.py"))
     )
     assert offenders(outer, ("adapters",)) == []
+
+
+def test_every_command_module_is_in_the_command_table() -> None:
+    """One module per command, each reachable: a module left out of `COMMANDS` is dead code."""
+    from bot.cli import COMMANDS
+
+    modules = {
+        p.stem
+        for p in (ROOT / "bot/commands").glob("*.py")
+        if p.stem not in {"__init__", "arguments", "exits"}
+    }
+    assert modules == {c.__name__.rsplit(".", 1)[1] for c in COMMANDS.values()}  # type: ignore[attr-defined]

@@ -1,4 +1,4 @@
-"""`evonote personas build` and `evonote personas calibrate`."""
+"""`evonote personas build|score|calibrate`: the simulated rater personas (MultiCom)."""
 
 from __future__ import annotations
 
@@ -7,35 +7,72 @@ import asyncio
 import json
 import sys
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
-from sklearn.model_selection import StratifiedKFold, cross_val_predict
-
-from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
-from bot.app import make_llm_client, make_panel
-from bot.progress import ProgressBar
+from bot.commands.arguments import Subparsers, positive
+from bot.commands.exits import EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
-from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
-from pipeline.forecast.factorisation import fit
-from pipeline.forecast.personas import build_personas
-from pipeline.forecast.ratings import RatingsTable, official_preprocessing
-from pipeline.forecast.scoring import NoteStatus, first_round_status
 
-EXIT_OK, EXIT_INPUT = 0, 3
-LABELS = {
-    "helpful": Verdict.HELPFUL,
-    "currently_rated_helpful": Verdict.HELPFUL,
-    "not_helpful": Verdict.NOT_HELPFUL,
-    "currently_rated_not_helpful": Verdict.NOT_HELPFUL,
-    "needs_more_ratings": Verdict.NEEDS_MORE_RATINGS,
+if TYPE_CHECKING:
+    from pipeline.forecast.ratings import RatingsTable
+
+LABELS = {  # the label a calibration line gives → the verdict (`Verdict`'s values)
+    "helpful": "Helpful",
+    "currently_rated_helpful": "Helpful",
+    "not_helpful": "Not Helpful",
+    "currently_rated_not_helpful": "Not Helpful",
+    "needs_more_ratings": "Needs More Ratings",
 }
+
+
+def add_parser(sub: Subparsers) -> None:
+    personas = sub.add_parser("personas", help="simulated rater personas (MultiCom)")
+    psub = personas.add_subparsers(dest="personas_command", required=True)
+    build = psub.add_parser("build", help="fit the rater space on real ratings and cluster it")
+    score = psub.add_parser(
+        "score", help="the official first round's fit and note status, in X's file layout"
+    )
+    for command in (build, score):
+        command.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021/now)")
+        command.add_argument(
+            "--notes", type=Path, help="notes TSV: rate its misleading notes only (officially)"
+        )
+        command.add_argument(
+            "--all-ratings",
+            action="store_true",
+            help="skip the official preprocessing (misleading notes, 5+ raters per note, "
+            "10+ ratings per rater)",
+        )
+        command.add_argument("--seed", type=int, default=0)
+        command.add_argument("--out", type=Path, required=True)
+    build.add_argument("--k", type=positive, default=16, help="personas (clusters)")
+    score.add_argument("--raters-out", type=Path, help="raters' intercepts and factors (TSV)")
+    calibrate = psub.add_parser("calibrate", help="fit the aggregator on labelled notes")
+    calibrate.add_argument(
+        "--data",
+        type=Path,
+        required=True,
+        help="JSONL: {post, note, label: helpful|not_helpful|needs_more_ratings}",
+    )
+    calibrate.add_argument("--out", type=Path, required=True)
+    calibrate.add_argument("--folds", type=positive, default=5)
+
+
+async def run(settings: Settings, args: argparse.Namespace) -> int:
+    if args.personas_command == "build":
+        return await asyncio.to_thread(build_command, args)
+    if args.personas_command == "score":
+        return await asyncio.to_thread(score_command, args)
+    return await calibrate_command(settings, args)
 
 
 def ratings_for(args: argparse.Namespace) -> RatingsTable:
     """The ratings as the official first round sees them (misleading notes only, when the
     notes file is given; notes with 5+ raters; raters with 10+ ratings), or all of them."""
+    from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
+    from pipeline.forecast.ratings import official_preprocessing
+
     table = read_ratings(args.ratings)
     if args.notes:
         table = only_notes(table, read_note_ids(args.notes, misleading_only=not args.all_ratings))
@@ -45,6 +82,10 @@ def ratings_for(args: argparse.Namespace) -> RatingsTable:
 def score_command(args: argparse.Namespace) -> int:
     """The official layout, to compare with X's own files: notes' intercepts, factors and
     first-round status; raters' intercepts and factors."""
+    from bot.progress import ProgressBar
+    from pipeline.forecast.factorisation import fit
+    from pipeline.forecast.scoring import NoteStatus, first_round_status
+
     try:
         table = ratings_for(args)
     except (OSError, ValueError) as e:
@@ -82,6 +123,10 @@ def score_command(args: argparse.Namespace) -> int:
 
 
 def build_command(args: argparse.Namespace) -> int:
+    from bot.progress import ProgressBar
+    from pipeline.forecast.factorisation import fit
+    from pipeline.forecast.personas import build_personas
+
     try:
         table = ratings_for(args)
     except (OSError, ValueError) as e:
@@ -116,13 +161,21 @@ def build_command(args: argparse.Namespace) -> int:
 
 
 async def calibrate_command(settings: Settings, args: argparse.Namespace) -> int:
+    import numpy as np
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
+    from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+    from bot.app import make_llm_client, make_panel
+    from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
+
     try:
         rows = [
             json.loads(line)
             for line in (await asyncio.to_thread(args.data.read_text, "utf-8")).splitlines()
             if line.strip()
         ]
-        labels = [LABELS[str(r["label"]).strip().lower().replace(" ", "_")] for r in rows]
+        labels = [Verdict(LABELS[str(r["label"]).strip().lower().replace(" ", "_")]) for r in rows]
     except (OSError, ValueError, KeyError) as e:
         print(
             f"evonote: {args.data}: every line needs post, note and a label "

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import NoReturn
+from typing import NoReturn, TypeAlias
+
+from bot.commands.exits import EXIT_INPUT
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 # Ids are 64-bit integers in the database; a larger number cannot name anything.
 MAX_ID = 2**63 - 1
-EXIT_USAGE = 3  # the README's "input cannot be processed"
 
 
 def record_id(text: str) -> int:
@@ -41,4 +44,4 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: {message}\n")
+        self.exit(EXIT_INPUT, f"{self.prog}: {message}\n")

@@ -3,34 +3,45 @@
 from __future__ import annotations
 
 import argparse
+import getpass
 import sys
 
-import httpx
-
-from adapters.sqlstore.submissions import SubmissionStore
-from adapters.x.community_notes import NotesApiError
-from adapters.x.oauth import OAuth1Credentials
-from bot.app import make_chat_model, make_submitter
-from bot.database import open_database
+from bot.commands.arguments import Subparsers, record_id
+from bot.commands.exits import EXIT_FAILED, EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
-from bot.submit import SubmissionRefused
-
-EXIT_OK, EXIT_INPUT, EXIT_FAILED = 0, 3, 4
 
 
-def credentials(settings: Settings) -> OAuth1Credentials:
-    parts = settings.x.credentials()
-    if parts is None:
+def add_parser(sub: Subparsers) -> None:
+    x = sub.add_parser("x", help="X's Community Notes API: submit approved notes, sync status")
+    xsub = x.add_subparsers(dest="x_command", required=True)
+    submit = xsub.add_parser("submit", help="submit an approved episode's note")
+    submit.add_argument("episode", type=record_id)
+    submit.add_argument("--by", default=getpass.getuser(), help="who submits")
+    submit.add_argument(
+        "--live", action="store_true", help="not test mode (the account must be admitted)"
+    )
+    xsub.add_parser("sync", help="fetch the status of the notes written")
+    xsub.add_parser("quota", help="remaining requests and submissions")
+
+
+def need_credentials(settings: Settings) -> None:
+    if settings.x.credentials() is None:
         raise ConfigurationError(
             "the Community Notes API needs EVONOTE_X__CONSUMER_KEY, __CONSUMER_SECRET, "
             "__ACCESS_TOKEN and __ACCESS_TOKEN_SECRET"
         )
-    return OAuth1Credentials(*parts)
 
 
-async def x_command(settings: Settings, args: argparse.Namespace) -> int:
-    async with httpx.AsyncClient() as http, open_database(settings) as engine:
-        submissions = SubmissionStore(engine)
+async def run(settings: Settings, args: argparse.Namespace) -> int:
+    import httpx
+
+    from adapters.x.community_notes import NotesApiError
+    from bot.app import make_chat_model, make_submitter
+    from bot.database import open_stores
+    from bot.submit import SubmissionRefused
+
+    async with httpx.AsyncClient() as http, open_stores(settings) as stores:
+        submissions = stores.submissions
         if args.x_command == "quota":
             used = await submissions.submitted_since(24 * 3600)
             print(
@@ -38,9 +49,9 @@ async def x_command(settings: Settings, args: argparse.Namespace) -> int:
                 "minutes (this process counts its own)"
             )
             return EXIT_OK
-        credentials(settings)  # names the missing variables
+        need_credentials(settings)  # names the missing variables
         model, client = make_chat_model(settings)
-        submitter = make_submitter(settings, engine, http, model)
+        submitter = make_submitter(settings, stores.engine, http, model)
         assert submitter is not None
         try:
             if args.x_command == "sync":

@@ -8,23 +8,61 @@ import asyncio
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from adapters.community_notes_tsv import load_community_notes
-from bot.evaluation.charts import write_charts
-from bot.evaluation.run import parse_variants, run_variant
-from bot.progress import ProgressBar
+from bot.commands.arguments import Subparsers, port, positive
+from bot.commands.exits import EXIT_ERROR, EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
-from bot.simulator.model import ResearchPolicy
 from bot.simulator.profile import PROFILES
-from bot.simulator.server import SimulatedModelServer
 from pipeline.errors import EvoNoteError
-from pipeline.evaluation.dataset import BenchPost, load_jsonl
-from pipeline.evaluation.report import render_markdown, summarise
 
-EXIT_OK, EXIT_INPUT, EXIT_FAILED = 0, 3, 1
+if TYPE_CHECKING:
+    from pipeline.evaluation.dataset import BenchPost
+
+
+def add_parser(sub: Subparsers) -> None:
+    bench = sub.add_parser("bench", help="the paper's evaluation: variants, judges, report")
+    bsub = bench.add_subparsers(dest="bench_command", required=True)
+    run = bsub.add_parser("run", help="replay a dataset per variant, judge, write the report")
+    run.add_argument("dataset", type=Path, help="JSONL: id, text, created_at, [human_note, ...]")
+    run.add_argument(
+        "--variants",
+        default="full",
+        help="comma-separated: full, memory-frozen, memory-off, no-analyzer",
+    )
+    run.add_argument("--out", type=Path, required=True, help="folder for report and ledgers")
+    run.add_argument("--concurrency", type=positive, default=1, help="episodes at a time")
+    run.add_argument("--limit", type=positive, help="only the first N posts (post-time order)")
+    run.add_argument("--json", action="store_true", help="print results.json to stdout")
+    run.add_argument(
+        "--cn-notes",
+        type=Path,
+        help="with --cn-status: read a Community Notes notes TSV, "
+        "and take post text from DATASET lines {tweet_id, text, created_at}",
+    )
+    run.add_argument("--cn-status", type=Path, help="the noteStatusHistory TSV")
+    simulate = bsub.add_parser("simulate", help="serve a latency-simulating model endpoint")
+    simulate.add_argument("--port", type=port, default=8000)
+    simulate.add_argument("--delay", type=float, default=0.5, help="seconds per call")
+    simulate.add_argument("--per-token", type=float, default=0.0, help="seconds per token")
+    simulate.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        help="behave like this model on this accelerator (prefill, decode slowing with the "
+        "batch, realistic output lengths); replaces --delay and --per-token",
+    )
+
+
+async def run(settings: Settings, args: argparse.Namespace) -> int:
+    if args.bench_command == "run":
+        return await run_command(settings, args)
+    return await simulate_command(args)
 
 
 def load(args: argparse.Namespace) -> list[BenchPost]:
+    from adapters.community_notes_tsv import load_community_notes
+    from pipeline.evaluation.dataset import load_jsonl
+
     if args.cn_notes or args.cn_status:
         if not (args.cn_notes and args.cn_status):
             raise EvoNoteError("--cn-notes and --cn-status go together")
@@ -35,6 +73,10 @@ def load(args: argparse.Namespace) -> list[BenchPost]:
 
 
 async def run_command(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.evaluation.run import parse_variants, run_variant
+    from bot.progress import ProgressBar
+    from pipeline.evaluation.report import summarise
+
     try:
         if args.concurrency < 1:
             raise ValueError("--concurrency must be at least 1")
@@ -63,7 +105,7 @@ async def run_command(settings: Settings, args: argparse.Namespace) -> int:
                 )
         except (ConfigurationError, EvoNoteError) as e:
             print(f"evonote: {e} (finished posts are kept; run again to continue)", file=sys.stderr)
-            return EXIT_FAILED
+            return EXIT_ERROR
     results = {v: summarise(rows) for v, rows in ledgers.items()}
     await asyncio.to_thread(write_outputs, results, ledgers, args.out, args.dataset.name)
     if args.json:
@@ -79,12 +121,18 @@ def write_outputs(
     out: Path,
     dataset: str,
 ) -> None:
+    from bot.evaluation.charts import write_charts
+    from pipeline.evaluation.report import render_markdown
+
     (out / "results.json").write_text(json.dumps(results, indent=2), encoding="utf-8")
     (out / "report.md").write_text(render_markdown(results, dataset), encoding="utf-8")
     write_charts(results, ledgers, out)
 
 
 async def simulate_command(args: argparse.Namespace) -> int:
+    from bot.simulator.model import ResearchPolicy
+    from bot.simulator.server import SimulatedModelServer
+
     profile = PROFILES.get(args.profile or "")
     server = SimulatedModelServer(
         ResearchPolicy(),

@@ -1,26 +1,56 @@
-"""`evonote memory …`, `evonote evolve`, `evonote vote` and `evonote serve`."""
+"""`evonote memory …`: inspect and curate the experience memory's lessons."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import json
 import sys
 import textwrap
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from adapters.sqlstore.episodes import EpisodeStore
-from bot.app import make_desk, make_evolver, make_llm_client, open_memory
-from bot.database import open_database
+from bot.commands.arguments import Subparsers, record_id
+from bot.commands.exits import EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
-from memory.distil import normalised, rejection_reason
-from memory.experience import ExperienceMemory
 from memory.models import LessonKind, LessonStatus, MemoryItem
-from memory.prompts import DistilledLesson
-from pipeline.desk.moderation import Voter
-from pipeline.moderation import vote_message
 from pipeline.ports import MemoryPhase
 
-EXIT_OK, EXIT_INPUT = 0, 3
+if TYPE_CHECKING:
+    from memory.experience import ExperienceMemory
+
+
+def add_parser(sub: Subparsers) -> None:
+    memory = sub.add_parser("memory", help="the experience memory: inspect and curate lessons")
+    msub = memory.add_subparsers(dest="memory_command", required=True)
+    listing = msub.add_parser("list", help="lessons, newest first")
+    listing.add_argument("--phase", choices=[p.value for p in MemoryPhase])
+    listing.add_argument("--status", choices=[s.value for s in LessonStatus])
+    show = msub.add_parser("show", help="one lesson with its audit log")
+    show.add_argument("id", type=record_id)
+    for name, help_text in (
+        ("retire", "stop using a lesson"),
+        ("restore", "use it again"),
+        ("approve", "make a provisional lesson active"),
+    ):
+        command = msub.add_parser(name, help=help_text)
+        command.add_argument("id", type=record_id)
+        command.add_argument("--actor", default=getpass.getuser())
+        if name == "retire":
+            command.add_argument("--why", required=True, help="why it is retired")
+    edit = msub.add_parser("edit", help="change a lesson's wording or phase")
+    edit.add_argument("id", type=record_id)
+    edit.add_argument("--trigger")
+    edit.add_argument("--strategy")
+    edit.add_argument("--phase", choices=[p.value for p in MemoryPhase])
+    edit.add_argument("--actor", default=getpass.getuser())
+    export = msub.add_parser("export", help="every lesson as JSONL")
+    export.add_argument("--out", type=Path, help="file (default: standard output)")
+    load = msub.add_parser("import", help="add lessons from JSONL (merged with near-duplicates)")
+    load.add_argument("file", type=Path)
+    load.add_argument("--actor", default=getpass.getuser())
+    msub.add_parser("stats", help="lessons by phase and status, the most used")
 
 
 def _item_line(item: MemoryItem) -> str:
@@ -31,15 +61,18 @@ def _item_line(item: MemoryItem) -> str:
     )
 
 
-async def _need_memory(memory: ExperienceMemory | None) -> ExperienceMemory:
+async def need_memory(memory: ExperienceMemory | None) -> ExperienceMemory:
     if memory is None:
         raise ConfigurationError("the memory is off (EVONOTE_MEMORY__MODE=off)")
     return memory
 
 
-async def memory_command(settings: Settings, args: argparse.Namespace) -> int:
+async def run(settings: Settings, args: argparse.Namespace) -> int:
+    from bot.app import open_memory
+    from bot.database import open_database
+
     async with open_database(settings) as engine:
-        memory = await _need_memory(await open_memory(settings, engine))
+        memory = await need_memory(await open_memory(settings, engine))
         store = memory.store
         command = args.memory_command
         if command == "list":
@@ -99,6 +132,9 @@ async def memory_command(settings: Settings, args: argparse.Namespace) -> int:
                 return EXIT_INPUT
             if "phase" in changes:
                 changes["phase"] = MemoryPhase(changes["phase"])
+            from memory.distil import normalised, rejection_reason
+            from memory.prompts import DistilledLesson
+
             current = await memory.store.get(args.id)
             if current is None:
                 print(f"evonote: there is no memory item {args.id}", file=sys.stderr)
@@ -131,6 +167,9 @@ async def memory_command(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _import(memory: ExperienceMemory, args: argparse.Namespace) -> int:
+    from memory.distil import normalised, rejection_reason
+    from memory.prompts import DistilledLesson
+
     try:
         lines = (await asyncio.to_thread(args.file.read_text, "utf-8")).splitlines()
         items = [MemoryItem.model_validate_json(line) for line in lines if line.strip()]
@@ -171,42 +210,4 @@ async def _import(memory: ExperienceMemory, args: argparse.Namespace) -> int:
     )
     for line in refused:
         print(f"  refused {line}", file=sys.stderr)
-    return EXIT_OK
-
-
-async def evolve_command(settings: Settings) -> int:
-    client = make_llm_client(settings)
-    try:
-        async with open_database(settings) as engine:
-            memory = await _need_memory(await open_memory(settings, engine))
-            report = await make_evolver(
-                settings, engine, memory, client, judge_after_s=0
-            ).run_once()
-            await memory.persist()
-    finally:
-        await client.close()
-    print(report.summary())
-    for line in report.refused:
-        print(f"  refused {line}")
-    for line in report.failed:
-        print(f"  failed {line}", file=sys.stderr)
-    return EXIT_OK if not report.failed else 4
-
-
-async def vote_command(settings: Settings, args: argparse.Namespace) -> int:
-    async with open_database(settings) as engine:
-        store = EpisodeStore(engine)
-        try:
-            vote = 1 if args.verdict == "up" else -1
-            operator = Voter("cli", args.user, is_moderator=True)
-            answer = await make_desk(settings, store).vote(
-                operator, args.episode, vote, args.reason
-            )
-            if answer.outcome is None:  # no such episode
-                raise KeyError(f"there is no episode {args.episode}")
-            outcome = answer.outcome
-        except KeyError as e:
-            print(f"evonote: {e.args[0]}", file=sys.stderr)
-            return EXIT_INPUT
-    print(f"episode {args.episode}: {vote_message(outcome, vote)}")
     return EXIT_OK
