@@ -376,12 +376,10 @@ def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
 
     return SlackFrontend(
         app.notes,
-        app.store,
+        app.desk,
         s,
         client,
-        submitter=app.submitter,
         run_episodes=run_episodes,
-        desk=app.desk,
         lessons=LessonDesk(app.memory) if app.memory is not None else None,
     )
 
@@ -404,11 +402,9 @@ def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | Non
 
     return DiscordFrontend(
         app.notes,
-        app.store,
+        app.desk,
         app.settings.discord,
-        submitter=app.submitter,
         run_episodes=run_episodes,
-        desk=app.desk,
         lessons=LessonDesk(app.memory) if app.memory is not None else None,
     )
 

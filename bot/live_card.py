@@ -5,12 +5,11 @@ from __future__ import annotations
 import contextlib
 from typing import Protocol
 
-from bot.cards import card_for, load_card
-from bot.submit import NoteSubmitter
 from pipeline.card import NoteCard
+from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode
+from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import EpisodeFailed, NoteService
-from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest
 from pipeline.trajectory import Progress
 
@@ -38,66 +37,50 @@ class CardPlacer(Protocol):
     async def __call__(self, card: NoteCard) -> tuple[CardView, str | None]: ...
 
 
-async def request_behind_card(
-    notes: NoteService,
-    store: EpisodeRepository,
-    request: NoteRequest,
-    place: CardPlacer,
-    *,
-    submitter: NoteSubmitter | None,
-    run_episodes: bool,
-) -> None:
-    """A person's request, on any platform: stored once (a retried event or a double click
-    starts nothing), its card shown at once — the failure card when the input is refused —
-    then run behind the card here, or left queued for a worker."""
-    try:
-        episode = await notes.submit_once(request)
-    except EpisodeFailed as failed:
-        await place(card_for(failed.episode))
-        return
-    if episode is not None:
-        await attend(notes, store, episode, place, submitter=submitter, run_episodes=run_episodes)
+class LiveCards:
+    """The one request-behind-a-card flow of every chat front end."""
 
+    def __init__(self, notes: NoteService, desk: ModeratorDesk, run_episodes: bool) -> None:
+        self.notes = notes
+        self.desk = desk
+        self.run_episodes = run_episodes  # False where workers in other processes run them
 
-async def attend(
-    notes: NoteService,
-    store: EpisodeRepository,
-    episode: Episode,
-    place: CardPlacer,
-    *,
-    submitter: NoteSubmitter | None,
-    run_episodes: bool,
-) -> None:
-    """Show a queued episode's card, remember where it is, and run it behind the card."""
-    view, message_id = await place(card_for(episode, submitting=submitter is not None))
-    if message_id is not None:  # where a worker in another process edits the card
-        await store.set_reply_message(episode.id, message_id)
-    if run_episodes:
-        await run_behind_card(notes, store, episode.id, view, submitter)
+    async def request(self, request: NoteRequest, place: CardPlacer) -> None:
+        """A person's request, on any platform: stored once (a retried event or a double click
+        starts nothing), its card shown at once — the failure card when the input is refused —
+        then run behind the card here, or left queued for a worker."""
+        try:
+            episode = await self.notes.submit_once(request)
+        except EpisodeFailed as failed:
+            await place(card_for(failed.episode))
+            return
+        if episode is not None:
+            await self.attend(episode, place)
 
+    async def attend(self, episode: Episode, place: CardPlacer) -> None:
+        """Show a queued episode's card, remember where it is, and run it behind the card."""
+        view, message_id = await place(await self.desk.card_of(episode))
+        if message_id is not None:
+            await self.notes.card_placed(episode.id, message_id)
+        if self.run_episodes:
+            await self.run(episode.id, view)
 
-async def run_behind_card(
-    notes: NoteService,
-    store: EpisodeRepository,
-    episode_id: int,
-    view: CardView,
-    submitter: NoteSubmitter | None,
-) -> None:
-    """Run a queued episode, editing the card at each phase and once more at the end. The
-    card is read once and kept here: a progress event changes only its progress line."""
-    running = await load_card(store, episode_id, submitter=submitter)
+    async def run(self, episode_id: int, view: CardView) -> None:
+        """Run a queued episode, editing the card at each phase and once more at the end. The
+        card is read once and kept here: a progress event changes only its progress line."""
+        running = await self.desk.card(episode_id)
 
-    async def progress(event: Progress) -> None:
-        if running is not None:
-            await view.show(running.model_copy(update={"progress": progress_text(event)}))
+        async def progress(event: Progress) -> None:
+            if running is not None:
+                await view.show(running.model_copy(update={"progress": progress_text(event)}))
 
-    finished = None
-    with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
-        finished = await notes.run(episode_id, progress)
-    card = await load_card(store, episode_id, submitter=submitter)
-    if card is not None:
-        await view.show(card, force=True)  # the note, at once
-    if finished is not None and (await notes.forecast(finished)).forecast:
-        card = await load_card(store, episode_id, submitter=submitter)
+        finished = None
+        with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
+            finished = await self.notes.run(episode_id, progress)
+        card = await self.desk.card(episode_id)
         if card is not None:
-            await view.show(card, force=True)  # then its rater forecast, as an edit
+            await view.show(card, force=True)  # the note, at once
+        if finished is not None and (await self.notes.forecast(finished)).forecast:
+            card = await self.desk.card(episode_id)
+            if card is not None:
+                await view.show(card, force=True)  # then its rater forecast, as an edit

@@ -7,22 +7,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.card import post_excerpt
+from pipeline.desk.cards import timings_line
 from pipeline.desk.episode import Episode, Vote
 from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus, StepRecord
 
 AI_LABEL = "AI-drafted — needs human review"
-
-
-def timings_line(row: Episode) -> str:
-    if row.total_s is None:
-        return "Timings: none (the episode did not finish)"
-    return (
-        f"Timings: search {row.search_s or 0:.1f} s · visit {row.visit_s or 0:.1f} s · "
-        f"inference {row.inference_s or 0:.1f} s · total {row.total_s:.1f} s · "
-        f"{row.turns or 0} turns"
-    )
 
 
 def episode_text(row: Episode, votes: Sequence[Vote] = ()) -> str:

@@ -83,6 +83,10 @@ class NoteSubmitter:
             )
         )
 
+    async def submission(self, episode_id: int) -> Submission | None:
+        """What X has of the episode's note, once submitted."""
+        return await self.submissions.for_episode(episode_id)
+
     async def sync(self, *, test_mode: bool = True) -> int:
         """Store every status change of the notes written; returns how many changed."""
         changed = 0

@@ -15,13 +15,13 @@ import discord
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import App
-from bot.cards import card_for, load_card
 from bot.discord.embeds import card_embed
 from bot.discord.views import card_view
 from bot.live_card import CardView, progress_text
 from bot.slack.messages import CardMessage
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
+from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode
 from pipeline.trajectory import EpisodeStatus, Progress, ProgressListener
 
@@ -86,7 +86,7 @@ class CardViews:
         view = self.for_row(row)
         if view is None or row.id is None:
             return
-        card = await load_card(self.app.store, row.id, submitter=self.app.submitter)
+        card = await self.app.desk.card(row.id)
         if card is not None:
             try:
                 await view.show(card, force=True)

@@ -58,7 +58,6 @@ def test_pipeline_and_memory_import_no_adapter_bot_or_platform_library() -> None
         "bot/worker.py",
         "bot/watch.py",
         "bot/live_card.py",
-        "bot/cards.py",
         "pipeline/desk/notes.py",
     ],
 )

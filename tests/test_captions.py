@@ -8,7 +8,7 @@ import openai
 import pytest
 
 from adapters.openai_vision import OpenAICaptioner
-from bot.cards import card_for
+from pipeline.desk.cards import card_for
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import ModelTimeout

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
+from pipeline.card import CardAction
+from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.moderation import ModeratorDesk, Voter
 from pipeline.errors import EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome
+from pipeline.post import Post
+from pipeline.trajectory import EpisodeStatus
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
 class Book:
     def __init__(self) -> None:
-        self.votes: dict[tuple[int, str, str], int] = {}
+        self.ballots: dict[tuple[int, str, str], int] = {}
         self.approved: dict[int, str] = {}
         self.noted = {1}
         self.reopened: list[int] = []
@@ -22,8 +30,8 @@ class Book:
         if episode_id not in self.noted:
             raise KeyError(episode_id)
         key = (episode_id, platform, user)
-        before = self.votes.get(key)
-        self.votes[key] = vote
+        before = self.ballots.get(key)
+        self.ballots[key] = vote
         if before is None:
             return VoteOutcome.COUNTED
         return VoteOutcome.UNCHANGED if before == vote else VoteOutcome.CHANGED
@@ -37,6 +45,27 @@ class Book:
             raise ApprovalRefused("there is no note to approve (the episode failed)")
         self.approved[episode_id] = user
 
+    async def get(self, episode_id: int) -> Episode | None:
+        if episode_id not in self.noted:
+            return None
+        return Episode(
+            id=episode_id,
+            source="slack",
+            requester="U1",
+            post=Post(text="Vaccines cause autism.", post_id="1357"),
+            status=EpisodeStatus.NOTED,
+            created_at=NOW,
+            note_text="Large studies found no link between vaccines and autism.",
+            approved_by=self.approved.get(episode_id),
+        )
+
+    async def votes(self, episode_id: int) -> list[Vote]:
+        return [
+            Vote(episode_id=e, platform=p, user=u, vote=v, created_at=NOW)
+            for (e, p, u), v in self.ballots.items()
+            if e == episode_id
+        ]
+
 
 class Submitter:
     def __init__(self, fails: bool = False) -> None:
@@ -47,6 +76,17 @@ class Submitter:
         if self.fails:
             raise EvoNoteError("X refused https://api.x.com/2/notes?token=abc123secret")
         self.sent.append(episode_id)
+
+    async def submission(self, episode_id: int) -> Submission | None:
+        if episode_id not in self.sent:
+            return None
+        return Submission(
+            episode_id=episode_id,
+            post_id="1357",
+            note_id="99",
+            classification="misinformed_or_potentially_misleading",
+            submitted_by="42",
+        )
 
 
 ANA = Voter("slack", "U1")
@@ -99,3 +139,26 @@ async def test_a_moderator_submits() -> None:
     submitter = Submitter()
     assert (await ModeratorDesk(Book(), submitter).submit(MOD, 1)).refresh
     assert submitter.sent == [1]
+
+
+async def test_the_card_is_decided_once_from_the_episode_its_votes_and_x() -> None:
+    book, submitter = Book(), Submitter()
+    desk = ModeratorDesk(book, submitter)
+    assert await desk.card(7) is None  # no such episode
+    await desk.vote(ANA, 1, 1)
+    await desk.vote(MOD, 1, -1)
+    card = await desk.card(1)
+    assert card is not None
+    assert (card.votes_up, card.votes_down, card.voters) == (1, 1, ["U1", "42"])
+    assert CardAction.APPROVE in card.actions() and CardAction.SUBMIT not in card.actions()
+    await desk.approve(MOD, 1)
+    approved = await desk.card(1)
+    assert approved is not None and approved.approved_by == "42"
+    assert CardAction.APPROVE not in approved.actions()
+    assert CardAction.SUBMIT in approved.actions()  # approved, a post id, and X configured
+    await desk.submit(MOD, 1)
+    sent = await desk.card(1, progress="ignored once final")
+    assert sent is not None and sent.submission is not None and "note 99" in sent.submission
+    assert CardAction.SUBMIT not in sent.actions()  # one note per post
+    without_x = await ModeratorDesk(book).card(1)
+    assert without_x is not None and CardAction.SUBMIT not in without_x.actions()

@@ -75,14 +75,14 @@ async def app(app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def frontend_for(app: App) -> DiscordFrontend:
-    return DiscordFrontend(app.notes, app.store, app.settings.discord)
+    return DiscordFrontend(app.notes, app.desk, app.settings.discord)
 
 
 async def noted(frontend: DiscordFrontend) -> int:
     interaction = Interaction(frontend.client)
     await frontend.on_note(interaction, POST)
     await frontend.background.drain()
-    return (await frontend.store.recent(1))[0].id or 0
+    return (await frontend.desk.book.recent(1))[0].id or 0
 
 
 def custom_ids(view: discord.ui.View) -> list[str]:
@@ -96,7 +96,7 @@ async def test_note_defers_then_edits_in_the_result(app: App) -> None:
     assert interaction.response.calls[0] == ("defer", {"thinking": True})
     await frontend.background.drain()
     final = interaction.edits[-1]
-    episode = (await frontend.store.recent(1))[0]
+    episode = (await frontend.desk.book.recent(1))[0]
     assert final["embed"].title == f"Proposed Community Note (episode {episode.id})"
     fields = {f.name: f.value for f in final["embed"].fields}
     assert fields["Post"] == " ".join(POST.split())[:200]
@@ -105,7 +105,7 @@ async def test_note_defers_then_edits_in_the_result(app: App) -> None:
     assert "AI-drafted — needs human review" in fields["Length"]
     assert "[official]" in fields["Sources"]
     assert "Helpful" in fields["Rater forecast"]
-    episode = (await frontend.store.recent(1))[0]
+    episode = (await frontend.desk.book.recent(1))[0]
     assert custom_ids(final["view"]) == [
         f"evonote:{a}:{episode.id}" for a in ("up", "down", "regenerate", "evidence", "approve")
     ]
@@ -225,7 +225,7 @@ async def test_the_message_menu_reads_text_and_links(app: App) -> None:
 def test_only_the_intent_needed_is_requested(app: App) -> None:
     assert frontend_for(app).client.intents.message_content is False
     settings = app.settings.discord.model_copy(update={"reaction_trigger": True})
-    with_reactions = DiscordFrontend(app.notes, app.store, settings)
+    with_reactions = DiscordFrontend(app.notes, app.desk, settings)
     assert with_reactions.client.intents.message_content is True
 
 
@@ -270,24 +270,24 @@ async def test_lessons_are_curated_with_slash_lessons(app: App) -> None:
         "t",
     )
     frontend = DiscordFrontend(
-        app.notes, app.store, app.settings.discord, lessons=LessonDesk(app.memory)
+        app.notes, app.desk, app.settings.discord, lessons=LessonDesk(app.memory)
     )
     member = Interaction(frontend.client, user=5)
-    await frontend.on_lessons(member)
+    await frontend.lessons.show(member)
     shown = member.response.calls[-1][1]
     assert shown["ephemeral"] is True
     assert "posts about detox diets" in str(shown["embed"].fields[0].value)
     assert custom_ids(shown["view"]) == []  # buttons only for moderators
 
     moderator = Interaction(frontend.client, user=6, roles=(77,))
-    await frontend.on_lessons(moderator)
+    await frontend.lessons.show(moderator)
     ids = custom_ids(moderator.response.calls[-1][1]["view"])
     assert ids == [f"evonote:lesson:approve:{lesson.id}", f"evonote:lesson:retire:{lesson.id}"]
 
     refused = Interaction(frontend.client, user=5)
-    await frontend.on_lesson_button(refused, "approve", lesson.id or 0)
+    await frontend.lessons.act(refused, "approve", lesson.id or 0)
     assert refused.response.calls[-1][1]["content"].startswith("Only moderators")
-    await frontend.on_lesson_button(moderator, "approve", lesson.id or 0)
+    await frontend.lessons.act(moderator, "approve", lesson.id or 0)
     approved = await app.memory.store.get(lesson.id or 0)
     assert approved is not None and approved.status == LessonStatus.ACTIVE
     assert moderator.response.calls[-1][0] == "edit_message"

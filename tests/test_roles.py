@@ -44,7 +44,7 @@ async def test_a_gateway_queues_and_a_worker_edits_the_card(
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
         gateway = SlackFrontend(
             app.notes,
-            app.store,
+            app.desk,
             settings.slack,
             client,
             process_before_response=True,
@@ -148,7 +148,7 @@ async def test_workers_delay_episodes_while_the_model_server_is_down(
         delayed = await app.notes.work_once()
         assert delayed is not None and delayed.status == "queued"
         assert "model server" in (delayed.delay_reason or "")
-        from bot.cards import card_for
+        from pipeline.desk.cards import card_for
 
         assert (card_for(delayed).progress or "").startswith("Delayed: ")
         app_env.down = False

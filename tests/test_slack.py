@@ -54,7 +54,7 @@ async def slack(
         )
         # Listeners run before the response, so a test can wait for what they started.
         frontend = SlackFrontend(
-            app.notes, app.store, settings.slack, client, process_before_response=True
+            app.notes, app.desk, settings.slack, client, process_before_response=True
         )
         yield frontend
         await frontend.background.drain()
@@ -132,7 +132,7 @@ async def note_episode(slack: SlackFrontend, api: MockSlackApi) -> int:
     response = await slack.app.async_dispatch(command(POST))
     assert response.status == 200
     await slack.background.drain()
-    rows = await slack.store.recent(1)
+    rows = await slack.desk.book.recent(1)
     assert rows[0].status == "noted"
     return rows[0].id or 0
 
@@ -157,7 +157,7 @@ async def test_note_command_posts_a_card_then_the_result(
     assert "evonote_vote_up" in final and "evonote_approve" in final
     progress = [json.dumps(u["blocks"], ensure_ascii=False) for u in updates[:-1]]
     assert any("Searching" in p for p in progress), "progress is shown while it runs"
-    row = (await slack.store.recent(1))[0]
+    row = (await slack.desk.book.recent(1))[0]
     assert (row.source, row.reply_channel, row.requester) == ("slack", "C1", "U1")
     assert row.reply_message == updates[-1]["ts"]
     assert row.post_ref.startswith("https://x.com/a ")
@@ -169,7 +169,7 @@ async def test_bad_signatures_and_stale_requests_are_rejected(slack: SlackFronte
     assert (await slack.app.async_dispatch(forged)).status == 401
     stale = signed(body, "application/x-www-form-urlencoded", age_s=600)
     assert (await slack.app.async_dispatch(stale)).status == 401
-    assert await slack.store.recent() == []
+    assert await slack.desk.book.recent() == []
 
 
 async def test_a_retried_event_starts_no_second_episode(
@@ -198,7 +198,7 @@ async def test_a_retried_event_starts_no_second_episode(
     )
     assert (await slack.app.async_dispatch(retry)).status == 200
     await slack.background.drain()
-    assert len(await slack.store.recent()) == 1
+    assert len(await slack.desk.book.recent()) == 1
     assert len(slack_api.called("chat.postMessage")) == 1
     assert slack_api.called("chat.postMessage")[0]["thread_ts"] == "1.2"
 
@@ -221,14 +221,14 @@ async def test_the_running_card_is_kept_not_reread_on_every_progress_event(
     slack: SlackFrontend, slack_api: MockSlackApi, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     reads = 0
-    real_get = slack.store.get
+    real_get = slack.desk.book.get
 
     async def counted(episode_id: int) -> object:
         nonlocal reads
         reads += 1
         return await real_get(episode_id)
 
-    monkeypatch.setattr(slack.store, "get", counted)
+    monkeypatch.setattr(slack.desk.book, "get", counted)
     await slack.app.async_dispatch(command(POST))
     await slack.background.drain()
     progress_edits = [
@@ -255,7 +255,7 @@ async def test_votes_count_once_and_show_on_the_card(
     episode = await note_episode(slack, slack_api)
     await slack.app.async_dispatch(button("evonote_vote_up", episode))
     await slack.app.async_dispatch(button("evonote_vote_up", episode))  # a double click
-    votes = await slack.store.votes(episode)
+    votes = await slack.desk.book.votes(episode)
     assert [(v.user, v.vote) for v in votes] == [("U1", 1)]
     assert "already voted" in slack_api.called("chat.postEphemeral")[-1]["text"]
     assert ":+1: 1" in json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
@@ -277,7 +277,7 @@ async def test_votes_count_once_and_show_on_the_card(
         }
     )
     assert (await slack.app.async_dispatch(reason)).status == 200
-    assert [(v.user, v.vote) for v in await slack.store.votes(episode)] == [("U1", -1)]
+    assert [(v.user, v.vote) for v in await slack.desk.book.votes(episode)] == [("U1", -1)]
 
 
 async def test_a_down_vote_asks_for_the_reason(
@@ -304,7 +304,7 @@ async def test_a_down_vote_asks_for_the_reason(
         },
     }
     assert (await slack.app.async_dispatch(interaction(submission))).status == 200
-    votes = await slack.store.votes(episode)
+    votes = await slack.desk.book.votes(episode)
     assert [(v.user, v.vote, v.reason) for v in votes] == [("U2", -1, "cites a weak source")]
 
 
@@ -312,10 +312,10 @@ async def test_only_moderators_approve(slack: SlackFrontend, slack_api: MockSlac
     episode = await note_episode(slack, slack_api)
     await slack.app.async_dispatch(button("evonote_approve", episode, user="U1"))
     assert "Only moderators" in slack_api.called("chat.postEphemeral")[-1]["text"]
-    row = await slack.store.get(episode)
+    row = await slack.desk.book.get(episode)
     assert row is not None and row.approved_by is None
     await slack.app.async_dispatch(button("evonote_approve", episode, user="UMOD"))
-    row = await slack.store.get(episode)
+    row = await slack.desk.book.get(episode)
     assert row is not None and row.approved_by == "UMOD"
     final = json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
     assert "Approved by <@UMOD>" in final and "evonote_approve" not in final
@@ -329,7 +329,7 @@ async def test_show_evidence_and_regenerate(slack: SlackFrontend, slack_api: Moc
     await slack.app.async_dispatch(button("evonote_regenerate", episode))
     await slack.app.async_dispatch(button("evonote_regenerate", episode))  # double click
     await slack.background.drain()
-    assert len(await slack.store.recent()) == 2
+    assert len(await slack.desk.book.recent()) == 2
 
 
 async def test_buttons_of_a_missing_episode_say_so(
@@ -341,7 +341,7 @@ async def test_buttons_of_a_missing_episode_say_so(
             "Episode 987654 no longer exists."
         )
     await slack.background.drain()
-    assert await slack.store.recent() == []
+    assert await slack.desk.book.recent() == []
 
 
 async def test_bad_input_and_unknown_channels(
@@ -355,7 +355,7 @@ async def test_bad_input_and_unknown_channels(
     await slack.background.drain()
     card = json.dumps(slack_api.called("chat.postMessage")[-1]["blocks"], ensure_ascii=False)
     assert "could not be checked" in card and "unsupported site" in card and "Retry" in card
-    assert (await slack.store.recent(1))[0].status == "failed"
+    assert (await slack.desk.book.recent(1))[0].status == "failed"
     shortcut = {
         "type": "message_action",
         "callback_id": "draft_note",
@@ -377,7 +377,7 @@ async def test_model_server_down_shows_a_retry(
     await slack.background.drain()
     card = json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)
     assert "cannot reach the model server" in card and "Retry" in card
-    assert (await slack.store.recent(1))[0].status == "failed"
+    assert (await slack.desk.book.recent(1))[0].status == "failed"
 
 
 def test_cards_stay_within_slack_limits() -> None:
@@ -493,10 +493,9 @@ async def test_a_moderator_submits_an_approved_note_to_x(
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
         slack = SlackFrontend(
             app.notes,
-            app.store,
+            app.desk,
             settings.slack,
             client,
-            submitter=app.submitter,
             process_before_response=True,
         )
         # An operator queues the post from its file (chat cannot name files); Slack shows it.
@@ -683,7 +682,7 @@ async def test_malformed_signed_requests_get_a_4xx_or_a_polite_reply(
     await slack.background.drain()
     # Bolt cannot read some (400, or 404 for no route); our listeners answer the rest (200)
     assert status == 200 if case in ANSWERED_POLITELY else status in (400, 404), (case, status)
-    assert await slack.store.recent(5) == []  # nothing was started from a broken request
+    assert await slack.desk.book.recent(5) == []  # nothing was started from a broken request
     assert not slack.background.failures  # nothing raised after the ack either
 
 
@@ -706,7 +705,7 @@ async def test_note_with_a_path_never_opens_the_file(
         assert response.status == 200
     await slack.background.drain()
     assert not any(str(secret) in p or p in ("/dev/zero", "/etc/passwd") for p in opened)
-    rows = await slack.store.recent(5)
+    rows = await slack.desk.book.recent(5)
     assert len(rows) == 3 and all(r.status == "failed" for r in rows)
     assert all("is a mention, not a post" in (r.failure_reason or "") for r in rows)
     assert all("SECRET" not in r.post.model_dump_json() for r in rows)
@@ -739,7 +738,7 @@ async def test_moderators_curate_lessons_in_the_app_home(
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
         slack = SlackFrontend(
             app.notes,
-            app.store,
+            app.desk,
             settings.slack,
             client,
             process_before_response=True,

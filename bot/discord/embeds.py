@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from pipeline.card import NoteCard
+from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
 
 MAX_TOTAL = 6000
@@ -91,6 +92,16 @@ def card_embed(card: NoteCard) -> discord.Embed:
     if card.timings:
         embed.set_footer(text=_cut(f"Timings: {card.timings} · episode {card.episode_id}", 2048))
     return _within_total(embed)
+
+
+def evidence_text(evidence: list[Evidence]) -> str:
+    """Every page read, with its quotes (Discord's 2,000-character message limit)."""
+    lines = [
+        f"**{e.title or e.url}** <{e.url}>\n"
+        + "\n".join(f"> {' '.join(q.split())}" for q in e.quotes)
+        for e in evidence
+    ]
+    return ("\n\n".join(lines) or "No sources were read.")[:2000]
 
 
 def _with_post(embed: discord.Embed, card: NoteCard) -> discord.Embed:

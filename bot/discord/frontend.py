@@ -1,7 +1,8 @@
 """Discord: /note, the "Draft Community Note" message menu, an optional 🔎 reaction, and
 buttons that keep working across restarts (DynamicItem with the episode id in the custom id).
 
-Handlers are thin: they answer Discord within its 3 s (defer, or a modal), then hand the slow
+A translator only: an interaction → who and which episode → a call to the note service or the
+desk → an embed. Handlers answer Discord within its 3 s (defer, or a modal), then hand the slow
 part to a tracked task. An interaction token lasts 15 minutes; a longer episode is finished by
 editing the message itself.
 """
@@ -9,15 +10,14 @@ editing the message itself.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.background import BackgroundTasks
-from bot.cards import load_card
-from bot.discord.embeds import card_embed
+from bot.discord.embeds import card_embed, evidence_text
+from bot.discord.lessons import LessonsBoard
 from bot.discord.views import (
     CardButton,
     InteractionEditor,
@@ -25,22 +25,19 @@ from bot.discord.views import (
     MessageEditor,
     ReasonModal,
     card_view,
-    lessons_embed,
-    lessons_view,
 )
-from bot.live_card import CardView, request_behind_card
+from bot.live_card import CardView, LiveCards
 from bot.settings import DiscordSettings
-from bot.submit import NoteSubmitter
-from memory.curation import LessonAction, LessonDesk
+from memory.curation import LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.notes import NoteService
-from pipeline.desk.ports import EpisodeRepository
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus
 
 log = logging.getLogger(__name__)
 SEARCH_EMOJI = "🔎"
+Interaction = discord.Interaction[Any]
 
 
 class EvoNoteClient(discord.Client):
@@ -59,20 +56,14 @@ class DiscordFrontend:
     def __init__(
         self,
         notes: NoteService,
-        store: EpisodeRepository,
+        desk: ModeratorDesk,
         settings: DiscordSettings,
         client: discord.Client | None = None,
-        submitter: NoteSubmitter | None = None,
         run_episodes: bool = True,
-        desk: ModeratorDesk | None = None,
         lessons: LessonDesk | None = None,
     ) -> None:
-        self.desk = desk or ModeratorDesk(store, submitter)
-        self.lessons = lessons
-        self.run_episodes = run_episodes
-        self.notes = notes
-        self.submitter = submitter
-        self.store = store
+        self.desk = desk
+        self.cards = LiveCards(notes, desk, run_episodes)
         self.settings = settings
         intents = discord.Intents.default()
         # Only the 🔎 trigger reads arbitrary messages; commands and menus get their content
@@ -80,17 +71,16 @@ class DiscordFrontend:
         intents.message_content = settings.reaction_trigger
         self.client = client or EvoNoteClient(self, intents)
         self.client.evonote = self  # type: ignore[attr-defined]
+        self.lessons = LessonsBoard(lessons, self.voter)
         self.tree = app_commands.CommandTree(self.client)
         self.tree.command(name="note", description="Draft a Community Note for a post")(
             self._note_command
         )
         self.tree.context_menu(name="Draft Community Note")(self._message_menu)
         self.tree.command(name="lessons", description="This week's lessons, to curate")(
-            self.on_lessons
+            self.lessons.show
         )
         self.background = BackgroundTasks("discord")
-
-    # ---- plumbing -----------------------------------------------------------------------
 
     async def setup(self) -> None:
         self.client.add_dynamic_items(CardButton, LessonButton)
@@ -104,28 +94,26 @@ class DiscordFrontend:
         guilds, channels = self.settings.guild_ids, self.settings.channel_ids
         return (not guilds or guild in guilds) and (not channels or channel in channels)
 
-    def is_moderator(self, user: Any) -> bool:
-        roles = {role.id for role in getattr(user, "roles", [])}
-        return bool(roles & self.settings.moderator_role_ids)
+    def voter(self, interaction: Interaction) -> Voter:
+        user = interaction.user
+        moderator = bool(
+            {r.id for r in getattr(user, "roles", [])} & self.settings.moderator_role_ids
+        )
+        return Voter("discord", str(user.id), moderator, "EVONOTE_DISCORD__MODERATOR_ROLES")
 
-    # ---- the episode --------------------------------------------------------------------
-
-    async def start(
-        self,
-        text: str,
-        editor: CardView,
-        *,
-        user: str,
-        channel: str | None,
-        message: str | None,
-        key: str,
-    ) -> None:
+    def start(self, text: str, editor: CardView, user: int, channel: int | None, key: str) -> None:
+        """Persist the request, show its card in `editor`, run the episode behind it."""
+        message = getattr(getattr(editor, "message", None), "id", None)
         request = NoteRequest(
             post_ref=text,
-            requester=user,
+            requester=str(user),
             source="discord",
             key=key,
-            reply_to=ReplyTarget(platform="discord", channel=channel, message=message),
+            reply_to=ReplyTarget(
+                platform="discord",
+                channel=None if channel is None else str(channel),
+                message=None if message is None else str(message),
+            ),
         )
 
         async def place(card: NoteCard) -> tuple[CardView, str | None]:
@@ -133,65 +121,33 @@ class DiscordFrontend:
             message_id = getattr(getattr(editor, "message", None), "id", None)
             return editor, None if message_id is None else str(message_id)
 
-        await request_behind_card(
-            self.notes,
-            self.store,
-            request,
-            place,
-            submitter=self.submitter,
-            run_episodes=self.run_episodes,
-        )
+        self.background.spawn(self.cards.request(request, place))
 
-    async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
-        return await load_card(self.store, episode_id, submitter=self.submitter, progress=progress)
-
-    async def show_card(self, interaction: discord.Interaction[Any], episode: int) -> None:
-        card = await self.card(episode)
-        if card is not None:
-            await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))
-
-    async def _refuse(self, interaction: discord.Interaction[Any], text: str) -> None:
-        await interaction.response.send_message(text, ephemeral=True)
-
-    # ---- entry points -------------------------------------------------------------------
-
-    async def _note_command(self, interaction: discord.Interaction[Any], url_or_text: str) -> None:
+    async def _note_command(self, interaction: Interaction, url_or_text: str) -> None:
         await self.on_note(interaction, url_or_text)
 
-    async def _message_menu(
-        self, interaction: discord.Interaction[Any], message: discord.Message
-    ) -> None:
+    async def _message_menu(self, interaction: Interaction, message: discord.Message) -> None:
         await self.on_message(interaction, message)
 
-    async def on_note(self, interaction: discord.Interaction[Any], url_or_text: str) -> None:
+    async def on_note(
+        self, interaction: Interaction, url_or_text: str, key: str | None = None
+    ) -> None:
         if not self.allowed(interaction.guild_id, interaction.channel_id):
-            await self._refuse(interaction, "EvoNote is not enabled in this channel.")
+            await self.tell(interaction, "EvoNote is not enabled in this channel.")
             return
         if not url_or_text.strip():
-            await self._refuse(interaction, "Give a post to check: a post URL or its text.")
+            await self.tell(interaction, "Give a post to check: a post URL or its text.")
             return
         await interaction.response.defer(thinking=True)
         editor = InteractionEditor(interaction, self.settings.progress_interval_s)
-        self.background.spawn(
-            self.start(
-                url_or_text.strip(),
-                editor,
-                user=str(interaction.user.id),
-                channel=str(interaction.channel_id),
-                message=None,
-                key=f"discord:interaction:{interaction.id}",
-            )
-        )
+        key = key or f"discord:interaction:{interaction.id}"
+        self.start(url_or_text.strip(), editor, interaction.user.id, interaction.channel_id, key)
 
-    async def on_message(
-        self, interaction: discord.Interaction[Any], message: discord.Message
-    ) -> None:
-        links = [e.url for e in message.embeds if e.url]
-        text = " ".join(
-            [message.content.strip(), *[u for u in links if u not in message.content]]
-        ).strip()
+    async def on_message(self, interaction: Interaction, message: discord.Message) -> None:
+        links = [e.url for e in message.embeds if e.url and e.url not in message.content]
+        text = " ".join([message.content.strip(), *links]).strip()
         if not text:
-            await self._refuse(interaction, "That message has no text or link to check.")
+            await self.tell(interaction, "That message has no text or link to check.")
             return
         await self.on_note(interaction, text)
 
@@ -208,107 +164,43 @@ class DiscordFrontend:
         target = await channel.fetch_message(payload.message_id)
         if not target.content.strip():
             return
-        reply = await target.reply(
-            embed=card_embed(NoteCard(episode_id=0, status=EpisodeStatus.QUEUED))
-        )
+        queued = NoteCard(episode_id=0, status=EpisodeStatus.QUEUED)
+        reply = await target.reply(embed=card_embed(queued))
         editor = MessageEditor(reply, self.settings.progress_interval_s)
-        self.background.spawn(
-            self.start(
-                target.content,
-                editor,
-                user=str(payload.user_id),
-                channel=str(payload.channel_id),
-                message=str(reply.id),
-                key=f"discord:reaction:{payload.message_id}",
-            )
-        )
+        key = f"discord:reaction:{payload.message_id}"
+        self.start(target.content, editor, payload.user_id, payload.channel_id, key)
 
-    # ---- buttons ------------------------------------------------------------------------
-
-    async def on_button(
-        self, interaction: discord.Interaction[Any], action: str, episode: int
-    ) -> None:
-        row = await self.store.get(episode)
-        if row is None:
-            await self._refuse(interaction, f"Episode {episode} no longer exists.")
-            return
-        if action == "up":
-            await self.vote(interaction, episode, 1, None)
+    async def on_button(self, interaction: Interaction, action: str, episode_id: int) -> None:
+        episode = await self.desk.episode(episode_id)
+        if episode is None:
+            await self.tell(interaction, f"Episode {episode_id} no longer exists.")
+        elif action == "up":
+            await self.vote(interaction, episode_id, 1, None)
         elif action == "down":
-            await interaction.response.send_modal(ReasonModal(self, episode))
+            await interaction.response.send_modal(ReasonModal(self, episode_id))
         elif action in ("regenerate", "retry"):
-            await interaction.response.defer(thinking=True)
-            editor = InteractionEditor(interaction, self.settings.progress_interval_s)
-            self.background.spawn(
-                self.start(
-                    row.post_ref,
-                    editor,
-                    user=str(interaction.user.id),
-                    channel=str(interaction.channel_id),
-                    message=None,
-                    key=f"discord:regenerate:{episode}",
-                )
-            )
+            key = f"discord:regenerate:{episode_id}"
+            await self.on_note(interaction, episode.post_ref, key)
         elif action == "evidence":
-            lines = [
-                f"**{e.title or e.url}** <{e.url}>\n"
-                + "\n".join(f"> {' '.join(q.split())}" for q in e.quotes)
-                for e in row.evidence
-            ]
-            await interaction.response.send_message(
-                ("\n\n".join(lines) or "No sources were read.")[:2000], ephemeral=True
+            await self.tell(interaction, evidence_text(episode.evidence))
+        elif action in ("approve", "submit"):
+            act = self.desk.approve if action == "approve" else self.desk.submit
+            await self.answer(
+                interaction, episode_id, await act(self.voter(interaction), episode_id)
             )
-        elif action == "approve":
-            answer = await self.desk.approve(self.voter(interaction), episode)
-            await self.answer(interaction, episode, answer)
-        elif action == "submit":
-            answer = await self.desk.submit(self.voter(interaction), episode)
-            await self.answer(interaction, episode, answer)
 
     async def vote(
-        self, interaction: discord.Interaction[Any], episode: int, vote: int, reason: str | None
+        self, interaction: Interaction, episode_id: int, vote: int, reason: str | None
     ) -> None:
-        answer = await self.desk.vote(self.voter(interaction), episode, vote, reason)
-        await self.answer(interaction, episode, answer)
+        answer = await self.desk.vote(self.voter(interaction), episode_id, vote, reason)
+        await self.answer(interaction, episode_id, answer)
 
-    async def on_lessons(self, interaction: discord.Interaction[Any]) -> None:
-        """/lessons: this week's board, only for the person asking, with buttons for
-        moderators."""
-        if self.lessons is None:
-            await self._refuse(interaction, "The experience memory is off (EVONOTE_MEMORY__MODE).")
-            return
-        board = await self.lessons.board(datetime.now(UTC))
-        moderator = self.is_moderator(interaction.user)
-        await interaction.response.send_message(
-            embed=lessons_embed(board), view=lessons_view(board, moderator), ephemeral=True
-        )
-
-    async def on_lesson_button(
-        self, interaction: discord.Interaction[Any], action: str, lesson: int
-    ) -> None:
-        if self.lessons is None:
-            await self._refuse(interaction, "The experience memory is off.")
-            return
-        answer = await self.lessons.act(self.voter(interaction), lesson, LessonAction(action))
-        if answer.message:
-            await self._refuse(interaction, answer.message)
-            return
-        board = await self.lessons.board(datetime.now(UTC))
-        await interaction.response.edit_message(
-            embed=lessons_embed(board), view=lessons_view(board, True)
-        )
-
-    def voter(self, interaction: discord.Interaction[Any]) -> Voter:
-        user = interaction.user
-        return Voter(
-            "discord", str(user.id), self.is_moderator(user), "EVONOTE_DISCORD__MODERATOR_ROLES"
-        )
-
-    async def answer(
-        self, interaction: discord.Interaction[Any], episode: int, answer: Answer
-    ) -> None:
+    async def answer(self, interaction: Interaction, episode_id: int, answer: Answer) -> None:
         """The desk's answer, in Discord: the card shown again, or a message for the person."""
         if answer.message:
-            await self._refuse(interaction, answer.message)
-        elif answer.refresh:
-            await self.show_card(interaction, episode)
+            await self.tell(interaction, answer.message)
+        elif answer.refresh and (card := await self.desk.card(episode_id)) is not None:
+            await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))
+
+    async def tell(self, interaction: Interaction, text: str) -> None:
+        await interaction.response.send_message(text[:2000], ephemeral=True)

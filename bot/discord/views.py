@@ -138,7 +138,7 @@ class LessonButton(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         frontend: DiscordFrontend = interaction.client.evonote
-        await frontend.on_lesson_button(interaction, self.action, self.lesson)
+        await frontend.lessons.act(interaction, self.action, self.lesson)
 
 
 MAX_BUTTONS = 25  # Discord's limit on one message's components

@@ -142,9 +142,9 @@ def _buttons(card: NoteCard) -> list[dict[str, Any]]:
     ]
 
 
-def evidence_blocks(card: NoteCard, evidence: list[Evidence]) -> list[dict[str, Any]]:
+def evidence_blocks(episode_id: int, evidence: list[Evidence]) -> list[dict[str, Any]]:
     """What each read page said; page text is escaped like post text (it is untrusted)."""
-    blocks = [_section(f"*Evidence for episode {card.episode_id}*")]
+    blocks = [_section(f"*Evidence for episode {episode_id}*")]
     for source in evidence[: MAX_BLOCKS - 1]:
         quotes = "\n".join(f">{_escaped(' '.join(q.split()))}" for q in source.quotes)
         summary = _escaped(source.summary or source.excerpt[:500])

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
+
+from bot.slack.messages import plain_text
 
 MAX_EPISODE_ID = 2**63 - 1
 
@@ -104,4 +106,59 @@ class ReasonSubmission:
             channel=text_field(meta, "channel"),
             ts=text_field(meta, "ts"),
             reason=reason if isinstance(reason, str) and reason.strip() else None,
+        )
+
+
+Entry = Literal["command", "shortcut", "mention", "button"]
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A person asking for a note: `/note`, the message shortcut, a mention, or Regenerate on
+    a card. `key` makes
+    Slack's retries of the same event start nothing new."""
+
+    entry: Entry
+    text: str
+    channel: str
+    user: str
+    thread: str | None
+    key: str
+
+    @classmethod
+    def from_command(cls, command: dict[str, Any]) -> Asked:
+        return cls(
+            "command",
+            plain_text(str(command.get("text") or "")),
+            text_field(command, "channel_id"),
+            text_field(command, "user_id"),
+            None,
+            f"slack:command:{command.get('trigger_id') or command.get('command_ts')}",
+        )
+
+    @classmethod
+    def from_shortcut(cls, body: dict[str, Any]) -> Asked:
+        thread = dig(body, "message", "ts")
+        return cls(
+            "shortcut",
+            plain_text(str(dig(body, "message", "text") or "")),
+            text_field(body, "channel", "id"),
+            text_field(body, "user", "id"),
+            thread if isinstance(thread, str) else None,
+            f"slack:shortcut:{body.get('trigger_id')}",
+        )
+
+    @classmethod
+    def from_mention(cls, body: dict[str, Any]) -> Asked:
+        event = body.get("event")
+        channel = text_field(event, "channel")
+        assert isinstance(event, dict)
+        thread = event.get("thread_ts") or event.get("ts")
+        return cls(
+            "mention",
+            plain_text(str(event.get("text") or "")),
+            channel,
+            str(event.get("user") or ""),
+            thread if isinstance(thread, str) else None,
+            f"slack:event:{body.get('event_id')}",
         )

@@ -8,6 +8,7 @@ import re
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.live_card import CardPlacer, CardView
 from bot.slack.blocks import card_blocks
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
@@ -15,6 +16,15 @@ from pipeline.card import NoteCard
 log = logging.getLogger(__name__)
 _MENTION = re.compile(r"<@[A-Z0-9]+>")
 _SLACK_LINK = re.compile(r"<(https?://[^>|]+)(?:\|[^>]*)?>")
+NOT_ENABLED = (
+    "EvoNote is not enabled in this channel; ask an admin to add it to EVONOTE_SLACK__CHANNELS."
+)
+NOTHING_TO_CHECK = {
+    "command": "Give a post to check: `/note https://x.com/user/status/123` or "
+    "`/note <the post's text>`.",
+    "shortcut": "That message has no text or link to check.",
+    "mention": "Mention me with a post link or the post's text to check it.",
+}
 
 
 def plain_text(text: str) -> str:
@@ -44,3 +54,18 @@ class CardMessage:
 
 def fallback_text(card: NoteCard) -> str:
     return card.note or card.abstain_reason or card.failure_reason or "Checking this post…"
+
+
+def card_placer(
+    client: AsyncWebClient, channel: str, thread: str | None, interval_s: float
+) -> CardPlacer:
+    """Posts an episode's first card; its `ts` is where a worker elsewhere edits it."""
+
+    async def place(card: NoteCard) -> tuple[CardView, str | None]:
+        posted = await client.chat_postMessage(
+            channel=channel, thread_ts=thread, text=fallback_text(card), blocks=card_blocks(card)
+        )
+        ts = str(posted["ts"])
+        return CardMessage(client, channel, ts, interval_s), ts
+
+    return place

@@ -1,9 +1,11 @@
-"""What a moderator can do on a card — vote, approve, submit to X — and what they are told.
+"""What a moderator sees and does on a card — its card and episode, vote, approve, submit
+to X — and what they are told.
 
 The rules live here, once: who may approve and submit, one vote per person (the latest
-counts), only a drafted note is approved, only an approved one is submitted. Front ends turn a
-platform event into a `Voter` and an episode id, call the desk, and render the `Answer`: a
-message for that person alone, or the card to show again.
+counts), only a drafted note is approved, only an approved one is submitted, which buttons a
+card offers (`NoteCard.actions()`). Front ends turn a platform event into a `Voter` and an
+episode id, call the desk, and render the `Answer` (a message for that person alone, or the
+card to show again) or the card.
 """
 
 from __future__ import annotations
@@ -11,6 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from pipeline.card import NoteCard
+from pipeline.desk.cards import card_for
+from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.errors import EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
 from pipeline.redact import redact
@@ -36,7 +41,11 @@ class Answer:
 
 
 class VoteBook(Protocol):
-    """Where votes and approvals are kept (adapters/sqlstore implements it)."""
+    """Where episodes, their votes and approvals are kept (the `EpisodeRepository` has it)."""
+
+    async def get(self, episode_id: int) -> Episode | None: ...
+
+    async def votes(self, episode_id: int) -> list[Vote]: ...
 
     async def record_vote(
         self, episode_id: int, *, platform: str, user: str, vote: int, reason: str | None = None
@@ -52,6 +61,8 @@ class Submitter(Protocol):
 
     async def submit(self, episode_id: int, user: str) -> object: ...
 
+    async def submission(self, episode_id: int) -> Submission | None: ...
+
 
 class ModeratorDesk:
     def __init__(
@@ -63,6 +74,28 @@ class ModeratorDesk:
         self.book = book
         self.submitter = submitter
         self.vote_window_s = vote_window_s
+
+    async def episode(self, episode_id: int) -> Episode | None:
+        return await self.book.get(episode_id)
+
+    async def card(self, episode_id: int, progress: str | None = None) -> NoteCard | None:
+        """The card of a stored episode, with its votes and what X has of it."""
+        episode = await self.book.get(episode_id)
+        if episode is None:
+            return None
+        return await self.card_of(episode, progress)
+
+    async def card_of(self, episode: Episode, progress: str | None = None) -> NoteCard:
+        """The card of an episode in hand (its votes and submission are read)."""
+        assert episode.id is not None
+        submitter = self.submitter
+        return card_for(
+            episode,
+            await self.book.votes(episode.id),
+            progress,
+            await submitter.submission(episode.id) if submitter is not None else None,
+            submitting=submitter is not None,
+        )
 
     async def vote(
         self, voter: Voter, episode_id: int, vote: int, reason: str | None = None

@@ -136,6 +136,10 @@ class NoteService:
         except DuplicateRequest:
             return None
 
+    async def card_placed(self, episode_id: int, message_id: str) -> None:
+        """Remember where the episode's card is, so a worker in another process edits it."""
+        await self.store.set_reply_message(episode_id, message_id)
+
     async def recover(self, max_attempts: int, queued_for_s: float) -> list[int]:
         """Requeue episodes whose worker died, then run every episode left waiting longer
         than `queued_for_s` (one a front end has just queued is still its own to run).

@@ -1,15 +1,22 @@
-"""Episode records → the platform-neutral card."""
+"""Episode records → the platform-neutral card every front end renders."""
 
 from __future__ import annotations
 
-from bot.render import timings_line
-from bot.submit import NoteSubmitter
 from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.desk.episode import Episode, Submission, Vote
-from pipeline.desk.ports import EpisodeRepository
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus
+
+
+def timings_line(row: Episode) -> str:
+    if row.total_s is None:
+        return "Timings: none (the episode did not finish)"
+    return (
+        f"Timings: search {row.search_s or 0:.1f} s · visit {row.visit_s or 0:.1f} s · "
+        f"inference {row.inference_s or 0:.1f} s · total {row.total_s:.1f} s · "
+        f"{row.turns or 0} turns"
+    )
 
 
 def card_for(
@@ -80,22 +87,3 @@ def card_for(
         card.forecast = forecast.summary()
         card.forecast_reasons = forecast.top_reasons
     return card
-
-
-async def load_card(
-    store: EpisodeRepository,
-    episode_id: int,
-    *,
-    submitter: NoteSubmitter | None = None,
-    progress: str | None = None,
-) -> NoteCard | None:
-    """The card of a stored episode with its votes and what X has of it."""
-    row = await store.get(episode_id)
-    if row is None:
-        return None
-    submission = (
-        await submitter.submissions.for_episode(episode_id) if submitter is not None else None
-    )
-    return card_for(
-        row, await store.votes(episode_id), progress, submission, submitting=submitter is not None
-    )

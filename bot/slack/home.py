@@ -1,0 +1,84 @@
+"""The App Home tab: this week's lessons, curated by moderators (Approve / Retire / Restore)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.slack.blocks import home_view
+from bot.slack.events import MalformedSlackInput, dig, episode_id
+from bot.slack.moderators import SlackModerators
+from memory.curation import LessonAction, LessonDesk
+
+log = logging.getLogger(__name__)
+MEMORY_OFF = {
+    "type": "home",
+    "blocks": [
+        {
+            "type": "section",
+            "text": {
+                "type": "mrkdwn",
+                "text": "The experience memory is off (EVONOTE_MEMORY__MODE).",
+            },
+        }
+    ],
+}
+
+
+class LessonsHome:
+    def __init__(
+        self, client: AsyncWebClient, moderators: SlackModerators, lessons: LessonDesk | None
+    ) -> None:
+        self.client = client
+        self.moderators = moderators
+        self.lessons = lessons  # None when the memory is off: the tab says so
+
+    def register(self, app: AsyncApp) -> None:
+        app.event("app_home_opened")(self.on_home_opened)
+        app.action(re.compile("^evonote_lesson_(approve|retire|restore)$"))(self.on_lesson_button)
+
+    async def publish(self, user: str) -> None:
+        """This week's lessons, with buttons when the person moderates."""
+        view: dict[str, Any] = MEMORY_OFF
+        if self.lessons is not None:
+            board = await self.lessons.board(datetime.now(UTC))
+            view = home_view(board, await self.moderators.is_moderator(user))
+        try:
+            await self.client.views_publish(user_id=user, view=view)
+        except SlackApiError as e:
+            log.warning("views.publish failed: %s", e.response.get("error"))
+
+    async def on_home_opened(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        await ack()
+        user, tab = dig(body, "event", "user"), dig(body, "event", "tab") or "home"
+        if isinstance(user, str) and user and tab == "home":
+            await self.publish(user)
+
+    async def on_lesson_button(
+        self, ack: Callable[..., Awaitable[None]], body: dict[str, Any]
+    ) -> None:
+        """Approve / Retire / Restore: the lesson desk decides, for moderators only."""
+        await ack()
+        user, action = dig(body, "user", "id"), dig(body, "actions")
+        try:
+            if not isinstance(user, str) or not isinstance(action, list) or not action:
+                raise MalformedSlackInput("no user or action")
+            lesson_id = episode_id(action[0].get("value"))
+            verb = LessonAction(str(action[0].get("action_id", "")).rsplit("_", 1)[-1])
+        except (MalformedSlackInput, ValueError, AttributeError):
+            log.warning("ignored a malformed lesson button")
+            return
+        if self.lessons is not None:
+            answer = await self.lessons.act(await self.moderators.voter(user), lesson_id, verb)
+            if answer.message:
+                log.info("lesson %s not changed for %s: %s", lesson_id, user, answer.message)
+        await self.publish(user)
