@@ -31,15 +31,6 @@ POST = "The measles vaccine causes autism, skip the MMR shot"
 
 
 @pytest.fixture
-async def slack_api(network_guard: NetworkGuard) -> AsyncIterator[MockSlackApi]:
-    api = MockSlackApi(group_members={"SMODS": ["UMOD"]})
-    await api.start()
-    network_guard.allow(api.port)
-    yield api
-    await api.stop()
-
-
-@pytest.fixture
 async def slack(
     app_env: ScriptedModelServer, slack_api: MockSlackApi, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[SlackFrontend]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ("bot", "adapters", "pipeline", "memory", "scheduler")
 ROW_TYPES = {"EpisodeRow", "FeedbackRow", "StepRow", "SubmissionRow", "WatchStateRow"}
 

@@ -8,8 +8,8 @@ import openai
 import pytest
 
 from adapters.openai_vision import OpenAICaptioner
-from pipeline.desk.cards import card_for
 from pipeline.budget import EvidenceBudget
+from pipeline.desk.cards import card_for
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import ModelTimeout
 from pipeline.ports import NoMemory

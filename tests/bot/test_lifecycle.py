@@ -21,13 +21,13 @@ from adapters.sqlstore.episodes import EpisodeStore
 from bot.cli import main
 from pipeline.post import Post
 from pipeline.request import NoteRequest
+from tests.bot.test_slack import SECRET, command
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import fresh_database
 from tests.fakes.slack_api import MockSlackApi
-from tests.test_slack import SECRET, command, slack_api  # noqa: F401
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 POST = "The measles vaccine causes autism. Skip the MMR shot."
 
 
@@ -197,7 +197,7 @@ async def test_sigterm_on_serve_requeues_what_the_grace_period_cannot_finish(
     model_server: ScriptedModelServer,
     corpus_file: Path,
     tmp_path: Path,
-    slack_api: MockSlackApi,  # noqa: F811
+    slack_api: MockSlackApi,
     network_guard: NetworkGuard,
 ) -> None:
     """`serve --role all` on SQLite, a /note in flight, SIGTERM with a 1 s grace: exit 0, the

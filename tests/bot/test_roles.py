@@ -23,18 +23,18 @@ from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews
 from pipeline.post import Post
 from pipeline.request import NoteRequest
+from tests.bot.test_slack import POST, command
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import fresh_database
 from tests.fakes.slack_api import MockSlackApi
-from tests.test_slack import POST, command, slack_api  # noqa: F401
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_a_gateway_queues_and_a_worker_edits_the_card(
     app_env: ScriptedModelServer,
-    slack_api: MockSlackApi,  # noqa: F811
+    slack_api: MockSlackApi,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", "test-signing-secret")

@@ -302,10 +302,10 @@ def test_check_reads_an_x_link_without_a_token(
 
 
 def test_cards_and_the_cli_say_what_the_source_could_not_see() -> None:
-    from pipeline.desk.cards import card_for
     from bot.discord.embeds import card_embed
     from bot.render import episode_text
     from bot.slack.blocks import card_blocks
+    from pipeline.desk.cards import card_for
     from pipeline.desk.episode import Episode
 
     episode = Episode(

@@ -14,7 +14,7 @@ from adapters.embeddings.openai_embeddings import OpenAIEmbedder
 from pipeline.errors import ModelUnavailable
 from tests.fakes.model_server import ScriptedModelServer
 
-REFERENCE = Path(__file__).parent / "fixtures" / "minilm_reference.json"
+REFERENCE = Path(__file__).parents[1] / "fixtures" / "minilm_reference.json"
 
 
 @pytest.fixture(scope="module")

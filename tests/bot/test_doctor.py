@@ -9,7 +9,6 @@ from bot.doctor import run_checks
 from bot.settings import Settings
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
-from tests.test_slack import slack_api  # noqa: F401  (the mock Slack Web API fixture)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
@@ -19,7 +18,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 
 async def test_everything_configured_works(
     app_env: ScriptedModelServer,
-    slack_api: MockSlackApi,  # noqa: F811
+    slack_api: MockSlackApi,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("EVONOTE_SLACK__BOT_TOKEN", "xoxb-test")

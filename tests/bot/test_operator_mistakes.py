@@ -12,11 +12,11 @@ import pytest
 
 from bot.cli import main
 from bot.settings import DatabaseSettings
+from tests.bot.test_redact import free_port
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
-from tests.test_redact import free_port
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

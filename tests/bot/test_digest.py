@@ -20,7 +20,6 @@ from pipeline.post import Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import EpisodeOutcome
 from tests.fakes.slack_api import MockSlackApi
-from tests.test_slack import slack_api  # noqa: F401  (the mock Slack Web API fixture)
 
 
 async def fill(engine: AsyncEngine) -> None:
@@ -91,7 +90,7 @@ async def test_digest_counts_votes_and_lessons(engine: AsyncEngine) -> None:
 
 async def test_digest_is_posted_to_slack_with_its_chart(
     engine: AsyncEngine,
-    slack_api: MockSlackApi,  # noqa: F811
+    slack_api: MockSlackApi,
 ) -> None:
     await fill(engine)
     digest = await build_digest(EpisodeStore(engine), SqlMemoryStore(engine))
