@@ -16,8 +16,7 @@ import discord
 from matplotlib.figure import Figure
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.sqlstore.tables import utcnow
-from memory.models import LessonStatus, MemoryItem
+from memory.models import LessonStatus, MemoryItem, utcnow
 from memory.ports import MemoryStore
 from pipeline.desk.episode import Episode
 from pipeline.desk.ports import EpisodeRepository
