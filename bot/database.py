@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -19,6 +20,7 @@ from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.submissions import SubmissionStore
 from bot.process import describe, owner_gone, owner_role
 from bot.settings import ConfigurationError, Settings
+from memory.models import MemoryItem
 
 
 @asynccontextmanager
@@ -64,3 +66,18 @@ class Stores:
 async def open_stores(settings: Settings) -> AsyncIterator[Stores]:
     async with open_database(settings) as engine:
         yield Stores(engine, EpisodeStore(engine), SqlMemoryStore(engine), SubmissionStore(engine))
+
+
+async def read_lessons(folder: Path) -> list[MemoryItem]:
+    """The lessons in an earlier run's database (`OUT/<variant>/evonote.db`), read only: it is
+    neither migrated nor changed."""
+    path = folder / "evonote.db"
+    if not path.is_file():
+        raise ConfigurationError(f"{folder} holds no evonote.db (an earlier run's variant folder)")
+    engine = make_engine(f"sqlite+aiosqlite:///{path}")
+    try:
+        return await SqlMemoryStore(engine).items()
+    except SQLAlchemyError as e:
+        raise ConfigurationError(f"cannot read the lessons in {path}: {type(e).__name__}") from e
+    finally:
+        await engine.dispose()

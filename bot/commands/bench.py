@@ -17,6 +17,8 @@ from bot.simulator.profile import PROFILES
 from pipeline.errors import EvoNoteError
 
 if TYPE_CHECKING:
+    from bot.evaluation.run import Stream
+    from memory.models import MemoryItem
     from pipeline.evaluation.dataset import BenchPost
 
 
@@ -41,6 +43,25 @@ def add_parser(sub: Subparsers) -> None:
         "and take post text from DATASET lines {tweet_id, text, created_at}",
     )
     run.add_argument("--cn-status", type=Path, help="the noteStatusHistory TSV")
+    run.add_argument(
+        "--split",
+        metavar="TRAIN:TEST",
+        help="by post time: memory variants learn from the earlier part (evolving), then "
+        "the later part is run and reported (e.g. 70:30)",
+    )
+    run.add_argument(
+        "--memory-from",
+        type=Path,
+        metavar="PATH",
+        help="start every memory from lessons learned on an earlier stream: an earlier run's "
+        "variant folder (OUT/full) or an `evonote memory export` file",
+    )
+    run.add_argument(
+        "--similar-at",
+        type=float,
+        help="cosine between post embeddings from which an earlier post counts as similar "
+        "(the report's breakdown by prior experience; default 0.6)",
+    )
     simulate = bsub.add_parser("simulate", help="serve a latency-simulating model endpoint")
     simulate.add_argument("--port", type=port, default=8000)
     simulate.add_argument("--delay", type=float, default=0.5, help="seconds per call")
@@ -88,7 +109,12 @@ async def run_command(settings: Settings, args: argparse.Namespace) -> int:
     if not posts:
         print(f"evonote: {args.dataset} holds no posts", file=sys.stderr)
         return EXIT_INPUT
-    total = len(posts) * len(variants)
+    try:
+        stream = await make_stream(settings, args, posts)
+    except (ValueError, OSError) as e:
+        print(f"evonote: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    total = sum(len(stream.posts_for(v)) for v in variants)
     done = 0
     ledgers = {}
     with ProgressBar("posts (all variants)", unit="posts") as bar:
@@ -101,7 +127,7 @@ async def run_command(settings: Settings, args: argparse.Namespace) -> int:
         try:
             for variant in variants:
                 ledgers[variant] = await run_variant(
-                    settings, variant, posts, args.out, concurrency=args.concurrency, on_post=tick
+                    settings, variant, stream, args.out, concurrency=args.concurrency, on_post=tick
                 )
         except (ConfigurationError, EvoNoteError) as e:
             print(f"evonote: {e} (finished posts are kept; run again to continue)", file=sys.stderr)
@@ -113,6 +139,31 @@ async def run_command(settings: Settings, args: argparse.Namespace) -> int:
     else:
         print(f"report: {args.out / 'report.md'}")
     return EXIT_OK
+
+
+async def make_stream(
+    settings: Settings, args: argparse.Namespace, posts: list[BenchPost]
+) -> Stream:
+    """The posts split as --split says, the lessons of --memory-from, and each post's prior."""
+    from bot.database import read_lessons
+    from bot.evaluation.run import Stream, place_posts
+    from memory.transfer import read_jsonl
+    from pipeline.evaluation.study import SIMILAR_AT, parse_split, split_by_time
+
+    train: list[BenchPost] = []
+    test = posts
+    if args.split:
+        if len(posts) < 2:
+            raise ValueError("--split needs at least two posts")
+        train, test = split_by_time(posts, parse_split(args.split))
+    lessons: list[MemoryItem] = []
+    if (source := args.memory_from) is not None:
+        if source.is_dir():
+            lessons = await read_lessons(source)
+        else:
+            lessons = read_jsonl(await asyncio.to_thread(source.read_text, "utf-8"))
+    priors = await place_posts(settings, posts, args.similar_at or SIMILAR_AT)
+    return Stream(test=test, train=train, lessons=lessons, priors=priors)
 
 
 def write_outputs(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from bot.commands.arguments import Subparsers, record_id
 from bot.commands.exits import EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
-from memory.models import LessonKind, LessonStatus, MemoryItem
+from memory.models import LessonStatus, MemoryItem
 from pipeline.ports import MemoryPhase
 
 if TYPE_CHECKING:
@@ -167,47 +167,18 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
 
 
 async def _import(memory: ExperienceMemory, args: argparse.Namespace) -> int:
-    from memory.distil import normalised, rejection_reason
-    from memory.prompts import DistilledLesson
+    from memory.transfer import import_lessons, read_jsonl
 
     try:
-        lines = (await asyncio.to_thread(args.file.read_text, "utf-8")).splitlines()
-        items = [MemoryItem.model_validate_json(line) for line in lines if line.strip()]
+        items = read_jsonl(await asyncio.to_thread(args.file.read_text, "utf-8"))
     except (OSError, ValueError) as e:
         print(f"evonote: {args.file}: {e}", file=sys.stderr)
         return EXIT_INPUT
-    added = merged = 0
-    refused: list[str] = []
-    for n, item in enumerate(items, start=1):
-        lesson = normalised(
-            DistilledLesson(
-                phase=MemoryPhase(item.phase),
-                trigger=item.trigger,
-                strategy=item.strategy,
-                rationale=item.rationale,
-            )
-        )
-        reason = rejection_reason(lesson)
-        if reason is not None:
-            refused.append(f"line {n}: {reason}")
-            continue
-        fresh = MemoryItem(
-            phase=MemoryPhase(item.phase),
-            trigger=lesson.trigger,
-            strategy=lesson.strategy,
-            rationale=lesson.rationale,
-            kind=LessonKind(item.kind),
-            source_episodes=item.source_episodes,
-            learned_from_post_at=item.learned_from_post_at,
-        )
-        _, was_merged = await memory.add_or_reinforce(fresh, args.actor)
-        merged += was_merged
-        added += not was_merged
-    await memory.persist()
+    report = await import_lessons(memory, items, args.actor)
     print(
-        f"imported {len(items)} lessons: {added} added, {merged} merged into existing ones, "
-        f"{len(refused)} refused"
+        f"imported {len(items)} lessons: {report.added} added, {report.merged} merged into "
+        f"existing ones, {len(report.refused)} refused"
     )
-    for line in refused:
+    for line in report.refused:
         print(f"  refused {line}", file=sys.stderr)
     return EXIT_OK

@@ -14,19 +14,28 @@ import logging
 import random
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from adapters.openai_chat import OpenAIChatModel
 from bot.app import build, make_embedder, make_evolver
 from bot.settings import Settings
+from memory.evolve import Evolver, EvolveReport
+from memory.experience import ExperienceMemory
+from memory.models import LessonStatus, MemoryItem
 from memory.ports import Embedder
+from memory.transfer import import_lessons
 from pipeline.desk.episode import Episode
 from pipeline.desk.notes import EpisodeFailed
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.errors import EvoNoteError
 from pipeline.evaluation.dataset import BenchPost
 from pipeline.evaluation.judges import HierarchicalJudge, PairwiseJudge
 from pipeline.evaluation.metrics import semantic_diversity
+from pipeline.evaluation.study import SIMILAR_AT, Prior, prior_similarity
 from pipeline.ports import MemoryMode
 from pipeline.post import Media, Post
 from pipeline.request import NoteRequest
@@ -84,10 +93,38 @@ def as_post(item: BenchPost) -> Post:
     return Post(text=item.text, post_id=item.id, created_at=item.created_at, media=media)
 
 
+@dataclass(frozen=True)
+class Stream:
+    """What a variant runs: `train` first (memory variants learn from it, it is not
+    reported), then `test`; `lessons`, a memory learned on an earlier stream to start from;
+    `priors`, where each post stands (a similar earlier post, and how recent)."""
+
+    test: list[BenchPost]
+    train: list[BenchPost] = field(default_factory=list)
+    lessons: list[MemoryItem] = field(default_factory=list)
+    priors: dict[str, Prior] = field(default_factory=dict)
+
+    def posts_for(self, variant: str) -> list[tuple[BenchPost, str]]:
+        learns = VARIANTS[variant][0] != MemoryMode.OFF
+        return [(p, "train") for p in self.train if learns] + [(p, "test") for p in self.test]
+
+
+async def place_posts(
+    settings: Settings, posts: list[BenchPost], similar_at: float = SIMILAR_AT
+) -> dict[str, Prior]:
+    """Each post's `Prior`, from post embeddings (the memory's embedder)."""
+    ordered = sorted(posts, key=lambda p: p.created_at)
+    vectors = await make_embedder(settings).embed([p.text for p in ordered])
+    placed = await asyncio.to_thread(
+        prior_similarity, [p.created_at for p in ordered], np.asarray(vectors), similar_at
+    )
+    return {p.id: where for p, where in zip(ordered, placed, strict=True)}
+
+
 async def run_variant(
     base: Settings,
     variant: str,
-    posts: list[BenchPost],
+    stream: Stream,
     out: Path,
     *,
     concurrency: int = 1,
@@ -100,61 +137,141 @@ async def run_variant(
     partial = folder / (LEDGER + ".partial")
     partial.write_text("".join(json.dumps(r) + "\n" for r in kept), encoding="utf-8")
     partial.replace(folder / LEDGER)
-    done = {row["id"] for row in kept}
+    done = {(row["id"], row.get("split", "test")) for row in kept}
     settings = variant_settings(base, variant, folder)
-    todo = [p for p in posts if p.id not in done]
+    posts = stream.posts_for(variant)
+    todo = [(p, split) for p, split in posts if (p.id, split) not in done]
     for _ in range(len(posts) - len(todo)):
         on_post(variant, False)
-    if todo:
-        async with build(settings) as app:
-            judge_model = OpenAIChatModel(
-                app.client,
-                model=settings.llm.judge_model or settings.llm.writer_model,
-                temperature=0.0,
-                max_tokens=settings.llm.max_tokens,
+    if not todo:
+        return read_ledger(folder)
+    async with build(settings) as app:
+        judge_model = OpenAIChatModel(
+            app.client,
+            model=settings.llm.judge_model or settings.llm.writer_model,
+            temperature=0.0,
+            max_tokens=settings.llm.max_tokens,
+        )
+        timeout = settings.llm.call_timeout_s
+        helpfulness = HierarchicalJudge(judge_model, timeout)
+        pairwise = PairwiseJudge(judge_model, random.Random(variant), timeout)
+        # the memory's embedder when there is one: one model loaded, not two
+        embedder = app.memory.embedder if app.memory else make_embedder(settings)
+        evolvers: dict[str, Evolver | None] = {"train": None, "test": None}
+        if app.memory is not None:
+            if not kept and stream.lessons:
+                usable = [i for i in stream.lessons if i.status != LessonStatus.RETIRED]
+                await import_lessons(app.memory, usable, "bench:memory-from", from_elsewhere=True)
+            # the training part always learns; the tested part as the variant says
+            learning = settings.model_copy(
+                update={"memory": settings.memory.model_copy(update={"mode": "evolving"})}
             )
-            timeout = settings.llm.call_timeout_s
-            helpfulness = HierarchicalJudge(judge_model, timeout)
-            pairwise = PairwiseJudge(judge_model, random.Random(variant), timeout)
-            # the memory's embedder when there is one: one model loaded, not two
-            embedder = app.memory.embedder if app.memory else make_embedder(settings)
-            evolver = (
-                make_evolver(settings, app.engine, app.memory, app.client, judge_after_s=0)
-                if app.memory is not None and VARIANTS[variant][0] == "evolving"
-                else None
+            evolvers["train"] = make_evolver(learning, app.engine, app.memory, app.client, 0)
+            if VARIANTS[variant][0] == MemoryMode.EVOLVING:
+                evolvers["test"] = evolvers["train"]
+        growth = Growth.resume(kept[-1] if kept else {})
+        patterns = ClaimPatterns(app.store)
+
+        async def one(item: BenchPost, split: str) -> dict[str, Any]:
+            request = NoteRequest(
+                post_ref=item.id, source="bench", key=f"bench:{item.id}:{uuid.uuid4().hex}"
             )
-            lessons = kept[-1].get("lessons_so_far", 0) if kept else 0
+            row = await app.notes.submit_post(request, as_post(item))
+            assert row is not None
+            episode_id = row.id
+            assert episode_id is not None
+            try:
+                row = await app.notes.run(episode_id)
+            except EpisodeFailed as failed:  # a failed episode is a result, not a crash
+                log.warning("post %s: %s", item.id, failed.cause)
+                row = failed.episode
+            result = await judge(item, row, helpfulness, pairwise, embedder)
+            result["split"], result["prior"] = split, stream.priors.get(item.id)
+            result["retrieval"] = await patterns.retrieval(row, app.memory)
+            return result
 
-            async def one(item: BenchPost) -> dict[str, Any]:
-                request = NoteRequest(
-                    post_ref=item.id, source="bench", key=f"bench:{item.id}:{uuid.uuid4().hex}"
-                )
-                row = await app.notes.submit_post(request, as_post(item))
-                assert row is not None
-                episode_id = row.id
-                assert episode_id is not None
-                try:
-                    row = await app.notes.run(episode_id)
-                except EpisodeFailed as failed:  # a failed episode is a result, not a crash
-                    log.warning("post %s: %s", item.id, failed.cause)
-                    row = failed.episode
-                return await judge(item, row, helpfulness, pairwise, embedder)
-
-            with (folder / LEDGER).open("a", encoding="utf-8") as ledger:
-                for start in range(0, len(todo), concurrency):
-                    window = todo[start : start + concurrency]
-                    results = await asyncio.gather(*(one(p) for p in window))
-                    if evolver is not None:
+        with (folder / LEDGER).open("a", encoding="utf-8") as ledger:
+            for split in ("train", "test"):
+                phase = [p for p, s in todo if s == split]
+                for start in range(0, len(phase), concurrency):
+                    window = phase[start : start + concurrency]
+                    results = await asyncio.gather(*(one(p, split) for p in window))
+                    if (evolver := evolvers[split]) is not None:
                         # judge the whole window before the next one (a run takes `batch`)
                         for _ in range(-(-len(window) // settings.memory.batch)):
-                            report = await evolver.run_once()
-                            lessons += report.added
+                            growth.add(await evolver.run_once())
                     for result in results:
-                        result["lessons_so_far"] = lessons
+                        result.update(growth.ledger_fields(app.memory))
                         ledger.write(json.dumps(result) + "\n")
                         on_post(variant, True)
                     ledger.flush()
     return read_ledger(folder)
+
+
+@dataclass
+class Growth:
+    """How the memory grew: lessons added, merged into existing ones, retired (cumulative)."""
+
+    added: int = 0
+    reinforced: int = 0
+    retired: int = 0
+
+    @classmethod
+    def resume(cls, last: dict[str, Any]) -> Growth:
+        return cls(
+            last.get("lessons_so_far", 0),
+            last.get("reinforced_so_far", 0),
+            last.get("retired_so_far", 0),
+        )
+
+    def add(self, report: EvolveReport) -> None:
+        self.added += report.added
+        self.reinforced += report.reinforced
+        self.retired += report.retired
+
+    def ledger_fields(self, memory: ExperienceMemory | None) -> dict[str, int]:
+        items = list(memory.items.values()) if memory is not None else []
+        return {
+            "lessons_so_far": self.added,
+            "reinforced_so_far": self.reinforced,
+            "retired_so_far": self.retired,
+            "memory_size": sum(1 for i in items if i.status != LessonStatus.RETIRED),
+        }
+
+
+class ClaimPatterns:
+    """Whether the lessons an episode retrieved were learned from episodes of its own claim
+    pattern (the memory's retrieval doing what it is for)."""
+
+    def __init__(self, store: EpisodeRepository) -> None:
+        self.store = store
+        self.known: dict[int, str | None] = {}
+
+    async def of(self, episode_id: int) -> str | None:
+        if episode_id not in self.known:
+            episode = await self.store.get(episode_id)
+            brief = episode.brief if episode is not None else None
+            self.known[episode_id] = brief.claim_pattern.value if brief else None
+        return self.known[episode_id]
+
+    async def retrieval(
+        self, row: Episode, memory: ExperienceMemory | None
+    ) -> dict[str, int | str | None]:
+        pattern = row.brief.claim_pattern.value if row.brief else None
+        same = earlier_stream = 0
+        for lesson_id in row.retrieved_memory_ids:
+            item = memory.items.get(lesson_id) if memory is not None else None
+            if item is None or not item.source_episodes:
+                earlier_stream += 1  # imported with --memory-from: its episodes are elsewhere
+                continue
+            sources = {await self.of(e) for e in item.source_episodes}
+            same += pattern is not None and pattern in sources
+        return {
+            "claim_pattern": pattern,
+            "retrieved": len(row.retrieved_memory_ids),
+            "same_pattern": same,
+            "from_earlier_stream": earlier_stream,
+        }
 
 
 async def judge(

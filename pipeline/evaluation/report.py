@@ -14,6 +14,7 @@ from pipeline.evaluation.metrics import (
     source_quality,
     url_profile,
 )
+from pipeline.evaluation.study import Prior
 from pipeline.trajectory import EpisodeStatus
 
 TIME_FIELDS = ("search_s", "visit_s", "inference_s", "total_s", "turns", "tokens")
@@ -51,8 +52,40 @@ def quality_rates(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def memory_growth(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Over every episode run (training part included): lessons added, merged, retired."""
+    last = rows[-1] if rows else {}
+    return {
+        "episodes": len(rows),
+        "lessons_added": last.get("lessons_so_far", 0),
+        "reinforced": last.get("reinforced_so_far", 0),
+        "retired": last.get("retired_so_far", 0),
+        "memory_size": last.get("memory_size", 0),
+        "items_per_episode": last.get("memory_size", 0) / len(rows) if rows else None,
+    }
+
+
+def retrieval_profile(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """How often an episode retrieved lessons, and whether they came from episodes of the same
+    claim pattern (or from the earlier stream of --memory-from)."""
+    seen = [r["retrieval"] for r in rows if r.get("retrieval")]
+    retrieved = sum(r["retrieved"] for r in seen)
+    traced = retrieved - sum(r["from_earlier_stream"] for r in seen)
+    return {
+        "episodes_retrieving": _rate([r["retrieved"] > 0 for r in seen]),
+        "lessons_per_episode": retrieved / len(seen) if seen else None,
+        "same_pattern_share": sum(r["same_pattern"] for r in seen) / traced if traced else None,
+        "from_earlier_stream_share": (
+            sum(r["from_earlier_stream"] for r in seen) / retrieved if retrieved else None
+        ),
+    }
+
+
 def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Everything `results.json` holds for one variant."""
+    """Everything `results.json` holds for one variant: quality over the tested posts (all of
+    them without --split), memory growth over every episode run."""
+    every = rows
+    rows = [r for r in rows if r.get("split", "test") == "test"]
     notes = [r for r in rows if r.get("note")]
     urls = [r.get("cited_urls") or [] for r in notes]
     average_urls, multi_url = url_profile(urls)
@@ -79,7 +112,14 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             )
             for f in TIME_FIELDS
         },
-        "lessons_learned": max((r.get("lessons_so_far", 0) for r in rows), default=0),
+        "lessons_learned": max((r.get("lessons_so_far", 0) for r in every), default=0),
+        "by_prior": {
+            p.value: quality_rates([r for r in rows if r.get("prior") == p.value])
+            for p in Prior
+            if any(r.get("prior") == p.value for r in rows)
+        },
+        "memory": memory_growth(every),
+        "retrieval": retrieval_profile(rows),
     }
 
 
@@ -139,6 +179,38 @@ def render_markdown(results: dict[str, dict[str, Any]], dataset: str) -> str:
             p = summary["time"][f]
             cells.append("–" if not p else f"{p['p50']:.1f} / {p['p95']:.1f} / {p['mean']:.1f}")
         lines.append(f"| {variant} | " + " | ".join(cells) + " |")
-    lines += ["", "## Memory", ""]
-    lines += [f"- {v}: {s['lessons_learned']} lessons learned" for v, s in results.items()]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + _memory_study(results)) + "\n"
+
+
+def _memory_study(results: dict[str, dict[str, Any]]) -> list[str]:
+    lines = [
+        "",
+        "## Memory study",
+        "",
+        "By prior experience: whether a similar post (cosine of post embeddings) came earlier "
+        "in the stream, and how long before.",
+        "",
+        "| variant | prior experience | posts | H | Win |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for variant, summary in results.items():
+        for prior, q in summary.get("by_prior", {}).items():
+            lines.append(
+                f"| {variant} | {prior} | {q['posts']} | {_cell(q['helpful_rate'])} | "
+                f"{_cell(q['win_rate'])} |"
+            )
+    lines += [
+        "",
+        "| variant | episodes | lessons added | merged | retired | in memory | per episode "
+        "| retrieving % | lessons/episode | same pattern % | earlier stream % |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for variant, summary in results.items():
+        m, r = summary["memory"], summary["retrieval"]
+        lines.append(
+            f"| {variant} | {m['episodes']} | {m['lessons_added']} | {m['reinforced']} | "
+            f"{m['retired']} | {m['memory_size']} | {_cell(m['items_per_episode'], False)} | "
+            f"{_cell(r['episodes_retrieving'])} | {_cell(r['lessons_per_episode'], False)} | "
+            f"{_cell(r['same_pattern_share'])} | {_cell(r['from_earlier_stream_share'])} |"
+        )
+    return lines

@@ -1,0 +1,65 @@
+"""Lessons entering a memory from outside it — `evonote memory import`, or a benchmark that
+starts from a memory learned on an earlier stream. Every one passes the same filter as a
+distilled lesson (an exported file is text anyone could have edited)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from memory.distil import normalised, rejection_reason
+from memory.experience import ExperienceMemory
+from memory.models import LessonKind, MemoryItem
+from memory.prompts import DistilledLesson
+from pipeline.ports import MemoryPhase
+
+
+@dataclass
+class ImportReport:
+    added: int = 0
+    merged: int = 0
+    refused: list[str] = field(default_factory=list)  # "line N: why"
+
+
+def read_jsonl(text: str) -> list[MemoryItem]:
+    """`evonote memory export`'s lines (ValueError names what is wrong)."""
+    return [MemoryItem.model_validate_json(line) for line in text.splitlines() if line.strip()]
+
+
+async def import_lessons(
+    memory: ExperienceMemory,
+    items: list[MemoryItem],
+    actor: str,
+    *,
+    from_elsewhere: bool = False,
+) -> ImportReport:
+    """Add each lesson, or merge it into a near-duplicate. `from_elsewhere`: the lessons came
+    from another database, so their source episode ids name nothing here and are dropped
+    (a vote on this database's episode N must not reach them); their support is kept."""
+    report = ImportReport()
+    for n, item in enumerate(items, start=1):
+        lesson = normalised(
+            DistilledLesson(
+                phase=MemoryPhase(item.phase),
+                trigger=item.trigger,
+                strategy=item.strategy,
+                rationale=item.rationale,
+            )
+        )
+        if (reason := rejection_reason(lesson)) is not None:
+            report.refused.append(f"line {n}: {reason}")
+            continue
+        fresh = MemoryItem(
+            phase=MemoryPhase(item.phase),
+            trigger=lesson.trigger,
+            strategy=lesson.strategy,
+            rationale=lesson.rationale,
+            kind=LessonKind(item.kind),
+            source_episodes=[] if from_elsewhere else item.source_episodes,
+            learned_from_post_at=item.learned_from_post_at,
+            support=item.support if from_elsewhere else 1,
+        )
+        _, merged = await memory.add_or_reinforce(fresh, actor)
+        report.merged += merged
+        report.added += not merged
+    await memory.persist()
+    return report
