@@ -4,7 +4,7 @@
 
 1. Factorisation time on the real 2021 ratings and on 1e6 synthetic ratings.
 2. Forecast wall time for the 16 shipped personas against a model server that takes
-   0.5 s per call (they run concurrently: ≈ one call, not sixteen).
+   0.5 s per call (they run concurrently: ≈ one call, not one per persona).
 """
 
 from __future__ import annotations

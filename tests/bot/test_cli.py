@@ -34,7 +34,7 @@ def test_check_prints_a_note_with_sources_and_timings(
     assert "[official] MMR vaccine safety — https://www.cdc.gov/vaccines/mmr-safety" in out
     assert "“Many studies have found no link between the MMR vaccine and autism.”" in out
     assert "Brief: vaccine_risk · correction · language en" in out
-    assert "Forecast (bridging rule): Helpful — 100% helpful across 16 personas" in out
+    assert "Forecast (bridging rule): Helpful — 100% helpful across 14 personas" in out
     assert "Timings: search" in out and "turns" in out
     assert "· searching" in err and "· done" in err
 

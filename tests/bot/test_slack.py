@@ -236,7 +236,7 @@ async def test_the_note_is_shown_before_its_forecast_arrives(
     await slack.background.drain()
     cards = [json.dumps(c["blocks"], ensure_ascii=False) for c in slack_api.called("chat.update")]
     first_note = next(i for i, c in enumerate(cards) if "Proposed Community Note" in c)
-    assert "Rater forecast" not in cards[first_note]  # not held back by 16 persona calls
+    assert "Rater forecast" not in cards[first_note]  # not held back by the persona calls
     assert "Rater forecast" in cards[-1] and first_note < len(cards) - 1  # then an edit
 
 

@@ -23,7 +23,7 @@ from pipeline.forecast.aggregate import (
 )
 from pipeline.forecast.factorisation import fit
 from pipeline.forecast.panel import PersonaPanel
-from pipeline.forecast.personas import PersonaSet, build_personas
+from pipeline.forecast.personas import PersonaSet, build_personas, cluster_raters, seed_stability
 from pipeline.forecast.prompts import RatingForm
 from pipeline.forecast.ratings import RatingsTable
 from tests.conftest import SHARED_DATA
@@ -79,7 +79,9 @@ def test_personas_are_deterministic_with_a_seed() -> None:
     first = build_personas(table, k=6, seed=3).model_dump()
     second = build_personas(table, k=6, seed=3).model_dump()
     assert first == second
-    assert sum(p["size"] for p in first["personas"]) == table.raters
+    counts = np.bincount(table.rater, minlength=table.raters)
+    # only raters with 10+ ratings are clustered, each into one persona
+    assert sum(p["size"] for p in first["personas"]) == first["raters"] == (counts >= 10).sum()
     factors = [p["factor"] for p in first["personas"]]
     assert factors == sorted(factors)
     assert min(factors) < 0 < max(factors)
@@ -194,8 +196,8 @@ def test_calibrated_aggregator_applies_its_coefficients() -> None:
 
 def test_shipped_personas_come_from_the_2021_data() -> None:
     shipped = PersonaSet.load()
-    assert len(shipped.personas) == 16
-    assert shipped.ratings > 13_000
+    assert len(shipped.personas) == 14  # 16 asked for; the clusters under 5 raters folded
+    assert min(p.size for p in shipped.personas) >= 5
     assert sum(p.size for p in shipped.personas) == shipped.raters
     assert (
         min(p.factor for p in shipped.personas)
@@ -203,6 +205,38 @@ def test_shipped_personas_come_from_the_2021_data() -> None:
         < 0.3
         < max(p.factor for p in shipped.personas)
     )
+
+
+@pytest.mark.shared_data
+def test_the_shipped_personas_are_what_the_documented_command_builds(tmp_path: Path) -> None:
+    folder = SHARED_DATA / "birdwatch_2021"
+    if not folder.is_dir():
+        pytest.skip("shared data not present")
+    out = tmp_path / "personas.json"
+    argv = ["personas", "build", "--ratings", str(folder / "ratings-00000.tsv")]
+    assert main([*argv, "--notes", str(folder / "notes-00000.tsv"), "--out", str(out)]) == 0
+    built, shipped = PersonaSet.load(out), PersonaSet.load()
+    assert built.model_dump(exclude={"personas"}) == shipped.model_dump(exclude={"personas"})
+    assert len(built.personas) == len(shipped.personas)
+    for ours, theirs in zip(built.personas, shipped.personas, strict=True):
+        assert (ours.size, ours.top_reasons) == (theirs.size, theirs.top_reasons)
+        for name in ("intercept", "factor", "helpful_share", "agree_share"):
+            assert getattr(ours, name) == pytest.approx(getattr(theirs, name), abs=2e-3)
+
+
+def test_small_clusters_fold_into_their_nearest_neighbour() -> None:
+    rng = np.random.default_rng(0)
+    space = np.vstack(
+        [
+            rng.normal(0, 0.05, (20, 2)),
+            rng.normal(5, 0.05, (20, 2)),
+            [[5.5, 5.5], [5.6, 5.4]],  # two stragglers near the second group
+        ]
+    )
+    labels = cluster_raters(space, k=3, seed=0, min_size=5)
+    assert sorted(np.bincount(labels)) == [20, 22]
+    assert len(set(labels[20:])) == 1  # the stragglers joined the group beside them
+    assert seed_stability(space, k=2) == pytest.approx(1.0)
 
 
 async def test_personas_rate_concurrently_against_the_model_server(
@@ -217,10 +251,11 @@ async def test_personas_rate_concurrently_against_the_model_server(
     await client.close()
     assert forecast is not None
     assert forecast.verdict == Verdict.HELPFUL
-    assert len(forecast.votes) == 16
-    assert elapsed < 16 * 0.3 / 3, f"16 personas took {elapsed:.1f} s: not concurrent"
+    personas = len(PersonaSet.load().personas)
+    assert len(forecast.votes) == personas
+    assert elapsed < personas * 0.3 / 3, f"{personas} personas took {elapsed:.1f} s: not concurrent"
     prompts = [r["messages"][0]["content"] for r in model_server.requests]
-    assert len(set(prompts)) == 16, "each persona has its own profile in its prompt"
+    assert len(set(prompts)) == personas, "each persona has its own profile in its prompt"
     assert "<untrusted_note>" in model_server.requests[0]["messages"][1]["content"]
 
 
@@ -244,8 +279,9 @@ async def test_a_persona_that_fails_only_lowers_coverage() -> None:
     panel = PersonaPanel(FakeChatModel(Flaky()), PersonaSet.load())
     forecast = await panel.forecast("post", "note")
     assert forecast is not None
-    assert forecast.failed_personas == 4
-    assert len(forecast.votes) == 12
+    personas = len(PersonaSet.load().personas)
+    assert forecast.failed_personas == personas // 4  # every fourth answer is invalid
+    assert len(forecast.votes) == personas - personas // 4
 
 
 def test_personas_build_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
