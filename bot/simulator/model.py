@@ -70,7 +70,8 @@ def helpful_rating(messages: list[dict[str, Any]]) -> dict[str, Any]:
         "confidence": 4,
         "helpful_reasons": ["GoodSources", "Clear"],
         "not_helpful_reasons": [],
-        "changes_understanding": True,
+        "rationale": "The note answers the claim with a named health body's finding.",
+        "understanding": 4,
     }
 
 

@@ -21,7 +21,7 @@ OUTPUT_TOKENS_27B: Mapping[str, int] = {
     "FinalTurn": 160,
     "PageNotes": 250,
     "SupportVerdicts": 150,
-    "RatingForm": 90,
+    "RatingForm": 130,  # with a one- or two-sentence rationale
     "NoteClassification": 40,
     "HealthRelevance": 20,
     "JudgeVerdict": 200,

@@ -43,7 +43,7 @@ FEATURES = (
     "side_gap",
     "confidence",
     "agree_share",
-    "changes_understanding",
+    "understanding",
     *(f"reason_{r.value}" for r in HelpfulReason),
     *(f"reason_{r.value}" for r in NotHelpfulReason),
 )
@@ -72,9 +72,7 @@ def features(votes: list[PersonaVote]) -> dict[str, float]:
         "side_gap": abs(left - right),
         "confidence": mean(np.array([v.form.confidence for v in votes], dtype=float)) / 5,
         "agree_share": mean(np.array([v.form.agree for v in votes], dtype=float)),
-        "changes_understanding": mean(
-            np.array([v.form.changes_understanding for v in votes], dtype=float)
-        ),
+        "understanding": mean(np.array([v.form.understanding for v in votes], dtype=float) - 1) / 4,
     }
     for reason in HelpfulReason:
         out[f"reason_{reason.value}"] = mean(

@@ -37,15 +37,23 @@ class NotHelpfulReason(StrEnum):
 
 
 class RatingForm(BaseModel):
-    """The official Community Notes rating form."""
+    """The official Community Notes rating form, as MultiCom's persona agents fill it: the
+    rationale first (the rating follows from it), agree/disagree, and a numeric score of how
+    much the note improves a reader's understanding of the post."""
 
+    rationale: str = Field(
+        default="", max_length=400, description="one or two sentences: why this rating"
+    )
     helpfulness: Helpfulness
     agree: bool = Field(description="do you agree with the note's framing")
     confidence: int = Field(ge=1, le=5)
     helpful_reasons: list[HelpfulReason] = Field(default_factory=list, max_length=5)
     not_helpful_reasons: list[NotHelpfulReason] = Field(default_factory=list, max_length=8)
-    changes_understanding: bool = Field(
-        description="would the note change a reader's understanding of the post"
+    understanding: int = Field(
+        ge=1,
+        le=5,
+        description="how much the note improves a reader's understanding of the post: "
+        "1 not at all, 5 greatly",
     )
 
 
@@ -79,12 +87,13 @@ that people on the opposite side like may not convince them, and the reverse.
 {", ".join(habits.get("helpful", [])) or "no reason"}; when not helpful: \
 {", ".join(habits.get("not_helpful", [])) or "no reason"}.
 
-Rate the note as this group would, on the official form: helpful, somewhat_helpful or \
-not_helpful; whether you agree; confidence 1-5; the reasons (helpful: Clear, GoodSources, \
-AddressesClaim, ImportantContext, UnbiasedLanguage; not helpful: Incorrect, \
-SourcesMissingOrUnreliable, MissingKeyPoints, HardToUnderstand, ArgumentativeOrBiased, \
-IrrelevantSources, OpinionSpeculation, NoteNotNeeded); and whether the note changes a \
-reader's understanding. Answer with JSON only."""
+Rate the note as this group would, on the official form: first a short rationale (one or \
+two sentences, this group's view); then helpful, somewhat_helpful or not_helpful; whether you \
+agree; confidence 1-5; the reasons (helpful: Clear, GoodSources, AddressesClaim, \
+ImportantContext, UnbiasedLanguage; not helpful: Incorrect, SourcesMissingOrUnreliable, \
+MissingKeyPoints, HardToUnderstand, ArgumentativeOrBiased, IrrelevantSources, \
+OpinionSpeculation, NoteNotNeeded); and how much the note improves a reader's understanding \
+of the post, 1 (not at all) to 5 (greatly). Answer with JSON only."""
 
 
 def rater_messages(persona: PersonaProfile, post_text: str, note: str) -> list[ChatMessage]:

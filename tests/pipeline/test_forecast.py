@@ -145,7 +145,7 @@ def vote(
         agree=True,
         confidence=4,  # type: ignore[arg-type]
         helpful_reasons=reasons or [],
-        changes_understanding=True,
+        understanding=5,
     )
     return PersonaVote(persona=0, size=size, factor=factor, form=form)
 
@@ -273,7 +273,7 @@ async def test_a_persona_that_fails_only_lowers_coverage() -> None:
                 "helpfulness": "helpful",
                 "agree": True,
                 "confidence": 5,
-                "changes_understanding": True,
+                "understanding": 5,
             }
 
     panel = PersonaPanel(FakeChatModel(Flaky()), PersonaSet.load())
@@ -321,7 +321,7 @@ def test_personas_calibrate_command(
                 "helpfulness": level,
                 "agree": level == "helpful",
                 "confidence": 3,
-                "changes_understanding": level != "not_helpful",
+                "understanding": 1 if level == "not_helpful" else 4,
             }
 
     model_server.policy = ByNote()
