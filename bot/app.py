@@ -35,9 +35,10 @@ from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
 from pipeline.episode import EpisodeRunner
-from pipeline.forecast.aggregate import BridgingRule, CalibratedAggregator
+from pipeline.forecast.aggregate import BridgingRule
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
+from pipeline.forecast.stacking import StackedAggregator
 from pipeline.ports import ChatModel, MemoryMode, NoMemory, PageReader, PostSource, SearchEngine
 from scheduler.jobs import Job, JobScheduler
 
@@ -311,7 +312,7 @@ def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel |
         return None
     try:
         personas = PersonaSet.load(f.personas) if f.personas else PersonaSet.load()
-        calibrated = CalibratedAggregator.load(f.calibration) if f.calibration else None
+        calibrated = StackedAggregator.load(f.calibration) if f.calibration else None
     except (OSError, ValueError) as e:
         raise ConfigurationError(f"EVONOTE_FORECAST__PERSONAS / __CALIBRATION: {e}") from e
     llm = settings.llm

@@ -15,6 +15,7 @@ from bot.commands.exits import EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
 
 if TYPE_CHECKING:
+    from pipeline.forecast.aggregate import BridgingRule, Verdict
     from pipeline.forecast.ratings import RatingsTable
 
 LABELS = {  # the label a calibration line gives → the verdict (`Verdict`'s values)
@@ -198,13 +199,8 @@ def build_command(args: argparse.Namespace) -> int:
 
 
 async def calibrate_command(settings: Settings, args: argparse.Namespace) -> int:
-    import numpy as np
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
-    from sklearn.model_selection import StratifiedKFold, cross_val_predict
-
     from bot.app import make_llm_client, make_panel
-    from pipeline.forecast.aggregate import FEATURES, CalibratedAggregator, Verdict, features
+    from pipeline.forecast.aggregate import Verdict, features
 
     try:
         rows = [
@@ -241,30 +237,40 @@ async def calibrate_command(settings: Settings, args: argparse.Namespace) -> int
             table.append(features(votes))
     finally:
         await client.close()
-    x = np.array([[f[name] for name in FEATURES] for f in table])
-    y = np.array([label.value for label in labels])
-    smallest = min(np.unique(y, return_counts=True)[1])
-    folds = max(2, min(args.folds, smallest))
-    regression = LogisticRegression(max_iter=2000)
-    predicted = cross_val_predict(
-        regression, x, y, cv=StratifiedKFold(folds, shuffle=True, random_state=0)
-    )
-    rule = [panel.rule.decide(f).value for f in table]
-    regression.fit(x, y)
-    CalibratedAggregator(
-        classes=[Verdict(c) for c in regression.classes_],
-        coef=regression.coef_.tolist(),
-        intercept=regression.intercept_.tolist(),
-        feature_names=list(FEATURES),
-    ).save(args.out)
-    for name, guess in (
-        ("bridging rule", rule),
-        (f"calibrated, {folds}-fold out-of-fold", predicted),
-    ):
+    return await asyncio.to_thread(_calibrate, table, labels, panel.rule, args)
+
+
+def _calibrate(
+    table: list[dict[str, float]],
+    labels: list[Verdict],
+    rule: BridgingRule,
+    args: argparse.Namespace,
+) -> int:
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
+
+    from pipeline.forecast.stacking import PAPER, WEIGHTS, fit_stack
+
+    try:
+        aggregator, report = fit_stack(table, labels, folds=args.folds)
+    except ValueError as e:
+        print(f"evonote: {args.data}: {e}", file=sys.stderr)
+        return EXIT_INPUT
+    aggregator.save(args.out)
+    truth = [v.value for v in report.truth]
+    print(f"out of fold ({report.folds} outer folds, tuned on inner folds only):")
+    rows = [("bridging rule (no training)", [rule.decide(f) for f in table])]
+    rows += [(f"  predictor {n} (weight {w})", report.by_predictor[n]) for n, w in WEIGHTS.items()]
+    rows += [("stacked, with NMR promotion", report.stacked)]
+    for name, guess in rows:
+        values = [v.value for v in guess]
         print(
-            f"{name}: accuracy {accuracy_score(y, guess):.3f}, balanced accuracy "
-            f"{balanced_accuracy_score(y, guess):.3f}, macro-F1 "
-            f"{f1_score(y, guess, average='macro'):.3f}"
+            f"{name}: accuracy {accuracy_score(truth, values):.3f}, balanced accuracy "
+            f"{balanced_accuracy_score(truth, values):.3f}, macro-F1 "
+            f"{f1_score(truth, values, average='macro'):.3f}"
         )
+    print(
+        f"MultiCom reports accuracy {PAPER['accuracy']:.3f}, balanced accuracy "
+        f"{PAPER['balanced_accuracy']:.3f} (its data, not this file's)"
+    )
     print(f"wrote {args.out}; use EVONOTE_FORECAST__CALIBRATION={args.out}")
     return EXIT_OK

@@ -1,16 +1,15 @@
 """Persona votes → features → Helpful / Not Helpful / Needs More Ratings.
 
 The default rule follows Community Notes' bridging idea: a note is forecast helpful only when
-personas on both sides of the main divide lean helpful. A logistic-regression aggregator,
-calibrated on labelled notes (`evonote personas calibrate`), replaces the rule when present.
+personas on both sides of the main divide lean helpful. MultiCom's stacked aggregator
+(`pipeline/forecast/stacking.py`), calibrated on labelled notes (`evonote personas calibrate`),
+replaces the rule when present.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
-from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel
@@ -82,6 +81,8 @@ def features(votes: list[PersonaVote]) -> dict[str, float]:
         out[f"reason_{bad.value}"] = mean(
             np.array([bad in v.form.not_helpful_reasons for v in votes], dtype=float)
         )
+    for vote in votes:  # each persona's own verdict, for the stacked aggregator's meta model
+        out[f"persona_{vote.persona}"] = SCORE[vote.form.helpfulness]
     return out
 
 
@@ -99,29 +100,6 @@ class BridgingRule:
         if f["helpful_score"] <= self.not_helpful_threshold:
             return Verdict.NOT_HELPFUL
         return Verdict.NEEDS_MORE_RATINGS
-
-
-class CalibratedAggregator(BaseModel):
-    """Multinomial logistic regression over FEATURES, fitted by `evonote personas calibrate`."""
-
-    classes: list[Verdict]
-    coef: list[list[float]]
-    intercept: list[float]
-    feature_names: list[str]
-
-    def decide(self, f: dict[str, float]) -> Verdict:
-        x = np.array([f[name] for name in self.feature_names])
-        logits = np.array(self.coef) @ x + np.array(self.intercept)
-        if len(self.classes) == 2:  # sklearn keeps one row for two classes
-            return self.classes[int(logits[0] > 0)]
-        return self.classes[int(np.argmax(logits))]
-
-    @classmethod
-    def load(cls, path: Path) -> CalibratedAggregator:
-        return cls.model_validate_json(path.read_text(encoding="utf-8"))
-
-    def save(self, path: Path) -> None:
-        path.write_text(json.dumps(self.model_dump(mode="json"), indent=1), encoding="utf-8")
 
 
 class Forecast(BaseModel):

@@ -7,7 +7,6 @@ import asyncio
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.forecast.aggregate import (
     BridgingRule,
-    CalibratedAggregator,
     Forecast,
     PersonaVote,
     features,
@@ -16,6 +15,7 @@ from pipeline.forecast.aggregate import (
 )
 from pipeline.forecast.personas import PersonaProfile, PersonaSet
 from pipeline.forecast.prompts import RatingForm, rater_messages
+from pipeline.forecast.stacking import StackedAggregator
 from pipeline.ports import ChatModel
 
 
@@ -26,7 +26,7 @@ class PersonaPanel:
         personas: PersonaSet,
         *,
         rule: BridgingRule | None = None,
-        calibrated: CalibratedAggregator | None = None,
+        calibrated: StackedAggregator | None = None,
         timeout_s: float = 60.0,
         concurrency: int = 16,
     ) -> None:
@@ -59,7 +59,7 @@ class PersonaPanel:
             return None
         f = features(votes)
         decider = self.calibrated or self.rule
-        method = "calibrated" if self.calibrated else "bridging rule"
+        method = "stacked, calibrated" if self.calibrated else "bridging rule"
         return Forecast(
             verdict=decider.decide(f),
             method=method,

@@ -15,8 +15,8 @@ from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
 from adapters.openai_chat import OpenAIChatModel
 from bot.cli import main
 from pipeline.forecast.aggregate import (
+    FEATURES,
     BridgingRule,
-    CalibratedAggregator,
     PersonaVote,
     Verdict,
     features,
@@ -26,6 +26,13 @@ from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet, build_personas, cluster_raters, seed_stability
 from pipeline.forecast.prompts import RatingForm
 from pipeline.forecast.ratings import RatingsTable
+from pipeline.forecast.stacking import (
+    WEIGHTS,
+    LinearSoftmax,
+    Promotion,
+    StackedAggregator,
+    fit_stack,
+)
 from tests.conftest import SHARED_DATA
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.ports import FakeChatModel
@@ -181,17 +188,78 @@ def test_features_weigh_personas_by_size_and_count_reasons() -> None:
     assert f["reason_GoodSources"] == pytest.approx(0.75)
 
 
-def test_calibrated_aggregator_applies_its_coefficients() -> None:
-    names = ["helpful_score"]
-    aggregator = CalibratedAggregator(
-        classes=[Verdict.HELPFUL, Verdict.NEEDS_MORE_RATINGS, Verdict.NOT_HELPFUL],
-        coef=[[10.0], [0.0], [-10.0]],
-        intercept=[-7.0, 0.0, 3.0],
-        feature_names=names,
+def test_a_linear_model_applies_its_coefficients_in_class_order() -> None:
+    model = LinearSoftmax(
+        feature_names=["helpful_score"],
+        coef=[[10.0], [-10.0], [0.0]],  # Helpful, Not Helpful, Needs More Ratings
+        intercept=[-7.0, 3.0, 0.0],
     )
-    assert aggregator.decide({"helpful_score": 0.9}) == Verdict.HELPFUL
-    assert aggregator.decide({"helpful_score": 0.5}) == Verdict.NEEDS_MORE_RATINGS
-    assert aggregator.decide({"helpful_score": 0.1}) == Verdict.NOT_HELPFUL
+    stack = StackedAggregator(
+        models={name: model for name in ("weighted", "gated", "rescue", "meta")},
+        weights=dict(WEIGHTS),
+    )
+    assert stack.decide({"helpful_score": 0.9}) == Verdict.HELPFUL
+    assert stack.decide({"helpful_score": 0.5}) == Verdict.NEEDS_MORE_RATINGS
+    assert stack.decide({"helpful_score": 0.1}) == Verdict.NOT_HELPFUL
+    assert stack.proba({"helpful_score": 0.9}).sum() == pytest.approx(1.0)
+    promoted = stack.model_copy(
+        update={"promotion": Promotion(helpful_score=0.5, understanding=0.6, not_helpful_share=0.9)}
+    )
+    assert promoted.decide({"helpful_score": 0.5, "understanding": 0.8}) == Verdict.HELPFUL
+    unclear = {"helpful_score": 0.5, "understanding": 0.2, "not_helpful_share": 0.1}
+    assert promoted.decide(unclear) == Verdict.NEEDS_MORE_RATINGS
+
+
+def labelled_panels(n: int, seed: int) -> tuple[list[dict[str, float]], list[Verdict]]:
+    """Vote features of notes whose verdict follows the bridging idea, with noise: Helpful
+    notes score well on both sides, Not Helpful ones badly, NMR ones on one side only."""
+    rng = np.random.default_rng(seed)
+    rows, labels = [], []
+    for i in range(n):
+        verdict = (Verdict.HELPFUL, Verdict.NOT_HELPFUL, Verdict.NEEDS_MORE_RATINGS)[i % 3]
+        left, right = {
+            Verdict.HELPFUL: (0.85, 0.8),
+            Verdict.NOT_HELPFUL: (0.2, 0.15),
+            Verdict.NEEDS_MORE_RATINGS: (0.85, 0.25) if i % 2 else (0.25, 0.8),
+        }[verdict]
+        left, right = np.clip(np.array([left, right]) + rng.normal(0, 0.12, 2), 0, 1)
+        overall = (left + right) / 2
+        f = {name: float(rng.random()) for name in FEATURES}  # noise features
+        f |= {
+            "left_score": float(left),
+            "right_score": float(right),
+            "side_gap": float(abs(left - right)),
+            "helpful_score": float(overall),
+            "not_helpful_share": float(1 - overall),
+            "understanding": float(np.clip(overall + rng.normal(0, 0.1), 0, 1)),
+        }
+        f |= {f"persona_{p}": float(rng.random() < (left if p < 4 else right)) for p in range(8)}
+        rows.append(f)
+        labels.append(verdict)
+    return rows, labels
+
+
+def test_the_stack_learns_out_of_fold_and_shuffled_labels_learn_nothing() -> None:
+    rows, labels = labelled_panels(120, seed=0)
+    model, report = fit_stack(rows, labels, folds=5)
+    assert report.folds == 5 and len(report.stacked) == len(labels)
+    hits = np.mean([a == b for a, b in zip(report.stacked, report.truth, strict=True)])
+    assert hits > 0.85  # the bridging signal is learned, judged on notes never trained on
+    assert set(report.by_predictor) == set(WEIGHTS)
+    fresh_rows, fresh_labels = labelled_panels(60, seed=1)
+    fresh = np.mean([model.decide(f) == v for f, v in zip(fresh_rows, fresh_labels, strict=True)])
+    assert fresh > 0.85
+    # nested CV does not leak: with the labels shuffled, the outer folds see chance
+    shuffled = list(np.random.default_rng(2).permutation(np.array(labels, dtype=object)))
+    _, noise = fit_stack(rows, shuffled, folds=5)
+    chance = np.mean([a == b for a, b in zip(noise.stacked, noise.truth, strict=True)])
+    assert chance < 0.5
+
+
+def test_too_few_notes_of_a_label_is_a_clear_error() -> None:
+    rows, labels = labelled_panels(9, seed=0)
+    with pytest.raises(ValueError, match="at least two"):
+        fit_stack(rows[:4], labels[:4])
 
 
 def test_shipped_personas_come_from_the_2021_data() -> None:
@@ -342,9 +410,10 @@ def test_personas_calibrate_command(
         main(["personas", "calibrate", "--data", str(data), "--out", str(out), "--folds", "3"]) == 0
     )
     printed = capsys.readouterr().out
-    assert "calibrated, 3-fold out-of-fold: accuracy 1.000" in printed
-    aggregator = CalibratedAggregator.load(out)
-    assert set(aggregator.classes) == set(Verdict)
+    assert "stacked, with NMR promotion: accuracy 1.000" in printed
+    assert "MultiCom reports accuracy 0.847" in printed
+    aggregator = StackedAggregator.load(out)
+    assert set(aggregator.models) == {"weighted", "gated", "rescue", "meta"}
 
 
 def test_bad_calibration_data_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
