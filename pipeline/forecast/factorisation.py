@@ -3,8 +3,8 @@
 rating ≈ μ + i_u + i_n + f_u · f_n, fitted by L-BFGS on the mean squared error plus L2
 penalties — 0.03 on factors, five times that (0.15) on the intercepts and on μ itself — as in
 Community Notes' open-source scorer (without the μ² term, μ absorbs the average rating and note
-intercepts centre on 0, far from the official fit). The factor's sign is fixed so that the
-larger group of raters sits on the positive side.
+intercepts centre on 0, far from the official fit). The factor's sign follows the official
+scorer: the larger group of raters gets the negative factor.
 """
 
 from __future__ import annotations
@@ -117,7 +117,8 @@ def fit(
             options={"maxiter": max_iterations, "gtol": 1e-6, "ftol": 1e-10},
         )
     mu, iu, in_, fu, fn = unpack(result.x)
-    if (fu > 0).sum() < (fu < 0).sum():  # the sign of a rank-one factor is arbitrary
+    # The sign of a rank-one factor is arbitrary; the official scorer's convention fixes it.
+    if (fu < 0).sum() < (fu > 0).sum():
         fu, fn = -fu, -fn
     return Factorisation(
         mu=float(mu),
