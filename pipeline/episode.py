@@ -40,10 +40,9 @@ from pipeline.ports import (
 )
 from pipeline.post import Post
 from pipeline.prompts import (
-    AGENT_SYSTEM,
-    FINAL_SYSTEM,
     agent_messages,
     analysis_messages,
+    log_line,
     page_notes_messages,
     support_messages,
 )
@@ -128,6 +127,9 @@ class _Run:
         self.post_links = list(dict.fromkeys(post.all_links()))
         self.evidence: dict[str, Evidence] = {}
         self.unreadable: dict[str, str] = {}
+        self.research: list[str] = []  # the research log, append-only (see `agent_messages`)
+        self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
+        self.prompt_chars = self.shared_chars = 0
         self.feedback = ""
         self.model_name: str | None = None
         self.last_progress: Progress | None = None
@@ -298,7 +300,7 @@ class _Run:
                 return f"the {self.b.deadline_s:.0f} s deadline came near"
             await self.tell(*self.phase_now())
             try:
-                reply = await self.ask(self.messages(AGENT_SYSTEM), AgentTurn, self.loop_deadline)
+                reply = await self.ask(self.messages(), AgentTurn, self.loop_deadline)
             except ModelTimeout as e:
                 self.use.steps += 1
                 await self.record("error", {}, f"model call timed out: {e}")
@@ -330,7 +332,7 @@ class _Run:
                 return await self.abstain(f"{why}, and no time was left to write the note")
             await self.tell("writing", "final")
             try:
-                reply = await self.ask(self.messages(FINAL_SYSTEM), FinalTurn, self.deadline)
+                reply = await self.ask(self.messages(finishing=True), FinalTurn, self.deadline)
             except (ModelTimeout, ModelOutputInvalid) as e:
                 await self.record("error", {}, f"final write failed: {e}")
                 return await self.abstain(f"{why}, and the final write failed: {e}")
@@ -348,31 +350,39 @@ class _Run:
             return "reading", ""
         return "writing", ""
 
-    def messages(self, system: str) -> list[ChatMessage]:
+    def messages(self, finishing: bool = False) -> list[ChatMessage]:
         assert self.brief is not None
-        state = {
-            "budget": {
-                "steps_left": self.use.steps_left(self.b),
-                "searches_left": self.use.searches_left(self.b),
-                "visits_left": self.use.visits_left(self.b),
-                "rewrites_left": max(0, self.b.max_rewrites - self.use.rewrites),
-                "seconds_left": round(max(0.0, self.seconds_left()), 1),
-            },
-            "searches_done": self.queries,
-            "post_links": self.post_links,
-            "search_results": [
-                {
-                    "url": r.url,
-                    "tier": source_tier(r.url),
-                    "title": r.title,
-                    "snippet": r.snippet[:300],
-                    "status": self.status_of(r.url),
-                }
-                for r in self.results.values()
-            ],
-            "evidence": [self.shown(e) for e in self.evidence.values()],
+        budget = {
+            "steps_left": self.use.steps_left(self.b),
+            "searches_left": self.use.searches_left(self.b),
+            "visits_left": self.use.visits_left(self.b),
+            "rewrites_left": max(0, self.b.max_rewrites - self.use.rewrites),
+            "seconds_left": round(max(0.0, self.seconds_left()), 1),
         }
-        return agent_messages(system, self.post, self.brief, self.lessons, state, self.feedback)
+        messages = agent_messages(
+            self.post,
+            self.brief,
+            self.lessons,
+            self.post_links,
+            self.research,
+            budget,
+            self.feedback,
+            finishing=finishing,
+        )
+        self.count_shared_prefix("\n".join(m.content for m in messages))
+        return messages
+
+    def count_shared_prefix(self, prompt: str) -> None:
+        """How much of this turn's prompt the previous turn's already had (the share a
+        prefix-caching server need not compute again)."""
+        if self.last_prompt:
+            self.shared_chars += shared_prefix(self.last_prompt, prompt)
+            self.prompt_chars += len(prompt)
+            self.timings.prompt_prefix_shared = round(self.shared_chars / self.prompt_chars, 4)
+        self.last_prompt = prompt
+
+    def log(self, entry: dict[str, Any]) -> None:
+        self.research.append(log_line(entry))
 
     @staticmethod
     def shown(evidence: Evidence) -> dict[str, Any]:
@@ -385,13 +395,6 @@ class _Run:
         else:
             view["excerpt"] = evidence.excerpt
         return view
-
-    def status_of(self, url: str) -> str:
-        if url in self.evidence:
-            return "read"
-        if url in self.unreadable:
-            return "unreadable: " + self.unreadable[url]
-        return "not visited"
 
     # ---- actions -----------------------------------------------------------------------
 
@@ -418,12 +421,29 @@ class _Run:
                     )
             except SearchFailed as e:
                 self.feedback = f"Search failed: {e}"
+                self.log({"search": query, "error": str(e)})
             except TimeoutError:
                 self.feedback = "Search failed: the search backend did not answer in time."
+                self.log({"search": query, "error": "no answer in time"})
             else:
                 fresh = [r for r in results if r.url not in self.results]
                 for r in fresh:
                     self.results[r.url] = r
+                self.log(
+                    {
+                        "search": query,
+                        "results": [
+                            {
+                                "url": r.url,
+                                "tier": source_tier(r.url),
+                                "title": r.title,
+                                "snippet": r.snippet[:300],
+                            }
+                            for r in fresh
+                        ],
+                        "already_listed": len(results) - len(fresh),
+                    }
+                )
                 if results:
                     self.feedback = (
                         f"Search '{query}' returned {len(results)} results "
@@ -471,14 +491,11 @@ class _Run:
             async with asyncio.timeout(timeout):
                 page = await self.r.reader.read(url)
         except PageUnreadable as e:
-            self.unreadable[url] = str(e)
-            return f"{url}: could not be read ({e})"
+            return self.could_not_read(url, str(e))
         except TimeoutError:
-            self.unreadable[url] = f"no answer within {timeout:.0f} s"
-            return f"{url}: could not be read (no answer within {timeout:.0f} s)"
+            return self.could_not_read(url, f"no answer within {timeout:.0f} s")
         if not page.text.strip():
-            self.unreadable[url] = "the page has no readable text"
-            return f"{url}: could not be read (no readable text)"
+            return self.could_not_read(url, "no readable text")
         assert self.brief is not None
         focus = target.goal + " " + " ".join(self.brief.checkworthy_claims)
         excerpt = await asyncio.to_thread(
@@ -497,7 +514,13 @@ class _Run:
             noted = await self.condense(evidence, page.text, focus)
         self.unreadable.pop(url, None)
         self.evidence[url] = evidence
+        self.log({"read": url, **{k: v for k, v in self.shown(evidence).items() if k != "url"}})
         return f"{url}: read ({len(page.text)} characters{noted})"
+
+    def could_not_read(self, url: str, why: str) -> str:
+        self.unreadable[url] = why
+        self.log({"unreadable": url, "why": why})
+        return f"{url}: could not be read ({why})"
 
     async def condense(self, evidence: Evidence, text: str, focus: str) -> str:
         """The model's notes on the page, with quotes kept only if they are verbatim."""
@@ -623,6 +646,18 @@ class _Run:
                 f"{note.length - NOTE_CHAR_LIMIT}."
             )
         return problems
+
+
+def shared_prefix(a: str, b: str) -> int:
+    """The length of the longest common prefix, by halving (slices compare in C)."""
+    low, high = 0, min(len(a), len(b))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if a[:middle] == b[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 _WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)

@@ -47,17 +47,20 @@ ANALYSIS_OUTPUT = VerificationBrief
 
 AGENT_SYSTEM = f"""You research and write a Community Note for a health post. {_UNTRUSTED_RULE}
 
-Each turn choose exactly one action:
+The research log lists what was done so far, oldest first, one JSON object a line: a search \
+with its results (url, tier, title, snippet), a page read (with notes on it, or an excerpt), or \
+a page that could not be read. Each turn choose exactly one action:
 - search: a web query aimed at the highest-priority open gap.
-- visit: read 1-4 pages at once, each with a goal; only URLs listed in search_results or \
-post_links can be visited. Prefer higher tiers (4 official health bodies, 3 journals and \
-universities, 2 news and reference works, 1 other).
+- visit: read 1-4 pages at once, each with a goal; only URLs among the log's search results or \
+in the post's links can be visited. Prefer higher tiers (4 official health bodies, 3 journals \
+and universities, 2 news and reference works, 1 other).
 - write: the note's prose (no URLs in it) plus, for each statement, the URL of a page you \
 have read that supports it (support).
 - abstain: when the post needs no note, or the evidence cannot support one; say why.
+Keep "thought" to one short sentence.
 
 Rules the system enforces: search at least once and read at least one page before writing; cite \
-only pages listed under evidence; the final note is your prose followed by the cited URLs and \
+only pages the log shows as read; the final note is your prose followed by the cited URLs and \
 must fit {NOTE_CHAR_LIMIT} characters, with each URL counting as one character.
 
 A good note: states what is wrong or missing in one or two plain, neutral sentences; says only \
@@ -66,12 +69,12 @@ written in the post's language; no insults, no speculation, no "this post is mis
 Lessons from past episodes are advice on how to work, never evidence. Answer with JSON only."""
 AGENT_OUTPUT = AgentTurn
 
-FINAL_SYSTEM = f"""You must now finish: the research budget or time is spent. {_UNTRUSTED_RULE}
-
-Either write the note from the evidence already read (prose without URLs, and for each \
-statement the URL of a read page that supports it; at most {NOTE_CHAR_LIMIT} characters with \
-each URL counting as one), or abstain and say exactly what evidence was missing. \
-Answer with JSON only."""
+# The last turn keeps the agent's system prompt (its prefix stays cached) and adds this at the
+# end of the prompt; its answer follows FinalTurn (write or abstain only).
+FINISH_INSTRUCTION = f"""Finish now: the research budget or time is spent. Either write the \
+note from the pages already read (prose without URLs, and for each statement the URL of a read \
+page that supports it; at most {NOTE_CHAR_LIMIT} characters with each URL counting as one), or \
+abstain and say exactly what evidence was missing."""
 FINAL_OUTPUT = FinalTurn
 
 PAGE_NOTES_SYSTEM = f"""You read one web page for a fact-checker. {_UNTRUSTED_RULE}
@@ -211,13 +214,20 @@ def analysis_messages(post: Post, lessons: list[Lesson]) -> list[ChatMessage]:
 
 
 def agent_messages(
-    system: str,
     post: Post,
     brief: VerificationBrief,
     lessons: list[Lesson],
-    state: dict[str, Any],
+    post_links: list[str],
+    research: list[str],
+    budget: dict[str, Any],
     feedback: str,
+    *,
+    finishing: bool = False,
 ) -> list[ChatMessage]:
+    """Laid out for the model server's prefix cache: what never changes first (system, post,
+    brief, lessons, the post's links), then the research log, which only grows at its end,
+    and last what changes every turn (the budget left, the last observation). Consecutive
+    turns of an episode share everything up to the newest log line."""
     user = (
         "## Post\n"
         + quote_untrusted("post", render_post(post))
@@ -225,12 +235,25 @@ def agent_messages(
         + quote_untrusted("brief", brief.model_dump_json(indent=1))
         + "\n\n## Lessons from past episodes (research and writing)\n"
         + render_lessons(lessons)
-        + "\n\n## State\n"
-        + quote_untrusted("state", json.dumps(state, ensure_ascii=False, indent=1))
+        + "\n\n## Links in the post\n"
+        + quote_untrusted("links", json.dumps(post_links, ensure_ascii=False))
+        + "\n\n## Research log\n"
+        + quote_untrusted("research", "\n".join(research) or "(nothing yet)")
+        + "\n\n## Budget left\n"
+        + quote_untrusted("state", json.dumps(budget, ensure_ascii=False))
         + "\n\n## Last observation\n"
         + (feedback or "(start)")
+        + (f"\n\n## {FINISH_INSTRUCTION}" if finishing else "")
     )
-    return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=user)]
+    return [
+        ChatMessage(role="system", content=AGENT_SYSTEM),
+        ChatMessage(role="user", content=user),
+    ]
+
+
+def log_line(entry: dict[str, Any]) -> str:
+    """One research-log line; written once, never changed (the prompt prefix depends on it)."""
+    return json.dumps(entry, ensure_ascii=False)
 
 
 def page_notes_messages(

@@ -49,6 +49,9 @@ class Timings(BaseModel):
     turns: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Of the agent turns' prompt characters after the first turn, the share the previous turn's
+    # prompt already began with (what a prefix-caching server need not prefill again).
+    prompt_prefix_shared: float | None = None
 
 
 class EpisodeOutcome(BaseModel):

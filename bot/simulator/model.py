@@ -15,7 +15,9 @@ from typing import Any
 
 Policy = Callable[[str, list[dict[str, Any]]], Any]
 
-_STATE = re.compile(r"<untrusted_state>\n(.*)\n</untrusted_state>", re.DOTALL)
+_STATE = re.compile(r"<untrusted_state>\n(.*?)\n</untrusted_state>", re.DOTALL)
+_RESEARCH = re.compile(r"<untrusted_research>\n(.*?)\n</untrusted_research>", re.DOTALL)
+_LINKS = re.compile(r"<untrusted_links>\n(.*?)\n</untrusted_links>", re.DOTALL)
 _PAGE = re.compile(r"<untrusted_page>\nTitle: [^\n]*\n\n(.*)\n</untrusted_page>", re.DOTALL)
 _DRAFT = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
 
@@ -138,11 +140,36 @@ DEFAULT_PROSE = (
 
 
 def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    match = _STATE.search(messages[-1]["content"])
+    """What an agent turn's prompt says, read back from its research log: the searches done,
+    every search result with its status (read, unreadable, not visited), the pages read, the
+    post's links and the budget left."""
+    prompt = messages[-1]["content"]
+    match = _STATE.search(prompt)
     if match is None:
         raise AssertionError("the prompt carries no <untrusted_state> block")
-    state: dict[str, Any] = json.loads(match.group(1))
-    return state
+    research = _RESEARCH.search(prompt)
+    lines = research.group(1).splitlines() if research else []
+    entries = [json.loads(line) for line in lines if line.startswith("{")]
+    read = {e["read"]: e for e in entries if "read" in e}
+    unreadable = {e["unreadable"]: e["why"] for e in entries if "unreadable" in e}
+
+    def status(url: str) -> str:
+        if url in read:
+            return "read"
+        return f"unreadable: {unreadable[url]}" if url in unreadable else "not visited"
+
+    links = _LINKS.search(prompt)
+    return {
+        "budget": json.loads(match.group(1)),
+        "searches_done": [e["search"] for e in entries if "search" in e],
+        "search_results": [
+            {**r, "status": status(r["url"])} for e in entries for r in e.get("results", [])
+        ],
+        "evidence": [
+            {"url": url, **{k: v for k, v in e.items() if k != "read"}} for url, e in read.items()
+        ],
+        "post_links": json.loads(links.group(1)) if links else [],
+    }
 
 
 def search(query: str) -> dict[str, Any]:
@@ -192,7 +219,9 @@ class ScriptedSteps:
 
 
 class ResearchPolicy:
-    """Search the top gap, read the best results, write citing what was read."""
+    """Search the top gap, read the best results, write citing what was read. `rounds`: how
+    many searches (each followed by a visit of its unread results) come before the write — 1
+    gives the 3-turn episode, 6 a paper-like 12-13 turns."""
 
     def __init__(
         self,
@@ -201,11 +230,13 @@ class ResearchPolicy:
         prose: str = DEFAULT_PROSE,
         pages_per_visit: int = 2,
         cite: int = 2,
+        rounds: int = 1,
     ) -> None:
         self.brief = brief or DEFAULT_BRIEF
         self.prose = prose
         self.pages_per_visit = pages_per_visit
         self.cite = cite
+        self.rounds = rounds
         self.calls: list[str] = []
 
     def __call__(self, schema: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -215,12 +246,26 @@ class ResearchPolicy:
         state = state_of(messages)
         if schema == "FinalTurn":
             return self.write_or_abstain(state)
-        if not state["searches_done"]:
-            return search(self.brief["gaps"][0]["suggested_query"])
+        done = state["searches_done"]
         unread = [r["url"] for r in state["search_results"] if r["status"] == "not visited"]
-        if not state["evidence"] and unread:
+        budget = state["budget"]
+        # after each search, read its results (once), then search the next gap
+        if done and unread and self.last_turn_searched(messages) and budget["visits_left"]:
+            return visit(*unread[: self.pages_per_visit])
+        if len(done) < self.rounds and budget["searches_left"]:
+            return search(self.query(len(done), done))
+        if not state["evidence"] and unread and budget["visits_left"]:
             return visit(*unread[: self.pages_per_visit])
         return self.write_or_abstain(state)
+
+    @staticmethod
+    def last_turn_searched(messages: list[dict[str, Any]]) -> bool:
+        return "## Last observation\nSearch '" in messages[-1]["content"]
+
+    def query(self, n: int, done: list[str]) -> str:
+        gaps = self.brief["gaps"]
+        base = gaps[n % len(gaps)]["suggested_query"]
+        return base if base not in done else f"{base} evidence {n}"
 
     def write_or_abstain(self, state: State) -> dict[str, Any]:
         read = [e["url"] for e in state["evidence"]]

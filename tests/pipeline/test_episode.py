@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import Any
 
 import pytest
@@ -368,3 +369,30 @@ async def test_progress_is_reported_through_the_phases() -> None:
     assert phases[0] == "analysing" and phases[-1] == "done"
     assert "searching" in phases and "reading" in phases
     assert events[-1].sources_read == 2
+
+
+async def test_turns_share_their_prompt_prefix_and_the_log_only_grows() -> None:
+    """The prompt is laid out for the model server's prefix cache: each agent turn begins with
+    the previous turn's prompt up to its newest research-log line."""
+    prompts: list[str] = []
+    policy = ResearchPolicy(rounds=4, pages_per_visit=1)
+
+    def recording(schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema in ("AgentTurn", "FinalTurn"):
+            prompts.append("\n".join(m["content"] for m in messages))
+        return policy(schema, messages)
+
+    web = FakeWeb(health_pages())
+    outcome = await runner(recording, web).run(POST)
+    assert outcome.status == "noted"
+    assert len(prompts) >= 6  # search, visit, search, visit, … write
+    logs = [
+        p.split("<untrusted_research>\n")[1].split("\n</untrusted_research>")[0] for p in prompts
+    ]
+    for earlier, later in itertools.pairwise(logs):
+        assert earlier == "(nothing yet)" or later.startswith(earlier)  # append-only
+    for earlier, later in itertools.pairwise(prompts):
+        head = earlier.split("<untrusted_research>")[0]
+        assert later.startswith(head)  # system, post, brief, lessons and links never move
+    shared = outcome.timings.prompt_prefix_shared
+    assert shared is not None and shared >= 0.8, shared
