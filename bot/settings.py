@@ -75,7 +75,14 @@ class BudgetSettings(BaseModel):
     page_timeout_s: float = Field(default=20.0, gt=0, description="limit for reading one page")
     search_timeout_s: float = Field(default=15.0, gt=0, description="limit for one search")
     condense_pages: bool = Field(
-        default=True, description="the model writes notes and verbatim quotes for every page read"
+        default=True,
+        description="the model notes each page read (a short summary and the numbers of its "
+        "sentences worth quoting; code copies the quotes)",
+    )
+    notes_min_chars: int = Field(
+        default=1500,
+        ge=0,
+        description="pages of at most this many characters are shown whole, without notes",
     )
     check_support: bool = Field(
         default=True,

@@ -25,6 +25,7 @@ class EvidenceBudget:
     evidence_chars_per_page: int = 1500
     page_chars_for_notes: int = 6000
     condense_pages: bool = True
+    notes_min_chars: int = 1500  # shorter pages are shown whole, without page notes
     check_support: bool = True
     # Off only for the no-analyzer ablation: the post itself is the one claim and the one gap.
     claim_analysis: bool = True

@@ -25,7 +25,7 @@ from pipeline.errors import (
     SearchFailed,
 )
 from pipeline.evidence import Evidence, PageNotes, SearchResult, SupportVerdicts
-from pipeline.excerpt import select_excerpt
+from pipeline.excerpt import matching_sentences, page_sentences, select_excerpt
 from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, prose_problems, split_sentences
 from pipeline.ports import (
     Captioner,
@@ -510,8 +510,10 @@ class _Run:
             published=page.published,
         )
         noted = ""
-        if self.b.condense_pages:
+        if self.b.condense_pages and len(page.text) > self.b.notes_min_chars:
             noted = await self.condense(evidence, page.text, focus)
+        else:  # shown whole: notes would only restate it; code picks the quotes
+            evidence.quotes = matching_sentences(page.text, focus)
         self.unreadable.pop(url, None)
         self.evidence[url] = evidence
         self.log({"read": url, **{k: v for k, v in self.shown(evidence).items() if k != "url"}})
@@ -523,24 +525,25 @@ class _Run:
         return f"{url}: could not be read ({why})"
 
     async def condense(self, evidence: Evidence, text: str, focus: str) -> str:
-        """The model's notes on the page, with quotes kept only if they are verbatim."""
+        """The model's notes on the page; its quotes are the page's own sentences, by number."""
         assert self.brief is not None
         passage = await asyncio.to_thread(select_excerpt, text, focus, self.b.page_chars_for_notes)
+        sentences = page_sentences(passage)
         messages = page_notes_messages(
-            evidence.goal, self.brief.checkworthy_claims, evidence.title, passage
+            evidence.goal, self.brief.checkworthy_claims, evidence.title, sentences
         )
         try:
             reply = await self.ask(messages, PageNotes, self.loop_deadline, inference=False)
         except (ModelTimeout, ModelOutputInvalid) as e:
             return f"; no notes: {e}"
-        flat = " ".join(text.split())
-        verbatim = [q for q in reply.value.quotes if q.strip() and " ".join(q.split()) in flat]
+        chosen = list(dict.fromkeys(reply.value.quote_sentences))
+        quotes = [sentences[n - 1] for n in chosen if 1 <= n <= len(sentences)]
         evidence.summary = reply.value.summary
-        evidence.quotes = verbatim
-        dropped = len(reply.value.quotes) - len(verbatim)
+        evidence.quotes = quotes
+        dropped = len(chosen) - len(quotes)
         relevance = "relevant" if reply.value.relevant else "not relevant"
-        return f"; {relevance}, {len(verbatim)} quotes" + (
-            f", {dropped} not verbatim and dropped" if dropped else ""
+        return f"; {relevance}, {len(quotes)} quotes" + (
+            f", {dropped} quote number(s) not on the page, dropped" if dropped else ""
         )
 
     async def do_write(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated
 
 from pydantic import BaseModel, Field
 
@@ -38,16 +37,18 @@ class Evidence(BaseModel):
 
 
 class PageNotes(BaseModel):
-    """The model's reading of one page against the visit's goal."""
+    """The model's reading of one page against the visit's goal. Quotes are chosen by the
+    number of the page's sentence; code copies them, so every quote is verbatim and the answer
+    stays short."""
 
     relevant: bool = Field(description="does the page bear on the claims at all")
     summary: str = Field(
-        max_length=700, description="what the page says that bears on the claims, in 1-3 sentences"
+        max_length=400, description="what the page says that bears on the claims, 1-2 sentences"
     )
-    quotes: list[Annotated[str, Field(max_length=500)]] = Field(
+    quote_sentences: list[int] = Field(
         default_factory=list,
         max_length=3,
-        description="up to 3 sentences copied exactly from the page",
+        description="the numbers of up to 3 of the page's sentences a note could rely on",
     )
 
 

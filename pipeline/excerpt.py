@@ -59,3 +59,23 @@ def select_excerpt(text: str, focus: str, max_chars: int) -> str:
         chosen.append(i)
         used += len(piece) + 3
     return " … ".join(passages[i] for i in sorted(chosen))[:max_chars]
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+…\s+")
+
+
+def page_sentences(text: str, max_chars: int = 500) -> list[str]:
+    """A passage's sentences (and lines), whitespace normalised: what page notes number, so
+    that a quote is picked by its number and copied by code, never retyped by the model."""
+    parts = (" ".join(p.split()) for p in _SENTENCE_END.split(text))
+    return [p[:max_chars] for p in parts if len(p) > 1]
+
+
+def matching_sentences(text: str, focus: str, most: int = 2, least_shared: int = 2) -> list[str]:
+    """The page's sentences sharing the most words with `focus` (at least `least_shared`), in
+    page order: quotes chosen by code for a page too short to need the model's notes."""
+    wanted = _terms(focus)
+    sentences = page_sentences(text)
+    scored = [(len(wanted & _terms(s)), i) for i, s in enumerate(sentences)]
+    best = sorted((x for x in scored if x[0] >= least_shared), key=lambda x: (-x[0], x[1]))
+    return [sentences[i] for _, i in sorted(best[:most], key=lambda x: x[1])]

@@ -79,10 +79,10 @@ FINAL_OUTPUT = FinalTurn
 
 PAGE_NOTES_SYSTEM = f"""You read one web page for a fact-checker. {_UNTRUSTED_RULE}
 
-Given the claims being checked and the goal of this visit, say whether the page bears on the \
-claims, summarise in 1-3 plain sentences what it says about them (only what the page says; no \
-outside knowledge), and copy up to 3 sentences from the page exactly, character for character, \
-that a note could rely on. Answer with JSON only."""
+The page comes as numbered sentences. Given the claims being checked and the goal of this \
+visit, say whether the page bears on the claims, summarise in 1-2 plain sentences what it says \
+about them (only what the page says; no outside knowledge), and give the numbers of up to 3 \
+sentences a note could rely on. Answer with JSON only."""
 PAGE_NOTES_OUTPUT = PageNotes
 
 SUPPORT_SYSTEM = f"""You check a draft Community Note against its sources. {_UNTRUSTED_RULE}
@@ -257,13 +257,14 @@ def log_line(entry: dict[str, Any]) -> str:
 
 
 def page_notes_messages(
-    goal: str, claims: list[str], page_title: str, page_text: str
+    goal: str, claims: list[str], page_title: str, sentences: list[str]
 ) -> list[ChatMessage]:
+    numbered = "\n".join(f"[{n}] {s}" for n, s in enumerate(sentences, start=1))
     user = (
         "## Claims being checked\n"
         + "\n".join(f"- {c}" for c in claims)
         + f"\n\n## Goal of this visit\n{goal}\n\n## Page\n"
-        + quote_untrusted("page", f"Title: {page_title}\n\n{page_text}")
+        + quote_untrusted("page", f"Title: {page_title}\n\n{numbered}")
     )
     return [
         ChatMessage(role="system", content=PAGE_NOTES_SYSTEM),

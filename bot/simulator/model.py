@@ -25,12 +25,12 @@ _DRAFT = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
 def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
     """Quote the page's first sentence, as a careful reader would quote its key line."""
     match = _PAGE.search(messages[-1]["content"])
-    text = match.group(1) if match else ""
-    first = re.split(r"(?<=[.!?])\s+", text.strip(), maxsplit=1)[0][:250]
+    lines = (match.group(1) if match else "").splitlines()
+    first = lines[0].split("] ", 1)[-1][:250] if lines else ""
     return {
         "relevant": bool(first),
         "summary": f"The page says: {first}",
-        "quotes": [first] if first else [],
+        "quote_sentences": [1] if first else [],
     }
 
 

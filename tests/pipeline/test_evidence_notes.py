@@ -55,7 +55,7 @@ class Observing(ResearchPolicy):
 
 async def test_read_pages_carry_notes_quotes_and_tiers() -> None:
     policy = Observing()
-    runner, journal, _ = run(policy)
+    runner, journal, _ = run(policy, notes_min_chars=0)
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted"
     cdc = next(e for e in outcome.evidence if "cdc.gov" in e.url)
@@ -70,21 +70,32 @@ async def test_read_pages_carry_notes_quotes_and_tiers() -> None:
     assert "relevant, 1 quotes" in visit.observation
 
 
-async def test_quotes_that_are_not_on_the_page_are_dropped() -> None:
-    def invented(messages: list[dict[str, Any]]) -> dict[str, Any]:
+async def test_quotes_are_the_pages_own_sentences_picked_by_number() -> None:
+    def picky(messages: list[dict[str, Any]]) -> dict[str, Any]:
         notes = page_notes(messages)
-        notes["quotes"].append("Vaccines were proven to cause autism in 2020.")
+        notes["quote_sentences"] = [1, 1, 9]  # a repeat, and a number the page does not have
         return notes
 
-    runner, journal, _ = run(Observing({"PageNotes": invented}))
+    runner, journal, _ = run(Observing({"PageNotes": picky}), notes_min_chars=0)
     outcome = await runner.run(POST, journal=journal)
-    assert all("proven to cause autism" not in q for e in outcome.evidence for q in e.quotes)
+    cdc = next(e for e in outcome.evidence if "cdc.gov" in e.url)
+    assert cdc.quotes == ["Many studies have found no link between the MMR vaccine and autism."]
     visit = next(s for s in journal.steps if s.phase == "visit")
-    assert "1 not verbatim and dropped" in visit.observation
+    assert "1 quote number(s) not on the page, dropped" in visit.observation
+
+
+async def test_a_page_shorter_than_its_excerpt_is_shown_whole_without_notes() -> None:
+    policy = Observing()
+    runner, journal, _ = run(policy)  # the fake pages are a sentence or two
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status == "noted"
+    assert "PageNotes" not in policy.prompts  # no model call for them
+    assert all(e.excerpt and not e.summary for e in outcome.evidence)
 
 
 async def test_when_notes_fail_the_page_is_still_read_with_its_excerpt() -> None:
-    runner, journal, _ = run(Observing({"PageNotes": lambda m: {"nonsense": True}}))
+    notes = {"PageNotes": lambda m: {"nonsense": True}}
+    runner, journal, _ = run(Observing(notes), notes_min_chars=0)
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted"
     assert all(e.excerpt and not e.summary for e in outcome.evidence)
