@@ -12,7 +12,7 @@ import functools
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 import openai
@@ -87,11 +87,13 @@ class OpenAIChatModel:
         temperature: float = 0.2,
         max_tokens: int = 1500,
         extra_body: dict[str, Any] | None = None,
+        max_tokens_for: Mapping[str, int] | None = None,
     ) -> None:
         self.client = client
         self._model = model
         self.temperature = temperature
         self.max_tokens = max_tokens
+        self.max_tokens_for = dict(max_tokens_for or {})  # by the answer's schema name
         self.extra_body = extra_body or {}
         self._model_lock = asyncio.Lock()
 
@@ -128,7 +130,7 @@ class OpenAIChatModel:
             **self.extra_body,
             "model": model,
             "temperature": self.temperature,
-            "max_tokens": self.max_tokens,
+            "max_tokens": self.max_tokens_for.get(output.__name__, self.max_tokens),
             "response_format": _response_format(output),
         }
         prompt_tokens = completion_tokens = 0

@@ -129,12 +129,7 @@ def make_evolver(
     from memory.judge import SocialUtilityJudge
 
     llm = settings.llm
-    judge_model = OpenAIChatModel(
-        client,
-        model=llm.judge_model or llm.writer_model,
-        temperature=0.0,
-        max_tokens=llm.max_tokens,
-    )
+    judge_model = make_judge_model(settings, client)
     return Evolver(
         SqlEpisodeFeed(engine),
         memory,
@@ -144,6 +139,28 @@ def make_evolver(
         batch=settings.memory.batch,
         merge=settings.memory.merge,
         judge_after_s=settings.memory.judge_after_s if judge_after_s is None else judge_after_s,
+    )
+
+
+def token_caps(settings: Settings) -> dict[str, int]:
+    """Each call type's output cap: the defaults beside the prompts, then the settings'."""
+    from memory.prompts import MAX_TOKENS as MEMORY
+    from pipeline.evaluation.prompts import MAX_TOKENS as EVALUATION
+    from pipeline.forecast.prompts import MAX_TOKENS as FORECAST
+    from pipeline.prompts import MAX_TOKENS as EPISODE
+
+    return {**EPISODE, **FORECAST, **MEMORY, **EVALUATION, **settings.llm.max_tokens_by_call}
+
+
+def make_judge_model(settings: Settings, client: openai.AsyncOpenAI) -> OpenAIChatModel:
+    """The model that judges (episodes, benchmark notes): deterministic."""
+    llm = settings.llm
+    return OpenAIChatModel(
+        client,
+        model=llm.judge_model or llm.writer_model,
+        temperature=0.0,
+        max_tokens=llm.max_tokens,
+        max_tokens_for=token_caps(settings),
     )
 
 
@@ -178,6 +195,7 @@ def make_chat_model(
         temperature=llm.temperature,
         max_tokens=llm.max_tokens,
         extra_body=extra,
+        max_tokens_for=token_caps(settings),
     )
     return model, client
 
@@ -317,7 +335,11 @@ def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel |
         raise ConfigurationError(f"EVONOTE_FORECAST__PERSONAS / __CALIBRATION: {e}") from e
     llm = settings.llm
     rater = OpenAIChatModel(
-        client, model=llm.judge_model or llm.writer_model, temperature=0.7, max_tokens=400
+        client,
+        model=llm.judge_model or llm.writer_model,
+        temperature=0.7,
+        max_tokens=400,
+        max_tokens_for=token_caps(settings),
     )
     return PersonaPanel(
         rater,

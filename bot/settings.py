@@ -45,7 +45,14 @@ class LLMSettings(BaseModel):
         default=1, ge=0, le=5, description="client retries on connection errors and 5xx"
     )
     temperature: float = Field(default=0.2, ge=0, le=2, description="sampling temperature")
-    max_tokens: int = Field(default=1500, ge=64, description="most tokens one answer may use")
+    max_tokens: int = Field(
+        default=1500, ge=64, description="most tokens an answer may use when its call has no cap"
+    )
+    max_tokens_by_call: dict[str, int] = Field(
+        default_factory=dict,
+        description="caps by answer schema over the defaults beside each prompt, e.g. "
+        '{"AgentTurn": 600} (VerificationBrief 900, AgentTurn 500, PageNotes 300, RatingForm 350)',
+    )
     disable_thinking: bool = Field(
         default=False,
         description="send chat_template_kwargs.enable_thinking=false (Qwen3-style reasoning "

@@ -17,6 +17,9 @@ _UNTRUSTED = (
 )
 
 
+MAX_TOKENS = {"JudgeVerdict": 800, "DistilledLessons": 900}  # see pipeline.prompts.MAX_TOKENS
+
+
 class Attribution(BaseModel):
     phase: MemoryPhase
     what: str = Field(max_length=300)

@@ -48,12 +48,12 @@ FinalAction = Annotated[Write | Abstain, Field(discriminator="kind")]
 class AgentTurn(BaseModel):
     """One decision of the agent loop."""
 
-    thought: str = Field(max_length=800, description="brief reasoning behind the action")
+    thought: str = Field(max_length=240, description="one short sentence: why this action")
     action: AnyAction
 
 
 class FinalTurn(BaseModel):
     """The last decision when the budget or deadline is spent: write or abstain."""
 
-    thought: str = Field(max_length=800)
+    thought: str = Field(max_length=240, description="one short sentence")
     action: FinalAction

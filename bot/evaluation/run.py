@@ -20,8 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from adapters.openai_chat import OpenAIChatModel
-from bot.app import build, make_embedder, make_evolver
+from bot.app import build, make_embedder, make_evolver, make_judge_model
 from bot.settings import Settings
 from memory.evolve import Evolver, EvolveReport
 from memory.experience import ExperienceMemory
@@ -146,12 +145,7 @@ async def run_variant(
     if not todo:
         return read_ledger(folder)
     async with build(settings) as app:
-        judge_model = OpenAIChatModel(
-            app.client,
-            model=settings.llm.judge_model or settings.llm.writer_model,
-            temperature=0.0,
-            max_tokens=settings.llm.max_tokens,
-        )
+        judge_model = make_judge_model(settings, app.client)
         timeout = settings.llm.call_timeout_s
         helpfulness = HierarchicalJudge(judge_model, timeout)
         pairwise = PairwiseJudge(judge_model, random.Random(variant), timeout)

@@ -58,6 +58,7 @@ class RatingForm(BaseModel):
 
 
 RATER_OUTPUT = RatingForm
+MAX_TOKENS = {"RatingForm": 350}  # the form with its rationale
 
 
 def _percent(share: float | None) -> str:

@@ -103,3 +103,24 @@ async def test_unknown_model_is_named(model_server: ScriptedModelServer) -> None
         await chat(model_server.base_url, "medgemma").structured(
             MESSAGES, VerificationBrief, timeout_s=5
         )
+
+
+async def test_each_call_type_has_its_own_output_cap(
+    model_server: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.app import make_chat_model
+    from bot.doctor import DoctorProbe
+    from bot.settings import Settings
+    from pipeline.evidence import PageNotes
+    from pipeline.prompts import MAX_TOKENS
+
+    monkeypatch.setenv("EVONOTE_LLM__BASE_URL", model_server.base_url)
+    monkeypatch.setenv("EVONOTE_LLM__MAX_TOKENS_BY_CALL", '{"PageNotes": 222}')
+    model, client = make_chat_model(Settings())
+    await model.structured(MESSAGES, VerificationBrief, timeout_s=5)
+    await model.structured(MESSAGES, PageNotes, timeout_s=5)
+    await model.structured(MESSAGES, DoctorProbe, timeout_s=5)
+    await client.close()
+    caps = [r["max_tokens"] for r in model_server.requests]
+    # the default beside the prompt, the operator's override, the global limit for the rest
+    assert caps == [MAX_TOKENS["VerificationBrief"], 222, 1500]
