@@ -86,6 +86,16 @@ class BudgetSettings(BaseModel):
         description="the model notes each page read (a short summary and the numbers of its "
         "sentences worth quoting; code copies the quotes)",
     )
+    search_post_first: bool = Field(
+        default=True,
+        description="search the post's own words while the claim is analysed (one search of "
+        "the budget; the first agent turn starts with results)",
+    )
+    read_first_results: bool = Field(
+        default=True,
+        description="code reads the best results of the agent's first search at once, "
+        "sparing it a turn",
+    )
     notes_min_chars: int = Field(
         default=1500,
         ge=0,

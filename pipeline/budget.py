@@ -25,6 +25,8 @@ class EvidenceBudget:
     evidence_chars_per_page: int = 1500
     page_chars_for_notes: int = 6000
     condense_pages: bool = True
+    search_post_first: bool = True  # search the post's words while the claim is analysed
+    read_first_results: bool = True  # code reads the best results of the first gap search
     notes_min_chars: int = 1500  # shorter pages are shown whole, without page notes
     check_support: bool = True
     # Off only for the no-analyzer ablation: the post itself is the one claim and the one gap.

@@ -128,6 +128,8 @@ class _Run:
         self.evidence: dict[str, Evidence] = {}
         self.unreadable: dict[str, str] = {}
         self.research: list[str] = []  # the research log, append-only (see `agent_messages`)
+        self.fresh: list[str] = []  # the last search's results
+        self.read_by_code = False  # code has read the best results of a gap-targeted search
         self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""
@@ -233,10 +235,26 @@ class _Run:
         await self.tell("analysing")
         await self.caption_media()
         if self.b.claim_analysis:
-            claim_lessons = await self.lessons_for(MemoryPhase.CLAIM_ANALYSIS, self.post.all_text())
-            reply = await self.ask(
-                analysis_messages(self.post, claim_lessons), VerificationBrief, self.loop_deadline
+            # The post's own words are searched while the claim is analysed: the first agent
+            # turn then starts with results instead of spending a turn to get them.
+            early = (
+                asyncio.create_task(self.run_search(post_query(self.post.text), by_code=True))
+                if self.b.search_post_first and self.b.max_searches > 1
+                else None
             )
+            try:
+                claim_lessons = await self.lessons_for(
+                    MemoryPhase.CLAIM_ANALYSIS, self.post.all_text()
+                )
+                reply = await self.ask(
+                    analysis_messages(self.post, claim_lessons),
+                    VerificationBrief,
+                    self.loop_deadline,
+                )
+            except BaseException:
+                if early is not None:
+                    early.cancel()
+                raise
             self.brief = reply.value
             await self.record(
                 "claim_analysis",
@@ -244,6 +262,12 @@ class _Run:
                 self.brief.model_dump_json(),
                 reply,
             )
+            if early is not None:
+                query, observation = await early
+                await self.record(
+                    "search", {"kind": "search", "query": query, "by": "code"}, observation
+                )
+                await self.tell("searching", query)
         else:
             self.brief = unanalysed_brief(self.post.all_text())
         query = self.post.all_text() + "\n" + "\n".join(self.brief.checkworthy_claims)
@@ -400,61 +424,87 @@ class _Run:
 
     async def do_search(self, action: Search, reply: ModelReply[AgentTurn]) -> None:
         query = " ".join(action.query.split())
+        self.fresh = []
         if self.use.searches >= self.b.max_searches:
             self.feedback = (
                 f"Search refused: the search budget ({self.b.max_searches}) is "
                 "spent. Visit, write or abstain."
             )
         elif query.lower() in (q.lower() for q in self.queries):
-            self.feedback = f"Search refused: '{query}' was already searched; results are above."
+            self.feedback = f"Search '{query}' refused: it was already searched (see the log)."
         else:
-            self.use.searches += 1
-            self.queries.append(query)
-            started = self.r.clock()
-            try:
-                timeout = max(
-                    0.1, min(self.b.search_timeout_s, self.seconds_left(self.loop_deadline))
-                )
-                async with asyncio.timeout(timeout):
-                    results = await self.r.search.search(
-                        query, limit=self.b.results_per_search, published_before=self.date_cap
-                    )
-            except SearchFailed as e:
-                self.feedback = f"Search failed: {e}"
-                self.log({"search": query, "error": str(e)})
-            except TimeoutError:
-                self.feedback = "Search failed: the search backend did not answer in time."
-                self.log({"search": query, "error": "no answer in time"})
-            else:
-                fresh = [r for r in results if r.url not in self.results]
-                for r in fresh:
-                    self.results[r.url] = r
-                self.log(
-                    {
-                        "search": query,
-                        "results": [
-                            {
-                                "url": r.url,
-                                "tier": source_tier(r.url),
-                                "title": r.title,
-                                "snippet": r.snippet[:300],
-                            }
-                            for r in fresh
-                        ],
-                        "already_listed": len(results) - len(fresh),
-                    }
-                )
-                if results:
-                    self.feedback = (
-                        f"Search '{query}' returned {len(results)} results "
-                        f"({len(fresh)} new): " + "; ".join(r.url for r in fresh)
-                    )
-                else:
-                    self.feedback = f"Search '{query}' returned no results."
-
-            self.timings.search_s += self.r.clock() - started
+            _, self.feedback = await self.run_search(query)
         await self.record("search", action.model_dump(), self.feedback, reply)
         await self.tell("searching", query)
+        if self.b.read_first_results and not self.read_by_code and self.fresh:
+            # The first search the agent aims at a gap: code reads its best results at once,
+            # sparing the agent a turn to ask for them.
+            self.read_by_code = True
+            targets = [VisitTarget(url=url, goal=query) for url in self.best_unread(self.fresh)]
+            if targets:
+                read = await self.visit(targets)
+                self.feedback += " Read by code, the best of them: " + "; ".join(read)
+                action_ = {
+                    "kind": "visit",
+                    "by": "code",
+                    "targets": [t.model_dump() for t in targets],
+                }
+                await self.record("visit", action_, "Visit: " + "; ".join(read))
+                await self.tell("reading", f"{len(self.evidence)} sources read")
+
+    async def run_search(self, query: str, by_code: bool = False) -> tuple[str, str]:
+        """Search, log the results; (query, what to tell the agent)."""
+        who = {"by": "code"} if by_code else {}
+        self.use.searches += 1
+        self.queries.append(query)
+        self.fresh = []
+        started = self.r.clock()
+        try:
+            timeout = max(0.1, min(self.b.search_timeout_s, self.seconds_left(self.loop_deadline)))
+            async with asyncio.timeout(timeout):
+                results = await self.r.search.search(
+                    query, limit=self.b.results_per_search, published_before=self.date_cap
+                )
+        except SearchFailed as e:
+            self.log({"search": query, **who, "error": str(e)})
+            return query, f"Search failed: {e}"
+        except TimeoutError:
+            self.log({"search": query, **who, "error": "no answer in time"})
+            return query, "Search failed: the search backend did not answer in time."
+        finally:
+            self.timings.search_s += self.r.clock() - started
+        fresh = [r for r in results if r.url not in self.results]
+        for r in fresh:
+            self.results[r.url] = r
+        self.fresh = [r.url for r in results]  # this search's results, new or listed before
+        self.log(
+            {
+                "search": query,
+                **who,
+                "results": [
+                    {
+                        "url": r.url,
+                        "tier": source_tier(r.url),
+                        "title": r.title,
+                        "snippet": r.snippet[:300],
+                    }
+                    for r in fresh
+                ],
+                "already_listed": len(results) - len(fresh),
+            }
+        )
+        if not results:
+            return query, f"Search '{query}' returned no results."
+        return query, (
+            f"Search '{query}' returned {len(results)} results ({len(fresh)} new): "
+            + "; ".join(r.url for r in fresh)
+        )
+
+    def best_unread(self, urls: list[str]) -> list[str]:
+        """Up to one visit's worth of the listed pages, highest source tier first."""
+        room = min(self.b.max_urls_per_visit, self.b.max_visits - self.use.visits)
+        unread = [u for u in urls if u not in self.evidence and u not in self.unreadable]
+        return sorted(unread, key=lambda u: -source_tier(u))[: max(0, room)]
 
     async def do_visit(self, action: Visit, reply: ModelReply[AgentTurn]) -> None:
         notes: list[str] = []
@@ -475,14 +525,18 @@ class _Run:
                 notes.append(f"{url}: skipped, the visit budget ({self.b.max_visits}) is spent")
             else:
                 chosen.append(target)
-        started = self.r.clock()
-        self.use.visits += len(chosen)
-        outcomes = await asyncio.gather(*(self.read(t) for t in chosen))
-        self.timings.visit_s += self.r.clock() - started
-        notes.extend(outcomes)
+        notes.extend(await self.visit(chosen))
         self.feedback = "Visit: " + "; ".join(notes)
         await self.record("visit", action.model_dump(), self.feedback, reply)
         await self.tell("reading", f"{len(self.evidence)} sources read")
+
+    async def visit(self, targets: list[VisitTarget]) -> list[str]:
+        """Read the pages concurrently; one line about each."""
+        started = self.r.clock()
+        self.use.visits += len(targets)
+        outcomes = await asyncio.gather(*(self.read(t) for t in targets))
+        self.timings.visit_s += self.r.clock() - started
+        return list(outcomes)
 
     async def read(self, target: VisitTarget) -> str:
         url = target.url.strip()
@@ -649,6 +703,16 @@ class _Run:
                 f"{note.length - NOTE_CHAR_LIMIT}."
             )
         return problems
+
+
+def post_query(text: str, words: int = 14) -> str:
+    """A web query from the post's own words: links, @handles and #signs dropped."""
+    kept = [
+        w.strip("#")
+        for w in text.split()
+        if not w.startswith(("http://", "https://", "@", "www.")) and w.strip("#")
+    ]
+    return " ".join(kept[:words])[:300] or text[:100]
 
 
 def shared_prefix(a: str, b: str) -> int:

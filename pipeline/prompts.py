@@ -60,8 +60,11 @@ ANALYSIS_OUTPUT = VerificationBrief
 AGENT_SYSTEM = f"""You research and write a Community Note for a health post. {_UNTRUSTED_RULE}
 
 The research log lists what was done so far, oldest first, one JSON object a line: a search \
-with its results (url, tier, title, snippet), a page read (with notes on it, or an excerpt), or \
-a page that could not be read. Each turn choose exactly one action:
+with its results (url, tier, title, snippet; "by": "code" when the system ran it from the \
+post's own words), a page read (with notes on it, or an excerpt), or a page that could not be \
+read. After your first search the system reads its best results itself.
+
+Each turn choose exactly one action:
 - search: a web query aimed at the highest-priority open gap.
 - visit: read 1-4 pages at once, each with a goal; only URLs among the log's search results or \
 in the post's links can be visited. Prefer higher tiers (4 official health bodies, 3 journals \

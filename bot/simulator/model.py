@@ -162,6 +162,7 @@ def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "budget": json.loads(match.group(1)),
         "searches_done": [e["search"] for e in entries if "search" in e],
+        "searches_by_agent": [e["search"] for e in entries if "search" in e and "by" not in e],
         "search_results": [
             {**r, "status": status(r["url"])} for e in entries for r in e.get("results", [])
         ],
@@ -246,21 +247,23 @@ class ResearchPolicy:
         state = state_of(messages)
         if schema == "FinalTurn":
             return self.write_or_abstain(state)
-        done = state["searches_done"]
+        done = state["searches_by_agent"]
         unread = [r["url"] for r in state["search_results"] if r["status"] == "not visited"]
         budget = state["budget"]
         # after each search, read its results (once), then search the next gap
         if done and unread and self.last_turn_searched(messages) and budget["visits_left"]:
             return visit(*unread[: self.pages_per_visit])
         if len(done) < self.rounds and budget["searches_left"]:
-            return search(self.query(len(done), done))
+            return search(self.query(len(done), state["searches_done"]))
         if not state["evidence"] and unread and budget["visits_left"]:
             return visit(*unread[: self.pages_per_visit])
         return self.write_or_abstain(state)
 
     @staticmethod
     def last_turn_searched(messages: list[dict[str, Any]]) -> bool:
-        return "## Last observation\nSearch '" in messages[-1]["content"]
+        """The last turn searched, and code did not read its best results already."""
+        observation = messages[-1]["content"].split("## Last observation\n", 1)[-1]
+        return observation.startswith("Search '") and "Read by code" not in observation
 
     def query(self, n: int, done: list[str]) -> str:
         gaps = self.brief["gaps"]

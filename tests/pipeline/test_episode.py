@@ -56,10 +56,60 @@ async def test_happy_path_writes_a_note_citing_only_pages_it_read() -> None:
     assert outcome.note is not None
     assert outcome.urls and set(outcome.urls) <= web.read_ok
     assert outcome.char_count == note_length(outcome.note) <= NOTE_CHAR_LIMIT
-    assert [s.phase for s in journal.steps] == ["claim_analysis", "search", "visit", "write"]
-    assert [s.index for s in journal.steps] == [0, 1, 2, 3]
+    # the post's words searched during the analysis (by code), the agent's gap search with its
+    # best results read by code, the note: two model turns where there were three
+    assert [s.phase for s in journal.steps] == [
+        "claim_analysis",
+        "search",
+        "search",
+        "visit",
+        "write",
+    ]
+    assert [s.action.get("by") for s in journal.steps[1:4]] == ["code", None, "code"]
+    assert [s.index for s in journal.steps] == [0, 1, 2, 3, 4]
     assert outcome.brief is not None and outcome.brief.claim_pattern.value == "vaccine_risk"
+    assert outcome.timings.turns == 2
+
+
+async def test_without_the_shortcuts_the_agent_takes_every_step_itself() -> None:
+    journal = Journal()
+    budget = EvidenceBudget(search_post_first=False, read_first_results=False)
+    outcome = await runner(ResearchPolicy(), FakeWeb(health_pages()), budget).run(
+        POST, journal=journal
+    )
+    assert outcome.status == "noted"
+    assert [s.phase for s in journal.steps] == ["claim_analysis", "search", "visit", "write"]
     assert outcome.timings.turns == 3
+
+
+async def test_the_post_search_runs_while_the_claim_is_analysed() -> None:
+    clock_started: dict[str, float] = {}
+    web = FakeWeb(health_pages())
+
+    class SlowSearch(FakeWeb):
+        async def search(self, query: str, **kwargs: Any) -> Any:
+            clock_started.setdefault("search", asyncio.get_running_loop().time())
+            await asyncio.sleep(0.2)
+            return await web.search(query, **kwargs)
+
+    class SlowModel(FakeChatModel):
+        async def structured(self, messages: Any, output: Any, *, timeout_s: float) -> Any:
+            if output.__name__ == "VerificationBrief":
+                await asyncio.sleep(0.2)
+            return await super().structured(messages, output, timeout_s=timeout_s)
+
+    slow = SlowSearch(health_pages())
+    started = asyncio.get_running_loop().time()
+    outcome = await EpisodeRunner(
+        model=SlowModel(ResearchPolicy()),
+        search=slow,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(read_first_results=False),
+    ).run(POST)
+    assert outcome.status == "noted"
+    assert clock_started["search"] - started < 0.1  # began with the analysis, not after it
+    assert web.searches[0] == "The measles vaccine causes autism. Don't vaccinate your kids!"
 
 
 async def test_visits_of_one_step_run_concurrently() -> None:
@@ -144,7 +194,8 @@ async def test_writing_before_any_search_or_read_is_rejected() -> None:
         }
 
     web = FakeWeb(health_pages())
-    outcome = await runner(policy, web, EvidenceBudget(max_rewrites=2)).run(POST)
+    budget = EvidenceBudget(max_rewrites=2, search_post_first=False)
+    outcome = await runner(policy, web, budget).run(POST)
     assert outcome.status == "abstained"
     assert "Search at least 1" in (outcome.abstain_reason or "")
     assert "Read at least 1" in (outcome.abstain_reason or "")
@@ -182,7 +233,8 @@ async def test_rewrites_are_bounded_then_it_abstains_with_the_reason() -> None:
     ).run(POST)
     assert outcome.status == "abstained"
     assert "after 3 rewrites" in (outcome.abstain_reason or "")
-    assert model.calls.count("AgentTurn") == 2 + 4  # search, visit, then 4 rejected writes
+    # search (its best results read by code), then 4 rejected writes
+    assert model.calls.count("AgentTurn") == 1 + 4
 
 
 async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
@@ -223,7 +275,8 @@ async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
 
 async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:
     policy = ResearchPolicy()
-    budget = EvidenceBudget(max_steps=2)  # search + visit, no turn left to write
+    # search + visit, no turn left to write
+    budget = EvidenceBudget(max_steps=2, read_first_results=False)
     model_calls: list[str] = []
     web = FakeWeb(health_pages())
     model = FakeChatModel(policy, calls=model_calls)
@@ -368,7 +421,7 @@ async def test_progress_is_reported_through_the_phases() -> None:
     phases = [e.phase for e in events]
     assert phases[0] == "analysing" and phases[-1] == "done"
     assert "searching" in phases and "reading" in phases
-    assert events[-1].sources_read == 2
+    assert events[-1].sources_read == 3  # the best results of the first search, read by code
 
 
 async def test_turns_share_their_prompt_prefix_and_the_log_only_grows() -> None:
@@ -385,7 +438,7 @@ async def test_turns_share_their_prompt_prefix_and_the_log_only_grows() -> None:
     web = FakeWeb(health_pages())
     outcome = await runner(recording, web).run(POST)
     assert outcome.status == "noted"
-    assert len(prompts) >= 6  # search, visit, search, visit, … write
+    assert len(prompts) >= 5  # search (read by code), search, visit, search, … write
     logs = [
         p.split("<untrusted_research>\n")[1].split("\n</untrusted_research>")[0] for p in prompts
     ]

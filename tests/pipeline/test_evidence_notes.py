@@ -161,4 +161,4 @@ async def test_search_is_capped_at_the_post_time_when_asked() -> None:
     await runner.run(Post(text="claim", created_at=when))
     runner, _, _ = run(ResearchPolicy(), web)
     await runner.run(Post(text="claim", created_at=when))
-    assert seen == [when, None]
+    assert seen == [when, when, None, None]  # the post's words, then the gap; both capped
