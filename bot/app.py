@@ -347,6 +347,8 @@ def make_panel(settings: Settings, client: openai.AsyncOpenAI) -> PersonaPanel |
         calibrated=calibrated,
         timeout_s=llm.call_timeout_s,
         concurrency=f.concurrency,
+        per_note=f.per_note,
+        personas_per_note=f.personas_per_note,
         rule=BridgingRule(f.helpful_threshold, f.not_helpful_threshold),
     )
 

@@ -273,7 +273,19 @@ class ForecastSettings(BaseModel):
         "or below this is forecast Not Helpful; between the "
         "two: Needs More Ratings",
     )
-    concurrency: int = Field(default=16, ge=1, description="persona calls at once")
+    concurrency: int = Field(
+        default=8,
+        ge=1,
+        description="persona calls at once across all notes: the forecast's share of the "
+        "model server, so that episodes keep the rest",
+    )
+    per_note: int = Field(default=4, ge=1, description="persona calls at once for one note")
+    personas_per_note: int = Field(
+        default=0,
+        ge=0,
+        description="rate each note with only the largest N personas (0: all of them); fewer "
+        "calls, a coarser forecast",
+    )
 
 
 class SlackSettings(BaseModel):

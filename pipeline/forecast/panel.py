@@ -1,4 +1,8 @@
-"""Persona raters run concurrently on a draft; their votes become a forecast."""
+"""Persona raters run concurrently on a draft; their votes become a forecast.
+
+Two bounds keep the forecast from crowding out episodes on the model server: at most
+`per_note` calls of one note at once, and `concurrency` across every note of the process.
+"""
 
 from __future__ import annotations
 
@@ -28,17 +32,23 @@ class PersonaPanel:
         rule: BridgingRule | None = None,
         calibrated: StackedAggregator | None = None,
         timeout_s: float = 60.0,
-        concurrency: int = 16,
+        concurrency: int = 8,
+        per_note: int = 4,
+        personas_per_note: int = 0,
     ) -> None:
         self.model = model
-        self.personas = personas.personas
+        largest = sorted(personas.personas, key=lambda p: -p.size)
+        self.personas = largest[:personas_per_note] if personas_per_note else largest
+        self.per_note = per_note
         self.rule = rule or BridgingRule()
         self.calibrated = calibrated
         self.timeout_s = timeout_s
         self.gate = asyncio.Semaphore(concurrency)
 
-    async def _rate(self, persona: PersonaProfile, post: str, note: str) -> PersonaVote | None:
-        async with self.gate:
+    async def _rate(
+        self, persona: PersonaProfile, post: str, note: str, mine: asyncio.Semaphore
+    ) -> PersonaVote | None:
+        async with mine, self.gate:  # this note's share first, then the process's
             try:
                 reply = await self.model.structured(
                     rater_messages(persona, post, note), RatingForm, timeout_s=self.timeout_s
@@ -48,7 +58,8 @@ class PersonaPanel:
         return persona_vote(persona, reply.value)
 
     async def votes(self, post: str, note: str) -> tuple[list[PersonaVote], int]:
-        results = await asyncio.gather(*(self._rate(p, post, note) for p in self.personas))
+        mine = asyncio.Semaphore(self.per_note)
+        results = await asyncio.gather(*(self._rate(p, post, note, mine) for p in self.personas))
         votes = [v for v in results if v is not None]
         return votes, len(results) - len(votes)
 

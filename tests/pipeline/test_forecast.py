@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from pathlib import Path
@@ -477,3 +478,35 @@ def test_personas_score_writes_the_official_layout(
     assert raters.read_text().splitlines()[0] == (
         "raterParticipantId\tinternalRaterIntercept\tinternalRaterFactor1"
     )
+
+
+async def test_a_notes_forecast_keeps_to_its_share_of_the_model_server() -> None:
+    running = peak = 0
+
+    class Counting:
+        answers = frozenset({"RatingForm"})
+
+        def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+            return {"helpfulness": "helpful", "agree": True, "confidence": 4, "understanding": 4}
+
+    class Slow(FakeChatModel):
+        async def structured(self, messages: Any, output: Any, *, timeout_s: float) -> Any:
+            nonlocal running, peak
+            running += 1
+            peak = max(peak, running)
+            await asyncio.sleep(0.02)
+            running -= 1
+            return await super().structured(messages, output, timeout_s=timeout_s)
+
+    personas = PersonaSet.load()
+    panel = PersonaPanel(Slow(Counting()), personas, concurrency=8, per_note=3)
+    forecast = await panel.forecast("post", "note")
+    assert forecast is not None and len(forecast.votes) == len(personas.personas)
+    assert peak == 3  # one note never takes more than its share
+    peak = 0
+    await asyncio.gather(*(panel.forecast("post", f"note {i}") for i in range(4)))
+    assert peak == 8  # four notes together stop at the process's share
+    few = PersonaPanel(Slow(Counting()), personas, personas_per_note=5)
+    fewer = await few.forecast("post", "note")
+    sizes = sorted((p.size for p in personas.personas), reverse=True)
+    assert fewer is not None and sorted((v.size for v in fewer.votes), reverse=True) == sizes[:5]
