@@ -91,10 +91,10 @@ class BudgetSettings(BaseModel):
         description="search the post's own words while the claim is analysed (one search of "
         "the budget; the first agent turn starts with results)",
     )
-    read_first_results: bool = Field(
+    read_search_results: bool = Field(
         default=True,
-        description="code reads the best results of the agent's first search at once, "
-        "sparing it a turn",
+        description="code reads the best unread results of each agent search at once (highest "
+        "tier first, up to max_urls_per_visit), sparing the agent a turn",
     )
     notes_min_chars: int = Field(
         default=1500,

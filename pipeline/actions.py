@@ -25,6 +25,11 @@ class Visit(BaseModel):
 class SupportedClaim(BaseModel):
     claim: str = Field(max_length=400, description="a statement in the note")
     url: str = Field(max_length=2000, description="a visited source that supports it")
+    quote: str = Field(
+        default="",
+        max_length=500,
+        description="the sentence of that source, copied from the research log, that says it",
+    )
 
 
 class Write(BaseModel):

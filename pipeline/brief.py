@@ -7,9 +7,10 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
-# Every field the model fills is bounded: the brief is stored and sent in every later prompt.
-Claim = Annotated[str, Field(max_length=400)]
-Need = Annotated[str, Field(max_length=200)]
+# Every field the model fills is bounded: the brief is on the critical path (nothing is
+# searched for the agent until it is written) and sent in every later prompt.
+Claim = Annotated[str, Field(max_length=300)]
+Need = Annotated[str, Field(max_length=120)]
 
 
 class ClaimPattern(StrEnum):
@@ -45,16 +46,16 @@ class NoteIntent(StrEnum):
 
 class InformationGap(BaseModel):
     type: GapType
-    description: str = Field(max_length=400)
+    description: str = Field(max_length=200)
     priority: int = Field(ge=1, le=5, description="5 = must be closed before writing")
-    suggested_query: str = Field(max_length=200)
+    suggested_query: str = Field(max_length=120)
 
 
 class VerificationBrief(BaseModel):
     claim_pattern: ClaimPattern
-    checkworthy_claims: list[Claim] = Field(min_length=1, max_length=5)
-    gaps: list[InformationGap] = Field(min_length=1, max_length=6)
-    evidence_needs: list[Need] = Field(default_factory=list, max_length=5)
+    checkworthy_claims: list[Claim] = Field(min_length=1, max_length=3)
+    gaps: list[InformationGap] = Field(min_length=1, max_length=4)
+    evidence_needs: list[Need] = Field(default_factory=list, max_length=3)
     note_intent: NoteIntent
     language: str = Field(
         default="en", max_length=12, description="language of the post (BCP-47); notes use it"
@@ -74,13 +75,13 @@ def unanalysed_brief(post_text: str) -> VerificationBrief:
     text = " ".join(post_text.split())
     return VerificationBrief(
         claim_pattern=ClaimPattern.SCIENTIFIC_EVIDENCE,
-        checkworthy_claims=[text[:400]],
+        checkworthy_claims=[text[:300]],
         gaps=[
             InformationGap(
                 type=GapType.UNSUBSTANTIATED_CLAIM,
                 description="Is the post's claim supported by authoritative evidence?",
                 priority=5,
-                suggested_query=text[:200],
+                suggested_query=text[:120],
             )
         ],
         note_intent=NoteIntent.MIXED,

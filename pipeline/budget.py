@@ -26,9 +26,12 @@ class EvidenceBudget:
     page_chars_for_notes: int = 6000
     condense_pages: bool = True
     search_post_first: bool = True  # search the post's words while the claim is analysed
-    read_first_results: bool = True  # code reads the best results of the first gap search
+    read_search_results: bool = True  # code reads the best results of each agent search
     notes_min_chars: int = 1500  # shorter pages are shown whole, without page notes
     check_support: bool = True
+    # A draft whose every sentence carries verbatim quotes of its sources that bear it out
+    # (all its content words and numbers, its negation) passes without the model's check.
+    support_by_quotes: bool = True
     # Off only for the no-analyzer ablation: the post itself is the one claim and the one gap.
     claim_analysis: bool = True
     # Benchmarks on old posts: search capped at the post's time, and only lessons learned

@@ -10,6 +10,7 @@ import asyncio
 import re
 import time
 from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -60,6 +61,8 @@ from pipeline.trajectory import (
 )
 
 T = TypeVar("T", bound=BaseModel)
+HeldStep = tuple[str, dict[str, Any], str, "ModelReply[Any] | None"]
+_HELD_STEPS: ContextVar[list[HeldStep] | None] = ContextVar("held_steps", default=None)
 
 # Below this many seconds a final model call cannot be expected to answer.
 MIN_SECONDS_FOR_A_CALL = 2.0
@@ -129,7 +132,6 @@ class _Run:
         self.unreadable: dict[str, str] = {}
         self.research: list[str] = []  # the research log, append-only (see `agent_messages`)
         self.fresh: list[str] = []  # the last search's results
-        self.read_by_code = False  # code has read the best results of a gap-targeted search
         self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""
@@ -151,6 +153,9 @@ class _Run:
         observation: str,
         reply: ModelReply[Any] | None = None,
     ) -> None:
+        if (held := _HELD_STEPS.get()) is not None:  # a side task: recorded by the main one
+            held.append((phase, action, observation, reply))
+            return
         step = StepRecord(
             index=self.step_index, phase=phase, action=action, observation=bounded(observation)
         )
@@ -238,7 +243,7 @@ class _Run:
             # The post's own words are searched while the claim is analysed: the first agent
             # turn then starts with results instead of spending a turn to get them.
             early = (
-                asyncio.create_task(self.run_search(post_query(self.post.text), by_code=True))
+                asyncio.create_task(self.search_the_post())
                 if self.b.search_post_first and self.b.max_searches > 1
                 else None
             )
@@ -262,12 +267,9 @@ class _Run:
                 self.brief.model_dump_json(),
                 reply,
             )
-            if early is not None:
-                query, observation = await early
-                await self.record(
-                    "search", {"kind": "search", "query": query, "by": "code"}, observation
-                )
-                await self.tell("searching", query)
+            if early is not None:  # its steps follow the analysis in the trajectory
+                for step in await early:
+                    await self.record(*step)
         else:
             self.brief = unanalysed_brief(self.post.all_text())
         query = self.post.all_text() + "\n" + "\n".join(self.brief.checkworthy_claims)
@@ -436,21 +438,36 @@ class _Run:
             _, self.feedback = await self.run_search(query)
         await self.record("search", action.model_dump(), self.feedback, reply)
         await self.tell("searching", query)
-        if self.b.read_first_results and not self.read_by_code and self.fresh:
-            # The first search the agent aims at a gap: code reads its best results at once,
-            # sparing the agent a turn to ask for them.
-            self.read_by_code = True
-            targets = [VisitTarget(url=url, goal=query) for url in self.best_unread(self.fresh)]
-            if targets:
-                read = await self.visit(targets)
-                self.feedback += " Read by code, the best of them: " + "; ".join(read)
-                action_ = {
-                    "kind": "visit",
-                    "by": "code",
-                    "targets": [t.model_dump() for t in targets],
-                }
-                await self.record("visit", action_, "Visit: " + "; ".join(read))
-                await self.tell("reading", f"{len(self.evidence)} sources read")
+        if self.fresh:
+            # A search the agent aims at a gap: code reads its best unread results at once,
+            # sparing the agent a turn to ask.
+            self.feedback += await self.read_best(query)
+
+    async def search_the_post(self) -> list[HeldStep]:
+        """While the claim is analysed: search the post's own words and read the best results,
+        so that the first agent turn starts with pages read. Its steps are held and returned,
+        to be recorded after the analysis (a trajectory in a stable order)."""
+        held: list[HeldStep] = []
+        _HELD_STEPS.set(held)  # this task's context only
+        query, observation = await self.run_search(post_query(self.post.text), by_code=True)
+        await self.record("search", {"kind": "search", "query": query, "by": "code"}, observation)
+        await self.tell("searching", query)
+        await self.read_best(query)
+        return held
+
+    async def read_best(self, goal: str) -> str:
+        """Code reads the best unread results of the last search (highest tier first, one
+        visit's worth); what it read, for the agent."""
+        targets = [VisitTarget(url=url, goal=goal) for url in self.best_unread(self.fresh)]
+        if not self.b.read_search_results or not targets:
+            return ""
+        read = await self.visit(targets, by_code=True)
+        action = {"kind": "visit", "by": "code", "targets": [t.model_dump() for t in targets]}
+        await self.record("visit", action, "Visit: " + "; ".join(read))
+        await self.tell("reading", f"{len(self.evidence)} sources read")
+        ok = sum(url in self.evidence for url in (t.url for t in targets))
+        # what they said is in the log; the observation only counts
+        return f" Read by code, the best {len(targets)} of them: {ok} read (see the log)."
 
     async def run_search(self, query: str, by_code: bool = False) -> tuple[str, str]:
         """Search, log the results; (query, what to tell the agent)."""
@@ -481,24 +498,17 @@ class _Run:
             {
                 "search": query,
                 **who,
+                # [url, tier, title, snippet]: the keys once, in the system prompt
                 "results": [
-                    {
-                        "url": r.url,
-                        "tier": source_tier(r.url),
-                        "title": r.title,
-                        "snippet": r.snippet[:300],
-                    }
-                    for r in fresh
+                    [r.url, source_tier(r.url), r.title[:100], r.snippet[:160]] for r in fresh
                 ],
                 "already_listed": len(results) - len(fresh),
             }
         )
         if not results:
             return query, f"Search '{query}' returned no results."
-        return query, (
-            f"Search '{query}' returned {len(results)} results ({len(fresh)} new): "
-            + "; ".join(r.url for r in fresh)
-        )
+        # the results themselves are in the log: the observation only says what happened
+        return query, f"Search '{query}' returned {len(results)} results ({len(fresh)} new)."
 
     def best_unread(self, urls: list[str]) -> list[str]:
         """Up to one visit's worth of the listed pages, highest source tier first."""
@@ -530,15 +540,15 @@ class _Run:
         await self.record("visit", action.model_dump(), self.feedback, reply)
         await self.tell("reading", f"{len(self.evidence)} sources read")
 
-    async def visit(self, targets: list[VisitTarget]) -> list[str]:
+    async def visit(self, targets: list[VisitTarget], by_code: bool = False) -> list[str]:
         """Read the pages concurrently; one line about each."""
         started = self.r.clock()
         self.use.visits += len(targets)
-        outcomes = await asyncio.gather(*(self.read(t) for t in targets))
+        outcomes = await asyncio.gather(*(self.read(t, by_code) for t in targets))
         self.timings.visit_s += self.r.clock() - started
         return list(outcomes)
 
-    async def read(self, target: VisitTarget) -> str:
+    async def read(self, target: VisitTarget, by_code: bool = False) -> str:
         url = target.url.strip()
         timeout = max(0.1, min(self.b.page_timeout_s, self.seconds_left(self.loop_deadline)))
         try:
@@ -550,8 +560,7 @@ class _Run:
             return self.could_not_read(url, f"no answer within {timeout:.0f} s")
         if not page.text.strip():
             return self.could_not_read(url, "no readable text")
-        assert self.brief is not None
-        focus = target.goal + " " + " ".join(self.brief.checkworthy_claims)
+        focus = target.goal + " " + " ".join(self.claims())
         excerpt = await asyncio.to_thread(
             select_excerpt, page.text, focus, self.b.evidence_chars_per_page
         )
@@ -570,7 +579,10 @@ class _Run:
             evidence.quotes = matching_sentences(page.text, focus)
         self.unreadable.pop(url, None)
         self.evidence[url] = evidence
-        self.log({"read": url, **{k: v for k, v in self.shown(evidence).items() if k != "url"}})
+        shown = {k: v for k, v in self.shown(evidence).items() if k != "url"}
+        if by_code:  # its goal is the search's query, logged just above
+            shown.pop("goal", None)
+        self.log({"read": url, **shown})
         return f"{url}: read ({len(page.text)} characters{noted})"
 
     def could_not_read(self, url: str, why: str) -> str:
@@ -578,14 +590,17 @@ class _Run:
         self.log({"unreadable": url, "why": why})
         return f"{url}: could not be read ({why})"
 
+    def claims(self) -> list[str]:
+        """The claims being checked: the brief's, or the post itself while it is analysed."""
+        if self.brief is not None:
+            return self.brief.checkworthy_claims
+        return [" ".join(self.post.text.split())[:300]]
+
     async def condense(self, evidence: Evidence, text: str, focus: str) -> str:
         """The model's notes on the page; its quotes are the page's own sentences, by number."""
-        assert self.brief is not None
         passage = await asyncio.to_thread(select_excerpt, text, focus, self.b.page_chars_for_notes)
         sentences = page_sentences(passage)
-        messages = page_notes_messages(
-            evidence.goal, self.brief.checkworthy_claims, evidence.title, sentences
-        )
+        messages = page_notes_messages(evidence.goal, self.claims(), evidence.title, sentences)
         try:
             reply = await self.ask(messages, PageNotes, self.loop_deadline, inference=False)
         except (ModelTimeout, ModelOutputInvalid) as e:
@@ -607,8 +622,11 @@ class _Run:
         problems = self.check_write(action)
         support_checked: bool | None = None
         if not problems and self.b.check_support:
-            await self.tell("writing", "checking each sentence against its sources")
-            support_checked, problems = await self.check_support(action)
+            if self.b.support_by_quotes and self.quotes_bear_out(action):
+                support_checked = True  # by code: no model call needed
+            else:
+                await self.tell("writing", "checking each sentence against its sources")
+                support_checked, problems = await self.check_support(action)
         if not problems:
             note = assemble_note(action.text, action.cited_urls())
             checked = {
@@ -672,6 +690,40 @@ class _Run:
                 )
         return True, problems
 
+    def quotes_bear_out(self, action: Write) -> bool:
+        """Every sentence is borne out by the quotes cited with it: each verbatim on its page
+        (the page's quotes or excerpt), together holding every content word (stem) and number
+        of the sentence, one of them negated as the sentence is (or none). Otherwise the model
+        checks the draft: a lexical test may pass only a sentence made of its sources' words,
+        since one swapped word ("autism" for "measles") changes the claim."""
+        for sentence in split_sentences(action.text):
+            words = _stems(sentence)
+            quotes = [
+                quote
+                for s in action.support
+                if (quote := self.verbatim_quote(s.url.strip(), s.quote)) and words & _stems(quote)
+            ]
+            said = " ".join(quotes)
+            if not (
+                len(words) >= 2
+                and words <= _stems(said)
+                and set(_NUMBER.findall(sentence)) <= set(_NUMBER.findall(said))
+                and any(
+                    bool(_NEGATION.search(q)) == bool(_NEGATION.search(sentence)) for q in quotes
+                )
+            ):
+                return False
+        return True
+
+    def verbatim_quote(self, url: str, quote: str) -> str:
+        """The quote, whitespace normalised, when the page read at `url` holds it; else ""."""
+        evidence = self.evidence.get(url)
+        quote = " ".join(quote.split())
+        if evidence is None or len(quote) < 20:
+            return ""
+        page = " ".join(" ".join([*evidence.quotes, evidence.excerpt]).split())
+        return quote if quote in page else ""
+
     def check_write(self, action: Write) -> list[str]:
         problems: list[str] = []
         if self.use.searches < self.b.min_searches_before_write:
@@ -728,6 +780,13 @@ def shared_prefix(a: str, b: str) -> int:
 
 
 _WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n't\b", re.I)
+
+
+def _stems(text: str) -> set[str]:
+    """Content words cut to six letters: 'preventing' and 'prevent' count as one."""
+    return {w[:6] for w in _content_words(text)}
 
 
 def _content_words(text: str) -> set[str]:

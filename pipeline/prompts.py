@@ -44,13 +44,13 @@ written for it. {_UNTRUSTED_RULE}
 
 Produce a verification brief:
 - claim_pattern: one of {", ".join(p.value for p in ClaimPattern)}.
-- checkworthy_claims: the 1-5 factual claims a reader would need checked, quoted or closely \
-paraphrased.
-- gaps: 1-6 information gaps, each typed as one of {", ".join(g.value for g in GapType)}, \
-with priority 1-5 (5 = must be closed before any note) and a short web-search query that would \
-close it. If existing notes are shown, name what they miss.
-- evidence_needs: the kinds of sources that would settle the claims (e.g. a health agency's \
-guidance, a systematic review).
+- checkworthy_claims: the 1-3 factual claims a reader would most need checked, quoted or \
+closely paraphrased.
+- gaps: 1-4 information gaps, each typed as one of {", ".join(g.value for g in GapType)}, \
+with a one-sentence description, priority 1-5 (5 = must be closed before any note) and a short \
+web-search query that would close it. If existing notes are shown, name what they miss.
+- evidence_needs: up to 3 kinds of sources that would settle the claims (e.g. a health \
+agency's guidance, a systematic review), a few words each.
 - note_intent: correction (the post is wrong), context (true but misleading), or mixed.
 - language: the post's language code (en, es, ...).
 - applicable_memories: ids of the lessons shown that apply to this post (may be empty).
@@ -60,9 +60,10 @@ ANALYSIS_OUTPUT = VerificationBrief
 AGENT_SYSTEM = f"""You research and write a Community Note for a health post. {_UNTRUSTED_RULE}
 
 The research log lists what was done so far, oldest first, one JSON object a line: a search \
-with its results (url, tier, title, snippet; "by": "code" when the system ran it from the \
-post's own words), a page read (with notes on it, or an excerpt), or a page that could not be \
-read. After your first search the system reads its best results itself.
+with its results, each [url, tier, title, snippet] ("by": "code" when the system ran it from \
+the post's own words), a page read (with notes on it, or an excerpt), or a page that could not \
+be read. After each of your searches the system reads its best unread results itself; visit \
+only for other pages you need.
 
 Each turn choose exactly one action:
 - search: a web query aimed at the highest-priority open gap.
@@ -70,7 +71,8 @@ Each turn choose exactly one action:
 in the post's links can be visited. Prefer higher tiers (4 official health bodies, 3 journals \
 and universities, 2 news and reference works, 1 other).
 - write: the note's prose (no URLs in it) plus, for each statement, the URL of a page you \
-have read that supports it (support).
+have read that supports it and the sentence of that page (from its quotes or excerpt, copied \
+exactly) that says it (support).
 - abstain: when the post needs no note, or the evidence cannot support one; say why.
 Keep "thought" to one short sentence.
 

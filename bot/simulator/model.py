@@ -164,7 +164,9 @@ def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
         "searches_done": [e["search"] for e in entries if "search" in e],
         "searches_by_agent": [e["search"] for e in entries if "search" in e and "by" not in e],
         "search_results": [
-            {**r, "status": status(r["url"])} for e in entries for r in e.get("results", [])
+            {"url": url, "tier": tier, "title": title, "snippet": snippet, "status": status(url)}
+            for e in entries
+            for url, tier, title, snippet in e.get("results", [])
         ],
         "evidence": [
             {"url": url, **{k: v for k, v in e.items() if k != "read"}} for url, e in read.items()
@@ -182,9 +184,20 @@ def visit(*urls: str, goal: str = "what the page says about the claim") -> dict[
     return {"thought": "", "action": {"kind": "visit", "targets": targets}}
 
 
-def write(text: str, urls: list[str]) -> dict[str, Any]:
-    support = [{"claim": text[:200], "url": u} for u in urls]
+def write(text: str, urls: list[str], quotes: dict[str, str] | None = None) -> dict[str, Any]:
+    quotes = quotes or {}
+    support = [{"claim": text[:200], "url": u, "quote": quotes.get(u, "")} for u in urls]
     return {"thought": "", "action": {"kind": "write", "text": text, "support": support}}
+
+
+def best_quote(text: str, evidence: dict[str, Any]) -> str:
+    """The sentence of a read page (its quotes, else its excerpt) sharing most words with
+    `text`, copied exactly — as a careful writer cites."""
+    candidates = list(evidence.get("quotes") or [])
+    candidates += re.split(r"(?<=[.!?])\s+", evidence.get("excerpt", ""))
+    words = set(re.findall(r"\w{4,}", text.lower()))
+    scored = [(len(words & set(re.findall(r"\w{4,}", c.lower()))), c) for c in candidates if c]
+    return max(scored, default=(0, ""))[1]
 
 
 def abstain(reason: str) -> dict[str, Any]:
@@ -274,4 +287,5 @@ class ResearchPolicy:
         read = [e["url"] for e in state["evidence"]]
         if not read:
             return abstain("no source could be read")
-        return write(self.prose, read[: self.cite])
+        quotes = {e["url"]: best_quote(self.prose, e) for e in state["evidence"]}
+        return write(self.prose, read[: self.cite], quotes)

@@ -16,10 +16,12 @@ from dataclasses import dataclass, field
 # is a plain answer (the image caption). Measured shapes of MedGemma-27B answers.
 OUTPUT_TOKENS_27B: Mapping[str, int] = {
     "": 60,
-    "VerificationBrief": 400,
+    # the lean brief (≤3 claims, ≤4 gaps of one sentence); the ≤5-claim, ≤6-gap form took ~400
+    "VerificationBrief": 300,
     "AgentTurn": 120,
     "FinalTurn": 160,
-    "PageNotes": 250,
+    # a 1-2 sentence summary and sentence numbers; the form that copied quotes took ~250
+    "PageNotes": 90,
     "SupportVerdicts": 150,
     "RatingForm": 130,  # with a one- or two-sentence rationale
     "NoteClassification": 40,
@@ -43,6 +45,9 @@ class ServerProfile:
     output_tokens: Mapping[str, int] = field(default_factory=lambda: dict(OUTPUT_TOKENS_27B))
     default_output_tokens: int = 150
     jitter: float = 0.25  # output lengths vary ± this share
+    # vLLM's automatic prefix caching (on by default): a prompt that begins like a recent one
+    # is prefilled only from where they differ.
+    prefix_caching: bool = True
 
     def decode_rate(self, batch: int) -> float:
         """Tokens per second for each of `batch` sequences decoding together: linear from

@@ -21,6 +21,7 @@ from typing import Any
 from bot.simulator.model import Policy, answer
 from bot.simulator.profile import ServerProfile
 from bot.simulator.vectors import HashingEmbedder
+from pipeline.episode import shared_prefix
 
 
 @dataclass
@@ -63,6 +64,7 @@ class SimulatedModelServer:
         self.lock = threading.Lock()
         self.prefill_lock = threading.Lock()  # one prompt is prefilled at a time
         self.rng = random.Random(self.seed)
+        self.recent_prompts: dict[str, list[str]] = {}
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -143,11 +145,13 @@ class SimulatedModelServer:
                 else:
                     schema = request["response_format"]["json_schema"]["name"]
                     content = json.dumps(answer(server.policy, schema, request["messages"]))
-                prompt_tokens = len(json.dumps(request["messages"])) // 4
+                prompt = json.dumps(request["messages"])
+                prompt_tokens = len(prompt) // 4
                 completion_tokens = len(content) // 4
                 if server.profile is not None:
                     schema = (request.get("response_format") or {}).get("json_schema", {})
-                    completion_tokens = server.generate(prompt_tokens, schema.get("name", ""))
+                    uncached = prompt_tokens - server.cached_tokens(prompt)
+                    completion_tokens = server.generate(uncached, schema.get("name", ""))
                 elif server.per_token_s:
                     time.sleep(server.per_token_s * completion_tokens)
                 self._send(
@@ -186,6 +190,21 @@ class SimulatedModelServer:
 
     def slowdown(self, load: int) -> float:
         return max(1.0, load / self.batch_capacity) if self.batch_capacity else 1.0
+
+    def cached_tokens(self, prompt: str) -> int:
+        """Tokens at the start of `prompt` that a recent prompt already began with (prefix
+        caching); prompts are grouped by their first 1,000 characters to compare few."""
+        if self.profile is None or not self.profile.prefix_caching:
+            return 0
+        key = prompt[:1000]
+        with self.lock:
+            recent = self.recent_prompts.setdefault(key, [])
+            best = max((shared_prefix(prompt, other) for other in recent), default=0)
+            recent.append(prompt)
+            del recent[:-8]
+            if len(self.recent_prompts) > 512:  # forget the oldest groups
+                self.recent_prompts.pop(next(iter(self.recent_prompts)))
+        return best // 4
 
     def generate(self, prompt_tokens: int, schema: str) -> int:
         """Spend the profile's time on one call (blocking this request's thread): prefill

@@ -56,16 +56,16 @@ async def test_happy_path_writes_a_note_citing_only_pages_it_read() -> None:
     assert outcome.note is not None
     assert outcome.urls and set(outcome.urls) <= web.read_ok
     assert outcome.char_count == note_length(outcome.note) <= NOTE_CHAR_LIMIT
-    # the post's words searched during the analysis (by code), the agent's gap search with its
-    # best results read by code, the note: two model turns where there were three
+    # the post's words searched and their best results read by code during the analysis, the
+    # agent's gap search (its results all read already), the note: two model turns, not three
     assert [s.phase for s in journal.steps] == [
         "claim_analysis",
         "search",
-        "search",
         "visit",
+        "search",
         "write",
     ]
-    assert [s.action.get("by") for s in journal.steps[1:4]] == ["code", None, "code"]
+    assert [s.action.get("by") for s in journal.steps[1:4]] == ["code", "code", None]
     assert [s.index for s in journal.steps] == [0, 1, 2, 3, 4]
     assert outcome.brief is not None and outcome.brief.claim_pattern.value == "vaccine_risk"
     assert outcome.timings.turns == 2
@@ -73,7 +73,7 @@ async def test_happy_path_writes_a_note_citing_only_pages_it_read() -> None:
 
 async def test_without_the_shortcuts_the_agent_takes_every_step_itself() -> None:
     journal = Journal()
-    budget = EvidenceBudget(search_post_first=False, read_first_results=False)
+    budget = EvidenceBudget(search_post_first=False, read_search_results=False)
     outcome = await runner(ResearchPolicy(), FakeWeb(health_pages()), budget).run(
         POST, journal=journal
     )
@@ -105,7 +105,7 @@ async def test_the_post_search_runs_while_the_claim_is_analysed() -> None:
         search=slow,
         reader=web,
         memory=NoMemory(),
-        budget=EvidenceBudget(read_first_results=False),
+        budget=EvidenceBudget(read_search_results=False),
     ).run(POST)
     assert outcome.status == "noted"
     assert clock_started["search"] - started < 0.1  # began with the analysis, not after it
@@ -139,7 +139,9 @@ async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     )
 
     journal = Journal()
-    outcome = await runner(policy, web, EvidenceBudget(max_rewrites=1)).run(POST, journal=journal)
+    # the agent asks for every visit itself here (no pages read by code)
+    budget = EvidenceBudget(max_rewrites=1, search_post_first=False, read_search_results=False)
+    outcome = await runner(policy, web, budget).run(POST, journal=journal)
     assert planted not in web.reads
     assert any("refused" in s.observation for s in journal.steps if s.phase == "visit")
     assert outcome.status == "abstained"
@@ -276,7 +278,7 @@ async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
 async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:
     policy = ResearchPolicy()
     # search + visit, no turn left to write
-    budget = EvidenceBudget(max_steps=2, read_first_results=False)
+    budget = EvidenceBudget(max_steps=2, read_search_results=False)
     model_calls: list[str] = []
     web = FakeWeb(health_pages())
     model = FakeChatModel(policy, calls=model_calls)
@@ -284,7 +286,9 @@ async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:
         model=model, search=web, reader=web, memory=NoMemory(), budget=budget
     ).run(POST)
     assert outcome.status == "noted"
+    # the prose says more than its quotes, so the model checks it
     assert model_calls[-2:] == ["FinalTurn", "SupportVerdicts"]
+    assert outcome.support_checked is True
 
 
 async def test_deadline_without_evidence_abstains_with_the_reason() -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
@@ -136,7 +138,8 @@ async def test_a_sentence_left_unchecked_counts_as_unsupported() -> None:
 
 
 async def test_when_the_check_cannot_run_the_note_is_marked_unverified() -> None:
-    runner, journal, _ = run(Observing({"SupportVerdicts": lambda m: {"bad": 1}}))
+    checks = {"SupportVerdicts": lambda m: {"bad": 1}}
+    runner, journal, _ = run(Observing(checks), support_by_quotes=False)
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted"
     assert outcome.support_checked is False
@@ -162,3 +165,43 @@ async def test_search_is_capped_at_the_post_time_when_asked() -> None:
     runner, _, _ = run(ResearchPolicy(), web)
     await runner.run(Post(text="claim", created_at=when))
     assert seen == [when, when, None, None]  # the post's words, then the gap; both capped
+
+
+QUOTE = "Many studies have found no link between the MMR vaccine and autism."
+
+
+@pytest.mark.parametrize(
+    ("prose", "quote", "model_checks"),
+    [
+        ("Studies have found no link between the MMR vaccine and autism.", QUOTE, False),
+        # not on the page (a paraphrase), a number the quote lacks, a lost negation
+        ("Studies have found no link between the MMR vaccine and autism.", QUOTE[:-1] + "s!", True),
+        ("Over 90 studies found no link between the MMR vaccine and autism.", QUOTE, True),
+        ("Studies have found a link between the MMR vaccine and autism.", QUOTE, True),
+        # one word the quote does not say changes the claim
+        (
+            "Two doses of MMR vaccine are about 97% effective at preventing autism.",
+            "Two doses of MMR vaccine are about 97% effective at preventing measles.",
+            True,
+        ),
+        (
+            "Two doses of MMR vaccine are about 97% effective at preventing measles.",
+            "Two doses of MMR vaccine are about 97% effective at preventing measles.",
+            False,
+        ),
+    ],
+)
+async def test_a_draft_whose_quotes_bear_it_out_needs_no_check_call(
+    prose: str, quote: str, model_checks: bool
+) -> None:
+    class Quoting(Observing):
+        def write_or_abstain(self, state: dict[str, Any]) -> dict[str, Any]:
+            cdc = "https://www.cdc.gov/vaccines/mmr-safety"
+            support = [{"claim": prose, "url": cdc, "quote": quote}]
+            return {"thought": "", "action": {"kind": "write", "text": prose, "support": support}}
+
+    policy = Quoting(prose=prose)
+    runner, journal, _ = run(policy)
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status == "noted" and outcome.support_checked is True
+    assert ("SupportVerdicts" in runner.model.calls) is model_checks
