@@ -129,7 +129,7 @@ async def _run(
         steps = await service.store.steps(episode_id)
         row = await service.store.get(episode_id)
         reads = sum(s.observation.count(": read (") for s in steps)
-        notes = sum(1 for e in (row.evidence if row else []) if e.summary)
+        notes = sum(1 for e in (row.evidence if row else []) if e.relevant is not None)
         calls += sum(1 for s in steps if s.model) + notes
         waited = sum(s.latency_s for s in steps) + notes * model_latency + page_latency * reads
         latency_sums.append(waited)

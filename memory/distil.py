@@ -24,7 +24,7 @@ def episode_texts(episode: FinishedEpisode) -> list[str]:
     """The untrusted words an episode saw: its post (all parts), its pages, its note."""
     texts = [episode.post.model_dump_json()]
     for page in episode.evidence:
-        texts += [page.title, page.excerpt, page.summary, *page.quotes]
+        texts += [page.title, page.excerpt, *page.quotes]
     texts.extend(s.observation for s in episode.steps if s.phase in ("visit", "search"))
     if episode.note:
         texts.append(episode.note)

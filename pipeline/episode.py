@@ -416,8 +416,10 @@ class _Run:
         view = evidence.model_dump(
             mode="json", exclude_none=True, include={"url", "title", "tier", "goal", "published"}
         )
-        if evidence.summary:
-            view.update(summary=evidence.summary, quotes=evidence.quotes)
+        if evidence.relevant is False:  # the notes found nothing on the claims
+            view["relevant"] = False
+        elif evidence.relevant and evidence.quotes:
+            view["quotes"] = evidence.quotes
         else:
             view["excerpt"] = evidence.excerpt
         return view
@@ -607,7 +609,7 @@ class _Run:
             return f"; no notes: {e}"
         chosen = list(dict.fromkeys(reply.value.quote_sentences))
         quotes = [sentences[n - 1] for n in chosen if 1 <= n <= len(sentences)]
-        evidence.summary = reply.value.summary
+        evidence.relevant = reply.value.relevant
         evidence.quotes = quotes
         dropped = len(chosen) - len(quotes)
         relevance = "relevant" if reply.value.relevant else "not relevant"

@@ -31,20 +31,19 @@ class Evidence(BaseModel):
     goal: str = ""
     tier: int = Field(default=1, description="source quality tier, 4 = official body")
     excerpt: str = Field(description="the passages of the page most relevant to the goal")
-    summary: str = Field(default="", description="what the page says about the claim")
+    relevant: bool | None = Field(
+        default=None, description="the page notes' verdict: does it bear on the claims"
+    )
     quotes: list[str] = Field(default_factory=list, description="verbatim sentences")
     published: datetime | None = None
 
 
 class PageNotes(BaseModel):
-    """The model's reading of one page against the visit's goal. Quotes are chosen by the
-    number of the page's sentence; code copies them, so every quote is verbatim and the answer
-    stays short."""
+    """The model's reading of one page against the visit's goal: only what the writer needs.
+    Quotes are chosen by the number of the page's sentence and copied by code, so every quote
+    is verbatim and the answer is a few tokens (decoding, not reading, is what costs)."""
 
     relevant: bool = Field(description="does the page bear on the claims at all")
-    summary: str = Field(
-        max_length=400, description="what the page says that bears on the claims, 1-2 sentences"
-    )
     quote_sentences: list[int] = Field(
         default_factory=list,
         max_length=3,

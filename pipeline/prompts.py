@@ -25,7 +25,7 @@ MAX_TOKENS = {
     "VerificationBrief": 900,
     "AgentTurn": 500,
     "FinalTurn": 500,
-    "PageNotes": 300,
+    "PageNotes": 80,
     "SupportVerdicts": 500,
     "NoteClassification": 150,
     "HealthRelevance": 150,
@@ -97,15 +97,15 @@ FINAL_OUTPUT = FinalTurn
 PAGE_NOTES_SYSTEM = f"""You read one web page for a fact-checker. {_UNTRUSTED_RULE}
 
 The page comes as numbered sentences. Given the claims being checked and the goal of this \
-visit, say whether the page bears on the claims, summarise in 1-2 plain sentences what it says \
-about them (only what the page says; no outside knowledge), and give the numbers of up to 3 \
-sentences a note could rely on. Answer with JSON only."""
+visit, say whether the page bears on the claims, and give the numbers of up to 3 of its \
+sentences a note could rely on (the ones that confirm or refute the claims most directly). \
+Answer with JSON only."""
 PAGE_NOTES_OUTPUT = PageNotes
 
 SUPPORT_SYSTEM = f"""You check a draft Community Note against its sources. {_UNTRUSTED_RULE}
 
 For each numbered sentence of the draft, decide whether the sources cited for it (their \
-summaries, quotes and excerpts below) say the same thing without distortion: no stronger \
+quotes and excerpts below) say the same thing without distortion: no stronger \
 wording, no missing qualifier, no number or date changed, no claim the sources do not make. \
 Sentences that only restate what the post says may be supported by the post itself. \
 Answer with JSON only: one verdict per sentence, with the problem when it is unsupported."""
@@ -301,7 +301,6 @@ def support_messages(
             {
                 "url": e.url,
                 "title": e.title,
-                "summary": e.summary,
                 "quotes": e.quotes,
                 "excerpt": e.excerpt,
             }

@@ -309,7 +309,7 @@ async def judge(
         if item.human_note:
             compared = await pairwise.compare(item.text, note, item.human_note)
             result["versus_human"] = {"overall": compared.overall, **compared.dimensions}
-        texts = [str(e.get("summary") or e.get("excerpt") or e.get("title")) for e in cited]
+        texts = [str(e.get("excerpt") or e.get("title")) for e in cited]
         if len(texts) > 1:
             result["semantic_diversity"] = semantic_diversity(await embedder.embed(texts))
     except EvoNoteError as e:

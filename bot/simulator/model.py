@@ -27,11 +27,7 @@ def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
     match = _PAGE.search(messages[-1]["content"])
     lines = (match.group(1) if match else "").splitlines()
     first = lines[0].split("] ", 1)[-1][:250] if lines else ""
-    return {
-        "relevant": bool(first),
-        "summary": f"The page says: {first}",
-        "quote_sentences": [1] if first else [],
-    }
+    return {"relevant": bool(first), "quote_sentences": [1] if first else []}
 
 
 def all_supported(messages: list[dict[str, Any]]) -> dict[str, Any]:

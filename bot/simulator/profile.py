@@ -20,8 +20,8 @@ OUTPUT_TOKENS_27B: Mapping[str, int] = {
     "VerificationBrief": 300,
     "AgentTurn": 120,
     "FinalTurn": 160,
-    # a 1-2 sentence summary and sentence numbers; the form that copied quotes took ~250
-    "PageNotes": 90,
+    # relevance and sentence numbers; the form with a summary and copied quotes took ~250
+    "PageNotes": 25,
     "SupportVerdicts": 150,
     "RatingForm": 130,  # with a one- or two-sentence rationale
     "NoteClassification": 40,

@@ -147,7 +147,7 @@ def evidence_blocks(episode_id: int, evidence: list[Evidence]) -> list[dict[str,
     blocks = [_section(f"*Evidence for episode {episode_id}*")]
     for source in evidence[: MAX_BLOCKS - 1]:
         quotes = "\n".join(f">{_escaped(' '.join(q.split()))}" for q in source.quotes)
-        summary = _escaped(source.summary or source.excerpt[:500])
+        summary = _escaped(source.excerpt[:500])
         title = _escaped(_cut(source.title or source.url, 150))
         blocks.append(_section(f"<{source.url}|{title}>\n{summary}\n{quotes}"))
     return blocks

@@ -63,7 +63,7 @@ async def test_read_pages_carry_notes_quotes_and_tiers() -> None:
     cdc = next(e for e in outcome.evidence if "cdc.gov" in e.url)
     assert cdc.tier == 4
     assert cdc.quotes == ["Many studies have found no link between the MMR vaccine and autism."]
-    assert cdc.summary.startswith("The page says:")
+    assert cdc.relevant is True  # the notes are a verdict and quotes
     agent_prompt = policy.prompts["AgentTurn"][-1]
     shown = state_of([{"content": agent_prompt}])["evidence"]
     assert shown[0]["quotes"] and "excerpt" not in shown[0]
@@ -92,7 +92,7 @@ async def test_a_page_shorter_than_its_excerpt_is_shown_whole_without_notes() ->
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted"
     assert "PageNotes" not in policy.prompts  # no model call for them
-    assert all(e.excerpt and not e.summary for e in outcome.evidence)
+    assert all(e.excerpt and e.relevant is None for e in outcome.evidence)
 
 
 async def test_when_notes_fail_the_page_is_still_read_with_its_excerpt() -> None:
@@ -100,7 +100,7 @@ async def test_when_notes_fail_the_page_is_still_read_with_its_excerpt() -> None
     runner, journal, _ = run(Observing(notes), notes_min_chars=0)
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted"
-    assert all(e.excerpt and not e.summary for e in outcome.evidence)
+    assert all(e.excerpt and e.relevant is None for e in outcome.evidence)
 
 
 async def test_an_unsupported_sentence_is_sent_back_with_the_reason() -> None:
