@@ -18,7 +18,7 @@ OUTPUT_TOKENS_27B: Mapping[str, int] = {
     "": 60,
     # the lean brief (≤3 claims, ≤4 gaps of one sentence); the ≤5-claim, ≤6-gap form took ~400
     "VerificationBrief": 300,
-    "AgentTurn": 120,
+    "AgentTurn": 100,  # a one-sentence thought (≤240 characters; the 800-character one: ~120)
     "FinalTurn": 160,
     # relevance and sentence numbers; the form with a summary and copied quotes took ~250
     "PageNotes": 25,
