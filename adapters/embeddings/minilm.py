@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 import threading
 from importlib import resources
 from pathlib import Path
@@ -106,7 +107,9 @@ class MiniLMEncoder:
             q = split(self._linear(x, f"{p}.attention.self.query"))
             k = split(self._linear(x, f"{p}.attention.self.key"))
             v = split(self._linear(x, f"{p}.attention.self.value"))
-            scores = q @ k.transpose(0, 1, 3, 2) / np.sqrt(head) + bias
+            # Python floats, not numpy float64 scalars: those would promote every array to
+            # float64 (NEP 50), doubling the cost of each product.
+            scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(head) + bias
             scores -= scores.max(-1, keepdims=True)
             probs = np.exp(scores)
             probs /= probs.sum(-1, keepdims=True)
@@ -118,7 +121,7 @@ class MiniLMEncoder:
                 self.eps,
             )
             hidden = self._linear(x, f"{p}.intermediate.dense")
-            hidden = 0.5 * hidden * (1.0 + erf(hidden / np.sqrt(2.0)))
+            hidden = 0.5 * hidden * (1.0 + erf(hidden / math.sqrt(2.0)))
             x = _layer_norm(
                 x + self._linear(hidden, f"{p}.output.dense"),
                 w[f"{p}.output.LayerNorm.weight"],
