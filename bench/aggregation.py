@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
 
 from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
 from pipeline.forecast.aggregate import BridgingRule, Verdict, features, persona_vote
@@ -29,7 +28,7 @@ from pipeline.forecast.personas import PersonaProfile, cluster_raters, rater_spa
 from pipeline.forecast.prompts import Helpfulness, HelpfulReason, NotHelpfulReason, RatingForm
 from pipeline.forecast.ratings import HELPFUL_REASONS, NOT_HELPFUL_REASONS, official_preprocessing
 from pipeline.forecast.scoring import NoteStatus, first_round_status
-from pipeline.forecast.stacking import PAPER, WEIGHTS, fit_stack
+from pipeline.forecast.stacking import fit_stack, report_lines
 
 STATUS = {
     NoteStatus.HELPFUL: Verdict.HELPFUL,
@@ -125,21 +124,7 @@ def main() -> None:
     _, report = fit_stack(rows, truth, folds=args.folds)
     took = time.perf_counter() - started
     print(f"nested cross-validation: {took:.1f} s, {report.folds} outer folds")
-    expected = [v.value for v in report.truth]
-    results = [("bridging rule (no training)", [BridgingRule().decide(f) for f in rows])]
-    results += [(f"predictor {n} (weight {w})", report.by_predictor[n]) for n, w in WEIGHTS.items()]
-    results += [("stacked, with NMR promotion", report.stacked)]
-    for name, guess in results:
-        values = [v.value for v in guess]
-        print(
-            f"  {name}: accuracy {accuracy_score(expected, values):.3f}, balanced accuracy "
-            f"{balanced_accuracy_score(expected, values):.3f}, macro-F1 "
-            f"{f1_score(expected, values, average='macro'):.3f}"
-        )
-    print(
-        f"  MultiCom (model personas, its data): accuracy {PAPER['accuracy']:.3f}, balanced "
-        f"accuracy {PAPER['balanced_accuracy']:.3f}"
-    )
+    print("\n".join(report_lines(report, [BridgingRule().decide(f) for f in rows])))
 
 
 if __name__ == "__main__":

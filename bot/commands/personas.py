@@ -246,9 +246,7 @@ def _calibrate(
     rule: BridgingRule,
     args: argparse.Namespace,
 ) -> int:
-    from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
-
-    from pipeline.forecast.stacking import PAPER, WEIGHTS, fit_stack
+    from pipeline.forecast.stacking import fit_stack, report_lines
 
     try:
         aggregator, report = fit_stack(table, labels, folds=args.folds)
@@ -256,21 +254,7 @@ def _calibrate(
         print(f"evonote: {args.data}: {e}", file=sys.stderr)
         return EXIT_INPUT
     aggregator.save(args.out)
-    truth = [v.value for v in report.truth]
     print(f"out of fold ({report.folds} outer folds, tuned on inner folds only):")
-    rows = [("bridging rule (no training)", [rule.decide(f) for f in table])]
-    rows += [(f"  predictor {n} (weight {w})", report.by_predictor[n]) for n, w in WEIGHTS.items()]
-    rows += [("stacked, with NMR promotion", report.stacked)]
-    for name, guess in rows:
-        values = [v.value for v in guess]
-        print(
-            f"{name}: accuracy {accuracy_score(truth, values):.3f}, balanced accuracy "
-            f"{balanced_accuracy_score(truth, values):.3f}, macro-F1 "
-            f"{f1_score(truth, values, average='macro'):.3f}"
-        )
-    print(
-        f"MultiCom reports accuracy {PAPER['accuracy']:.3f}, balanced accuracy "
-        f"{PAPER['balanced_accuracy']:.3f} (its data, not this file's)"
-    )
+    print("\n".join(report_lines(report, [rule.decide(f) for f in table])))
     print(f"wrote {args.out}; use EVONOTE_FORECAST__CALIBRATION={args.out}")
     return EXIT_OK

@@ -235,3 +235,27 @@ def fit_stack(
         folds=len(outer),
     )
     return final, report
+
+
+def report_lines(report: StackReport, rule_verdicts: list[Verdict]) -> list[str]:
+    """Accuracy, balanced accuracy and macro-F1 out of fold: the rule, each predictor, the
+    stack, then the paper's figures for scale."""
+    from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score
+
+    truth = [v.value for v in report.truth]
+    rows = [("bridging rule (no training)", rule_verdicts)]
+    rows += [(f"predictor {n} (weight {w})", report.by_predictor[n]) for n, w in WEIGHTS.items()]
+    rows += [("stacked, with NMR promotion", report.stacked)]
+    lines = []
+    for name, guess in rows:
+        values = [v.value for v in guess]
+        lines.append(
+            f"  {name}: accuracy {accuracy_score(truth, values):.3f}, balanced accuracy "
+            f"{balanced_accuracy_score(truth, values):.3f}, macro-F1 "
+            f"{f1_score(truth, values, average='macro'):.3f}"
+        )
+    lines.append(
+        f"  MultiCom reports accuracy {PAPER['accuracy']:.3f}, balanced accuracy "
+        f"{PAPER['balanced_accuracy']:.3f} (model personas, its own data)"
+    )
+    return lines
