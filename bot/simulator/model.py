@@ -139,10 +139,13 @@ def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:
     """What an agent turn's prompt says, read back from its research log: the searches done,
     every search result with its status (read, unreadable, not visited), the pages read, the
     post's links and the budget left."""
-    prompt = messages[-1]["content"]
-    match = _STATE.search(prompt)
-    if match is None:
+    # the agent's prompt, also when a repair request follows it
+    prompts = [m["content"] for m in reversed(messages) if _STATE.search(m["content"])]
+    if not prompts:
         raise AssertionError("the prompt carries no <untrusted_state> block")
+    prompt = prompts[0]
+    match = _STATE.search(prompt)
+    assert match is not None
     research = _RESEARCH.search(prompt)
     lines = research.group(1).splitlines() if research else []
     entries = [json.loads(line) for line in lines if line.startswith("{")]
@@ -192,7 +195,11 @@ def best_quote(text: str, evidence: dict[str, Any]) -> str:
     candidates = list(evidence.get("quotes") or [])
     candidates += re.split(r"(?<=[.!?])\s+", evidence.get("excerpt", ""))
     words = set(re.findall(r"\w{4,}", text.lower()))
-    scored = [(len(words & set(re.findall(r"\w{4,}", c.lower()))), c) for c in candidates if c]
+    scored = [
+        (len(words & set(re.findall(r"\w{4,}", c.lower()))), c)
+        for c in candidates
+        if c and len(c) <= 500  # the schema's limit for a quote
+    ]
     return max(scored, default=(0, ""))[1]
 
 
@@ -271,7 +278,11 @@ class ResearchPolicy:
     @staticmethod
     def last_turn_searched(messages: list[dict[str, Any]]) -> bool:
         """The last turn searched, and code did not read its best results already."""
-        observation = messages[-1]["content"].split("## Last observation\n", 1)[-1]
+        prompt = next(
+            (m["content"] for m in reversed(messages) if "## Last observation\n" in m["content"]),
+            "",
+        )
+        observation = prompt.split("## Last observation\n", 1)[-1]
         return observation.startswith("Search '") and "Read by code" not in observation
 
     def query(self, n: int, done: list[str]) -> str:

@@ -453,3 +453,24 @@ async def test_turns_share_their_prompt_prefix_and_the_log_only_grows() -> None:
         assert later.startswith(head)  # system, post, brief, lessons and links never move
     shared = outcome.timings.prompt_prefix_shared
     assert shared is not None and shared >= 0.8, shared
+
+
+async def test_the_scripted_policy_answers_a_repair_request_too() -> None:
+    """A repair (the schema error after the model's answer) ends the conversation; the stand-in
+    model must still find the agent's prompt above it (seen live: a quote over the limit)."""
+    prompts: list[list[dict[str, Any]]] = []
+    policy = ResearchPolicy()
+
+    def keep(schema: str, messages: list[dict[str, Any]]) -> Any:
+        prompts.append(messages)
+        return policy(schema, messages)
+
+    await runner(keep, FakeWeb(health_pages())).run(POST)
+    agent = next(m for m in prompts if "## Last observation" in m[-1]["content"])
+    repair = [
+        *agent,
+        {"role": "assistant", "content": "{}"},
+        {"role": "user", "content": "Your previous answer was not valid: ..."},
+    ]
+    answer = ResearchPolicy()("AgentTurn", repair)
+    assert answer["action"]["kind"] in ("search", "visit", "write")
