@@ -105,6 +105,11 @@ class BudgetSettings(BaseModel):
         default=True,
         description="check every sentence of a draft against its sources before accepting it",
     )
+    support_by_quotes: bool = Field(
+        default=True,
+        description="a draft sentence made of its cited quotes' words (all content words, its "
+        "numbers, its negation) passes without the model's check; false: the model checks all",
+    )
     claim_analysis: bool = Field(
         default=True,
         description="analyse claims and information gaps before searching (off: the "
