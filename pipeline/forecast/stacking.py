@@ -47,6 +47,12 @@ PROMOTIONS = [None] + [
 PAPER = {"accuracy": 0.847, "balanced_accuracy": 0.683}  # MultiCom's reported figures
 
 
+def feature_row(f: dict[str, float], names: Sequence[str]) -> list[float]:
+    """The named features of one note; a persona that did not answer counts as the average."""
+    fallback = f.get("helpful_score", 0.5)
+    return [f.get(name, fallback) for name in names]
+
+
 class LinearSoftmax(BaseModel):
     """A fitted multinomial logistic regression, kept as numbers (no scikit-learn at run time)."""
 
@@ -55,8 +61,7 @@ class LinearSoftmax(BaseModel):
     intercept: list[float]
 
     def proba(self, f: dict[str, float]) -> np.ndarray:
-        fallback = f.get("helpful_score", 0.5)  # a persona that did not answer
-        x = np.array([f.get(name, fallback) for name in self.feature_names])
+        x = np.array(feature_row(f, self.feature_names))
         logits = np.array(self.coef) @ x + np.array(self.intercept)
         e = np.exp(logits - logits.max())
         result: np.ndarray = e / e.sum()
@@ -85,9 +90,14 @@ class StackedAggregator(BaseModel):
     weights: dict[str, float]
     promotion: Promotion | None = None
 
-    def proba(self, f: dict[str, float]) -> np.ndarray:
+    def predictors(self, f: dict[str, float]) -> dict[str, np.ndarray]:
+        """Each of the five predictors' class probabilities (blend is derived, not fitted)."""
         p = {name: model.proba(f) for name, model in self.models.items()}
         p["blend"] = (p["weighted"] + p["gated"]) / 2
+        return p
+
+    def proba(self, f: dict[str, float]) -> np.ndarray:
+        p = self.predictors(f)
         total = np.zeros(len(CLASSES))
         for name, weight in self.weights.items():
             total += weight * p[name]
@@ -116,7 +126,7 @@ def _fit_linear(
 ) -> LinearSoftmax:
     from sklearn.linear_model import LogisticRegression
 
-    x = np.array([[r.get(n, r.get("helpful_score", 0.5)) for n in names] for r in rows])
+    x = np.array([feature_row(r, names) for r in rows])
     present = sorted(set(y.tolist()))
     coef = np.zeros((len(CLASSES), len(names)))
     intercept = np.full(len(CLASSES), -30.0)  # a class absent from training is never chosen
@@ -223,10 +233,8 @@ def fit_stack(
         model = _tuned([rows[i] for i in train], y[train], inner, seed)
         for i in test:
             stacked[i] = model.decide(rows[i])
-            p = {name: m.proba(rows[i]) for name, m in model.models.items()}
-            p["blend"] = (p["weighted"] + p["gated"]) / 2
-            for name in WEIGHTS:
-                by_predictor[name][i] = CLASSES[int(np.argmax(p[name]))]
+            for name, p in model.predictors(rows[i]).items():
+                by_predictor[name][i] = CLASSES[int(np.argmax(p))]
     final = _tuned(rows, y, inner, seed)
     report = StackReport(
         truth=list(labels),
