@@ -153,7 +153,9 @@ async def run_variant(
         embedder = app.memory.embedder if app.memory else make_embedder(settings)
         evolvers: dict[str, Evolver | None] = {"train": None, "test": None}
         if app.memory is not None:
-            if not kept and stream.lessons:
+            # Only into an empty memory: a run killed after the import, before its first
+            # ledger line, must not import (and so reinforce) the same lessons again.
+            if stream.lessons and not app.memory.items:
                 usable = [i for i in stream.lessons if i.status != LessonStatus.RETIRED]
                 await import_lessons(app.memory, usable, "bench:memory-from", from_elsewhere=True)
             # the training part always learns; the tested part as the variant says
