@@ -68,6 +68,18 @@ def _portable(node: Any) -> Any:
     return out
 
 
+def _connection_failed(error: BaseException) -> bool:
+    """Whether the error comes from a connection that failed (refused, unreachable) rather than
+    a slow answer: the SDK's aiohttp transport reports a refused connection as a connect
+    *timeout*, so look at what it wraps."""
+    cause = error.__cause__
+    while cause is not None:
+        if isinstance(cause, OSError) and not isinstance(cause, TimeoutError):
+            return True
+        cause = cause.__cause__
+    return False
+
+
 def _short_error(error: ValidationError) -> str:
     parts = []
     for item in error.errors()[:5]:
@@ -151,7 +163,9 @@ class OpenAIChatModel:
             except TimeoutError as e:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s") from e
             except openai.APITimeoutError as e:
-                raise ModelTimeout(f"the model server at {self.base_url} timed out") from e
+                if not _connection_failed(e):
+                    raise ModelTimeout(f"the model server at {self.base_url} timed out") from e
+                raise self._unavailable(e) from e
             except openai.APIError as e:
                 raise self._unavailable(e) from e
             response = self._decode(raw)
@@ -201,7 +215,7 @@ class OpenAIChatModel:
         return str(message.get("content") or message.get("reasoning_content") or "")
 
     def _unavailable(self, error: Exception) -> ModelUnavailable:
-        if isinstance(error, openai.APIConnectionError):
+        if isinstance(error, openai.APIConnectionError) or _connection_failed(error):
             return ModelUnavailable(f"cannot reach the model server at {self.base_url}")
         if isinstance(error, openai.AuthenticationError):
             return ModelUnavailable(f"the model server at {self.base_url} rejected the API key")

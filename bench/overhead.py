@@ -26,12 +26,11 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-import openai
-
 from adapters.local_corpus import LocalCorpus
 from adapters.openai_chat import OpenAIChatModel
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
+from bot.app import openai_client
 from pipeline.budget import EvidenceBudget
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
@@ -98,9 +97,7 @@ async def _run(
     url = f"sqlite+aiosqlite:///{folder / f'bench-{page_latency}.db'}"
     await upgrade(url)
     engine = make_engine(url)
-    client = openai.AsyncOpenAI(
-        base_url=f"http://127.0.0.1:{port}/v1", api_key="x", max_retries=0, timeout=30
-    )
+    client = openai_client(f"http://127.0.0.1:{port}/v1", timeout_s=30)
     model = OpenAIChatModel(client, model="scripted-model")
     runner = EpisodeRunner(
         model=model, search=corpus, reader=reader, memory=NoMemory(), budget=BUDGET

@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-import openai
 
 from adapters.community_notes_tsv import read_ratings
 from adapters.openai_chat import OpenAIChatModel
+from bot.app import openai_client
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.server import SimulatedModelServer
 from pipeline.forecast.factorisation import fit
@@ -66,7 +66,7 @@ def factorisation_numbers(ratings: Path) -> None:
 
 async def forecast_numbers(delay_s: float) -> None:
     server = SimulatedModelServer(ResearchPolicy(), delay_s=delay_s).start()
-    client = openai.AsyncOpenAI(base_url=server.base_url, api_key="x", max_retries=0)
+    client = openai_client(server.base_url)
     panel = PersonaPanel(OpenAIChatModel(client, model="m"), PersonaSet.load())
     walls = []
     for _ in range(3):

@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
-import openai
 from pydantic import BaseModel
 
 from adapters.openai_chat import OpenAIChatModel
+from bot.app import openai_client
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.profile import PROFILES
 from bot.simulator.server import SimulatedModelServer
@@ -161,7 +161,7 @@ async def one_episode(
     panel_gate: dict[str, Any],
 ) -> dict[str, Any]:
     scale = args.scale
-    client = openai.AsyncOpenAI(base_url=server.base_url, api_key="x", max_retries=0)
+    client = openai_client(server.base_url)
     model = TimedModel(OpenAIChatModel(client, model=server.model, max_tokens_for=MAX_TOKENS))
     web = SimulatedWeb(scale, seed=seed)
     shortcuts = not args.baseline

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -77,9 +78,9 @@ def make_embedder(settings: Settings) -> Embedder:
                 "EVONOTE_MEMORY__EMBEDDING_MODEL is not set "
                 "(needed by EVONOTE_MEMORY__EMBEDDER=openai)"
             )
-        client = openai.AsyncOpenAI(
-            base_url=m.embedding_base_url or settings.llm.base_url,
-            api_key=settings.llm.api_key.get_secret_value() or "EMPTY",
+        client = openai_client(
+            m.embedding_base_url or settings.llm.base_url,
+            settings.llm.api_key.get_secret_value(),
             max_retries=settings.llm.max_retries,
         )
         from adapters.embeddings.openai_embeddings import OpenAIEmbedder
@@ -164,13 +165,36 @@ def make_judge_model(settings: Settings, client: openai.AsyncOpenAI) -> OpenAICh
     )
 
 
+def openai_client(
+    base_url: str, api_key: str = "", *, max_retries: int = 0, timeout_s: float | None = None
+) -> openai.AsyncOpenAI:
+    """An OpenAI-compatible client over the SDK's aiohttp transport, which costs ~1 ms less
+    CPU per call than its default httpx one (`python -m bench.overhead`: an episode makes ~11).
+    Credentials in the URL (a proxy's basic auth) become the Authorization header, as httpx
+    would send them; aiohttp refuses them beside the SDK's bearer header."""
+    url = httpx.URL(base_url)
+    headers = {}
+    if url.userinfo:
+        basic = base64.b64encode(f"{url.username}:{url.password}".encode()).decode()
+        headers["Authorization"] = f"Basic {basic}"
+        url = url.copy_with(username=None, password=None)
+    return openai.AsyncOpenAI(
+        base_url=str(url),
+        api_key=api_key or "EMPTY",
+        max_retries=max_retries,
+        timeout=openai.DEFAULT_TIMEOUT if timeout_s is None else timeout_s,
+        default_headers=headers,
+        http_client=openai.DefaultAioHttpClient(),
+    )
+
+
 def make_llm_client(settings: Settings, base_url: str | None = None) -> openai.AsyncOpenAI:
     llm = settings.llm
-    return openai.AsyncOpenAI(
-        base_url=base_url or llm.base_url,
-        api_key=llm.api_key.get_secret_value() or "EMPTY",
+    return openai_client(
+        base_url or llm.base_url,
+        llm.api_key.get_secret_value(),
         max_retries=llm.max_retries,
-        timeout=llm.call_timeout_s,
+        timeout_s=llm.call_timeout_s,
     )
 
 

@@ -45,6 +45,7 @@ class SimulatedModelServer:
     per_token_s: float = 0.0  # added per output token (4 characters), like decoding
     bind_port: int = 0  # 0: any free port
     requests: list[dict[str, Any]] = field(default_factory=list)
+    authorizations: list[str] = field(default_factory=list)  # each request's header, in order
     queue: list[Raw] = field(default_factory=list)
     embedder: HashingEmbedder = field(default_factory=lambda: HashingEmbedder(64))
     down: bool = False  # answer every chat call with HTTP 503
@@ -97,6 +98,7 @@ class SimulatedModelServer:
                 length = int(self.headers.get("Content-Length", "0"))
                 request = json.loads(self.rfile.read(length) or b"{}")
                 server.requests.append(request)
+                server.authorizations.append(self.headers.get("Authorization", ""))
                 with server.lock:
                     server.in_flight += 1
                     load = server.in_flight

@@ -6,7 +6,6 @@ import asyncio
 import socket
 from collections.abc import Iterator
 
-import openai
 import pytest
 
 from adapters.model_pool import ModelPool
@@ -14,6 +13,7 @@ from adapters.openai_chat import OpenAIChatModel
 from pipeline.brief import VerificationBrief
 from pipeline.errors import ModelUnavailable
 from pipeline.ports import ChatMessage
+from tests.adapters.conftest import shipped_client
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.policy import ResearchPolicy
@@ -32,9 +32,7 @@ def replicas(network_guard: NetworkGuard) -> Iterator[list[ScriptedModelServer]]
 
 
 def endpoint(base_url: str) -> OpenAIChatModel:
-    return OpenAIChatModel(
-        openai.AsyncOpenAI(base_url=base_url, api_key="x", max_retries=0), model="m"
-    )
+    return OpenAIChatModel(shipped_client(base_url), model="m")
 
 
 async def test_calls_spread_over_the_least_busy_replicas(

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import socket
 
-import openai
 import pytest
 
 from adapters.openai_chat import OpenAIChatModel
 from pipeline.brief import VerificationBrief
 from pipeline.errors import ModelOutputInvalid, ModelTimeout, ModelUnavailable
 from pipeline.ports import ChatMessage
+from tests.adapters.conftest import shipped_client
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import Raw, ScriptedModelServer
 from tests.fakes.policy import DEFAULT_BRIEF
@@ -20,7 +21,7 @@ MESSAGES = [ChatMessage(role="system", content="analyse"), ChatMessage(role="use
 
 
 def chat(base_url: str, model: str | None = None) -> OpenAIChatModel:
-    client = openai.AsyncOpenAI(base_url=base_url, api_key="EMPTY", max_retries=0, timeout=5)
+    client = shipped_client(base_url, timeout_s=5)  # the transport the bot ships with
     return OpenAIChatModel(client, model=model)
 
 
@@ -70,15 +71,30 @@ async def test_json_in_a_markdown_fence_is_accepted(model_server: ScriptedModelS
     assert not reply.repaired
 
 
-async def test_server_down_names_the_url(network_guard: NetworkGuard) -> None:
+@pytest.mark.parametrize("model", [None, "m"], ids=["model-listed", "model-named"])
+async def test_server_down_names_the_url(network_guard: NetworkGuard, model: str | None) -> None:
+    # With the model named, the first request is the chat call itself, which the SDK's aiohttp
+    # transport reports as a connect timeout: it must still read as "down" (queued, not failed).
     with socket.socket() as s:  # a port with nobody listening
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     network_guard.allow(port)
     with pytest.raises(ModelUnavailable, match=f"cannot reach the model server at .*:{port}"):
-        await chat(f"http://127.0.0.1:{port}/v1").structured(
+        await chat(f"http://127.0.0.1:{port}/v1", model).structured(
             MESSAGES, VerificationBrief, timeout_s=5
         )
+
+
+async def test_credentials_in_the_url_are_sent_as_basic_auth(
+    model_server: ScriptedModelServer,
+) -> None:
+    # A proxy in front of the model server may ask for basic auth in the URL; aiohttp refuses
+    # it beside the SDK's bearer header, so the client sends it as the header itself.
+    url = model_server.base_url.replace("http://", "http://proxy:s3cret@")
+    client = shipped_client(url)
+    await OpenAIChatModel(client, model="m").structured(MESSAGES, VerificationBrief, timeout_s=5)
+    assert model_server.authorizations[-1] == "Basic " + base64.b64encode(b"proxy:s3cret").decode()
+    assert "s3cret" not in str(client.base_url)
 
 
 async def test_slow_server_hits_the_total_deadline(model_server: ScriptedModelServer) -> None:
