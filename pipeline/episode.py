@@ -156,17 +156,24 @@ class _Run:
         if (held := _HELD_STEPS.get()) is not None:  # a side task: recorded by the main one
             held.append((phase, action, observation, reply))
             return
-        step = StepRecord(
-            index=self.step_index, phase=phase, action=action, observation=bounded(observation)
-        )
-        if reply is not None:
-            step.model = reply.model
-            step.prompt_tokens = reply.prompt_tokens
-            step.completion_tokens = reply.completion_tokens
-            step.latency_s = round(reply.latency_s, 4)
-        self.step_index += 1
+        await self.record_steps([(phase, action, observation, reply)])
+
+    async def record_steps(self, steps: list[HeldStep]) -> None:
+        """Steps that happened together, numbered in order and journaled in one write."""
+        records = []
+        for phase, action, observation, reply in steps:
+            step = StepRecord(
+                index=self.step_index, phase=phase, action=action, observation=bounded(observation)
+            )
+            if reply is not None:
+                step.model = reply.model
+                step.prompt_tokens = reply.prompt_tokens
+                step.completion_tokens = reply.completion_tokens
+                step.latency_s = round(reply.latency_s, 4)
+            self.step_index += 1
+            records.append(step)
         if self.journal is not None:
-            await self.journal.record(step)
+            await self.journal.record(*records)
 
     async def tell(self, phase: Any, detail: str = "") -> None:
         if self.progress is None:
@@ -261,15 +268,14 @@ class _Run:
                     early.cancel()
                 raise
             self.brief = reply.value
-            await self.record(
+            analysis: HeldStep = (
                 "claim_analysis",
                 {"lessons": [m.id for m in claim_lessons]},
                 self.brief.model_dump_json(),
                 reply,
             )
-            if early is not None:  # its steps follow the analysis in the trajectory
-                for step in await early:
-                    await self.record(*step)
+            # the post search's steps follow the analysis in the trajectory, in the same write
+            await self.record_steps([analysis, *(await early if early is not None else [])])
         else:
             self.brief = unanalysed_brief(self.post.all_text())
         # The claims are the post's point in a few words: a short query embeds in a third of

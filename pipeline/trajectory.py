@@ -84,9 +84,10 @@ class Progress(BaseModel):
 
 
 class StepJournal(Protocol):
-    """Where steps go as they happen, so a crash loses at most the step in flight."""
+    """Where steps go as they happen, so a crash loses at most the steps in flight. Steps that
+    happen together (the claim analysis and the post search beside it) come in one call."""
 
-    async def record(self, step: StepRecord) -> None: ...
+    async def record(self, *steps: StepRecord) -> None: ...
 
 
 ProgressListener = Callable[[Progress], Awaitable[None]]

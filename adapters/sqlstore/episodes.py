@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import func, insert, update
@@ -86,13 +86,14 @@ class EpisodeStore:
             await session.commit()
             return maybe_episode(row)
 
-    async def record_step(self, episode_id: int, step: StepRecord) -> None:
-        # A plain INSERT: steps are written on the hot path and never read back here.
+    async def record_steps(self, episode_id: int, steps: Sequence[StepRecord]) -> None:
+        # A plain INSERT with bound rows (one compiled statement, cached): steps are written on
+        # the hot path and never read back here.
+        now = utcnow()
         async with self.engine.begin() as connection:
             await connection.execute(
-                insert(StepRow).values(
-                    episode_id=episode_id, created_at=utcnow(), **step.model_dump()
-                )
+                insert(StepRow),
+                [dict(episode_id=episode_id, created_at=now, **s.model_dump()) for s in steps],
             )
 
     async def finish(self, episode_id: int, outcome: EpisodeOutcome) -> Episode:

@@ -68,8 +68,8 @@ class _StoreJournal:
         self.store = store
         self.episode_id = episode_id
 
-    async def record(self, step: StepRecord) -> None:
-        await self.store.record_step(self.episode_id, step)
+    async def record(self, *steps: StepRecord) -> None:
+        await self.store.record_steps(self.episode_id, steps)
 
 
 class NoteService:

@@ -6,7 +6,7 @@ desk and the front ends see only this, and only typed `Episode`s.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -43,7 +43,7 @@ class EpisodeRepository(Protocol):
     ) -> tuple[list[int], list[int]]: ...
 
     # ---- a running episode -----------------------------------------------------------------
-    async def record_step(self, episode_id: int, step: StepRecord) -> None: ...
+    async def record_steps(self, episode_id: int, steps: Sequence[StepRecord]) -> None: ...
 
     async def clear_steps(self, episode_id: int) -> None: ...
 

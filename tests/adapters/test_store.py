@@ -46,7 +46,7 @@ async def test_an_episode_moves_queued_running_noted(store: EpisodeStore) -> Non
     claimed = await store.claim(row.id, "w1", lease_s=60)
     assert claimed is not None and claimed.status == "running" and claimed.lease_owner == "w1"
     assert await store.claim(row.id, "w2", lease_s=60) is None, "claimed twice"
-    await store.record_step(row.id, StepRecord(index=0, phase="search", observation="ok"))
+    await store.record_steps(row.id, [StepRecord(index=0, phase="search", observation="ok")])
     outcome = EpisodeOutcome(
         status="noted",
         note="n https://a.org",

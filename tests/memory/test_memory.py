@@ -321,7 +321,7 @@ async def finished_episodes(engine: AsyncEngine, n: int) -> list[int]:
         row = await store.create(NoteRequest(post_ref=f"claim {i}"), post, "evolving")
         assert row.id is not None
         await store.claim(row.id, "w", 60)
-        await store.record_step(row.id, StepRecord(index=0, phase="search", observation="ok"))
+        await store.record_steps(row.id, [StepRecord(index=0, phase="search", observation="ok")])
         await store.finish(
             row.id,
             EpisodeOutcome(

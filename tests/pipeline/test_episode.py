@@ -25,8 +25,8 @@ class Journal:
     def __init__(self) -> None:
         self.steps: list[StepRecord] = []
 
-    async def record(self, step: StepRecord) -> None:
-        self.steps.append(step)
+    async def record(self, *steps: StepRecord) -> None:
+        self.steps.extend(steps)
 
 
 def runner(
@@ -209,9 +209,9 @@ async def test_too_long_note_goes_back_with_the_overshoot_then_passes() -> None:
     policy = ResearchPolicy(prose=long_prose)
     journal = Journal()
 
-    async def record(step: StepRecord) -> None:
-        journal.steps.append(step)
-        if step.phase == "write" and "rejected" in step.observation:
+    async def record(*steps: StepRecord) -> None:
+        journal.steps.extend(steps)
+        if any(s.phase == "write" and "rejected" in s.observation for s in steps):
             policy.prose = short_prose
 
     journal.record = record  # type: ignore[method-assign]

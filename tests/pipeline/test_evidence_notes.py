@@ -22,8 +22,8 @@ class Journal:
     def __init__(self) -> None:
         self.steps: list[StepRecord] = []
 
-    async def record(self, step: StepRecord) -> None:
-        self.steps.append(step)
+    async def record(self, *steps: StepRecord) -> None:
+        self.steps.extend(steps)
 
 
 def run(policy: Any, web: FakeWeb | None = None, **budget: Any) -> Any:
