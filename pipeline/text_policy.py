@@ -74,17 +74,26 @@ _WORDS = re.compile(r"[^\W_]+")
 _CASE_CHANGE = re.compile(r"[a-z][A-Z]")
 
 
+# What the character-by-character path does to ASCII, as one table: NFKC leaves ASCII as it
+# is, printable characters are kept, spacing becomes a space, other control characters go.
+_ASCII_CONTROLS = {c: (" " if chr(c).isspace() else None) for c in (*range(32), 127) if c != 10}
+
+
 def normalise(text: str) -> str:
     """NFKC, hidden characters removed, spacing made plain; paragraph breaks kept."""
-    out: list[str] = []
-    for ch in unicodedata.normalize("NFKC", text):
-        if ch == "\n":
-            out.append(ch)
-        elif ch.isspace():
-            out.append(" ")
-        elif unicodedata.category(ch)[0] in _KEPT_CATEGORIES:
-            out.append(ch)
-    lines = [re.sub(r" {2,}", " ", line).strip() for line in "".join(out).split("\n")]
+    if text.isascii():  # most notes and pages: one C call instead of a lookup per character
+        plain = text.translate(_ASCII_CONTROLS)
+    else:
+        out: list[str] = []
+        for ch in unicodedata.normalize("NFKC", text):
+            if ch == "\n":
+                out.append(ch)
+            elif ch.isspace():
+                out.append(" ")
+            elif unicodedata.category(ch)[0] in _KEPT_CATEGORIES:
+                out.append(ch)
+        plain = "".join(out)
+    lines = [re.sub(r" {2,}", " ", line).strip() for line in plain.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 

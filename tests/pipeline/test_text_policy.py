@@ -159,3 +159,10 @@ def test_a_lesson_may_not_copy_eight_words_of_its_episode() -> None:
     reason = rejection_reason(normalised(copied), [post])
     assert reason is not None and "repeats 8+ words" in reason
     assert shared_run("the measles vaccine causes autism in kids", [post], 8) is None  # 7 words
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+def test_ascii_text_is_normalised_as_the_general_path_would(text: str) -> None:
+    # A non-ASCII word after a separator sends the same text down the per-character path.
+    assert normalise(text + "\n\né") == normalise(normalise(text) + "\n\né")
+    assert normalise(text + "\n\né").removesuffix("é").strip() == normalise(text)
