@@ -92,8 +92,9 @@ class Metered:
     def __init__(self, inner: Any) -> None:
         self.inner = inner
         self.cpu_s = 0.0
-        self.active = 0
-        self.since = 0.0
+        self.calls = 0
+        self._active = 0
+        self._started = 0.0
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self.inner, name)
@@ -101,15 +102,16 @@ class Metered:
             return attr
 
         async def metered(*args: Any, **kwargs: Any) -> Any:
-            if self.active == 0:
-                self.since = time.process_time()
-            self.active += 1
+            self.calls += 1
+            if self._active == 0:
+                self._started = time.process_time()
+            self._active += 1
             try:
                 return await attr(*args, **kwargs)
             finally:
-                self.active -= 1
-                if self.active == 0:
-                    self.cpu_s += time.process_time() - self.since
+                self._active -= 1
+                if self._active == 0:
+                    self.cpu_s += time.process_time() - self._started
 
         return metered
 
@@ -149,18 +151,17 @@ async def _run(
     await one()  # warm-up: model discovery, first connections
     walls.clear()
     model.cpu_s = store.cpu_s = 0.0
+    model.calls = 0
     cpu0, wall0 = time.process_time(), time.perf_counter()
     await asyncio.gather(*(one() for _ in range(episodes)))
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    model_cpu, store_cpu = model.cpu_s, store.cpu_s
+    model_cpu, store_cpu, model_calls = model.cpu_s, store.cpu_s, model.calls
     latency_sums = []
-    calls = 0
     for episode_id in walls:  # what a strictly sequential episode would have waited
         steps = await service.store.steps(episode_id)
         row = await service.store.get(episode_id)
         reads = sum(s.observation.count(": read (") for s in steps)
         notes = sum(1 for e in (row.evidence if row else []) if e.relevant is not None)
-        calls += sum(1 for s in steps if s.model) + notes
         waited = sum(s.latency_s for s in steps) + notes * model_latency + page_latency * reads
         latency_sums.append(waited)
     await client.close()
@@ -169,7 +170,7 @@ async def _run(
         "cpu_ms_per_episode": 1000 * cpu / episodes,
         "model_client_ms": 1000 * model_cpu / episodes,
         "store_ms": 1000 * store_cpu / episodes,
-        "model_calls_per_episode": calls / len(walls),
+        "model_calls_per_episode": model_calls / episodes,
         "episodes_per_s": episodes / wall,
         "wall_p50_s": statistics.median(walls.values()),
         "wall_p95_s": sorted(walls.values())[max(0, math.ceil(0.95 * len(walls)) - 1)],
@@ -239,8 +240,8 @@ def main() -> None:
     print(
         f"    one at a time, where it goes: {alone['cpu_ms_per_episode']:.1f} ms = model calls "
         f"{alone['model_client_ms']:.1f} ms ({alone['model_client_ms'] / calls:.2f} ms per call: "
-        f"SDK, HTTP, JSON, validation, and what runs beside them) + queue and journal {alone['store_ms']:.1f} ms + "
-        f"the episode's own work {rest:.1f} ms"
+        f"SDK, HTTP, JSON, validation, and what runs beside them) + queue and journal "
+        f"{alone['store_ms']:.1f} ms + the episode's own work {rest:.1f} ms"
     )
 
     n = max(4, args.episodes // 10)

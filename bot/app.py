@@ -82,6 +82,7 @@ def make_embedder(settings: Settings) -> Embedder:
             m.embedding_base_url or settings.llm.base_url,
             settings.llm.api_key.get_secret_value(),
             max_retries=settings.llm.max_retries,
+            closed_by_caller=False,  # embedders are made in passing and dropped
         )
         from adapters.embeddings.openai_embeddings import OpenAIEmbedder
 
@@ -166,12 +167,19 @@ def make_judge_model(settings: Settings, client: openai.AsyncOpenAI) -> OpenAICh
 
 
 def openai_client(
-    base_url: str, api_key: str = "", *, max_retries: int = 0, timeout_s: float | None = None
+    base_url: str,
+    api_key: str = "",
+    *,
+    max_retries: int = 0,
+    timeout_s: float | None = None,
+    closed_by_caller: bool = True,
 ) -> openai.AsyncOpenAI:
     """An OpenAI-compatible client over the SDK's aiohttp transport, which costs ~1 ms less
     CPU per call than its default httpx one (`python -m bench.overhead`: an episode makes ~11).
     Credentials in the URL (a proxy's basic auth) become the Authorization header, as httpx
-    would send them; aiohttp refuses them beside the SDK's bearer header."""
+    would send them; aiohttp refuses them beside the SDK's bearer header. A client that will
+    be dropped without `close()` keeps the httpx transport, whose pool may be dropped.
+    """
     url = httpx.URL(base_url)
     headers = {}
     if url.userinfo:
@@ -184,7 +192,7 @@ def openai_client(
         max_retries=max_retries,
         timeout=openai.DEFAULT_TIMEOUT if timeout_s is None else timeout_s,
         default_headers=headers,
-        http_client=openai.DefaultAioHttpClient(),
+        http_client=openai.DefaultAioHttpClient() if closed_by_caller else None,
     )
 
 
