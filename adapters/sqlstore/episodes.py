@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import func, insert, update
+from sqlalchemy import func, insert, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
 from sqlmodel import col, delete, select
@@ -189,7 +189,8 @@ class EpisodeStore:
     ) -> Episode | None:
         """The oldest queued episode, now running under `owner`'s lease. On PostgreSQL the row
         is locked with SKIP LOCKED, so concurrent workers each get a different one; on SQLite
-        the conditional update settles a race and the loser tries the next episode."""
+        the conditional update settles a race and the loser tries the next episode. An episode
+        never run that is younger than `queued_for_s` is left to the front end that queued it."""
         while True:
             async with self.sessions() as session:
                 episode_id = (
@@ -197,8 +198,13 @@ class EpisodeStore:
                         select(EpisodeRow.id)
                         .where(
                             EpisodeRow.status == EpisodeStatus.QUEUED,
-                            col(EpisodeRow.created_at)
-                            <= utcnow() - timedelta(seconds=queued_for_s),
+                            or_(
+                                col(EpisodeRow.created_at)
+                                <= utcnow() - timedelta(seconds=queued_for_s),
+                                # run before (requeued at shutdown, lease expired, delayed):
+                                # no front end is waiting to run it
+                                col(EpisodeRow.attempts) > 0,
+                            ),
                         )
                         .order_by(
                             # what people asked for before what scans found, then oldest

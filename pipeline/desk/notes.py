@@ -142,7 +142,8 @@ class NoteService:
 
     async def recover(self, max_attempts: int, queued_for_s: float) -> list[int]:
         """Requeue episodes whose worker died, then run every episode left waiting longer
-        than `queued_for_s` (one a front end has just queued is still its own to run).
+        than `queued_for_s` (one a front end has just queued is still its own to run) and
+        every one run before (requeued at shutdown: after a quick restart it runs at once).
         Returns the ids of the episodes run."""
         await self.store.requeue_expired(max_attempts)
         done = []

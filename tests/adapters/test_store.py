@@ -107,6 +107,24 @@ async def test_orphaned_episodes_are_recovered(engine: Any) -> None:
     assert await notes.recover(max_attempts=3, queued_for_s=0) == []
 
 
+async def test_an_episode_requeued_at_shutdown_runs_at_once_after_a_restart(engine: Any) -> None:
+    from pipeline.desk.notes import REQUEUED_AT_SHUTDOWN
+    from tests.fakes.service import fake_note_service
+
+    store = EpisodeStore(engine)
+    notes = fake_note_service(engine)
+    just_asked = await store.create(
+        NoteRequest(post_ref="a"), Post(text="MMR causes autism"), "off"
+    )
+    stopped = await store.create(NoteRequest(post_ref="b"), Post(text="MMR causes autism"), "off")
+    await store.claim(stopped.id or 0, "the-process-before", lease_s=600)
+    await store.delay(stopped.id or 0, REQUEUED_AT_SHUTDOWN)
+    # Both are seconds old; only the one nobody is running any more is recovered.
+    assert await notes.recover(max_attempts=3, queued_for_s=120) == [stopped.id]
+    left = await store.get(just_asked.id or 0)
+    assert left is not None and left.status == "queued" and left.attempts == 0
+
+
 async def test_recovery_stops_when_the_model_server_is_down(engine: Any) -> None:
     from pipeline.budget import EvidenceBudget
     from pipeline.desk.notes import NoteService
