@@ -111,6 +111,8 @@ def _script(ch: str) -> str:
 
 
 def _mixes_scripts(token: str) -> bool:
+    if token.isascii():  # ASCII letters are all Latin: no name lookup per character
+        return False
     scripts = {_script(ch) for ch in token if ch.isalpha()}
     return len(scripts & set(_CONFUSABLE_SCRIPTS)) > 1
 
