@@ -15,6 +15,7 @@ import pytest
 from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
 from adapters.openai_chat import OpenAIChatModel
 from bot.cli import main
+from pipeline.episode import shared_prefix
 from pipeline.forecast.aggregate import (
     FEATURES,
     BridgingRule,
@@ -323,10 +324,15 @@ async def test_personas_rate_concurrently_against_the_model_server(
     assert forecast.verdict == Verdict.HELPFUL
     personas = len(PersonaSet.load().personas)
     assert len(forecast.votes) == personas
-    assert elapsed < personas * 0.3 / 3, f"{personas} personas took {elapsed:.1f} s: not concurrent"
-    prompts = [r["messages"][0]["content"] for r in model_server.requests]
+    # 4 at a time (the note's share) is ~1.2 s; one at a time would be 4.2 s
+    assert elapsed < personas * 0.3 / 2, f"{personas} personas took {elapsed:.1f} s: not concurrent"
+    prompts = [r["messages"][1]["content"] for r in model_server.requests]
     assert len(set(prompts)) == personas, "each persona has its own profile in its prompt"
-    assert "<untrusted_note>" in model_server.requests[0]["messages"][1]["content"]
+    # Everything up to the group's description is the same for every persona, so a
+    # prefix-caching server prefills the instructions, post and note once per note.
+    assert len({r["messages"][0]["content"] for r in model_server.requests}) == 1
+    shared = prompts[0][: min(shared_prefix(prompts[0], p) for p in prompts[1:])]
+    assert shared.endswith("</untrusted_note>\n\n## The group you simulate (")
 
 
 async def test_a_persona_that_fails_only_lowers_coverage() -> None:
@@ -379,7 +385,9 @@ def test_personas_calibrate_command(
         answers = frozenset({"RatingForm"})
 
         def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
-            note = messages[-1]["content"].split("<untrusted_note>")[1]
+            note = (
+                messages[-1]["content"].split("<untrusted_note>")[1].split("</untrusted_note>")[0]
+            )
             level = (
                 "helpful"
                 if "good" in note
