@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import numpy as np
-import openai
 import pytest
 
 from adapters.embeddings.minilm import LocalEmbedder, MiniLMEncoder, ModelNotInstalled, model_folder
 from adapters.embeddings.openai_embeddings import OpenAIEmbedder
 from pipeline.errors import ModelUnavailable
+from tests.adapters.conftest import shipped_client
 from tests.fakes.model_server import ScriptedModelServer
 
 REFERENCE = Path(__file__).parents[1] / "fixtures" / "minilm_reference.json"
@@ -52,7 +52,7 @@ async def test_local_embedder_runs_off_the_loop(encoder: MiniLMEncoder) -> None:
 async def test_openai_compatible_embeddings_are_ordered_and_normalised(
     model_server: ScriptedModelServer,
 ) -> None:
-    client = openai.AsyncOpenAI(base_url=model_server.base_url, api_key="x", max_retries=0)
+    client = shipped_client(model_server.base_url, closed_by_caller=False)
     embedder = OpenAIEmbedder(client, "bge-small", dimension=64, batch=2)
     texts = ["vaccines and autism", "fluoride in water", "vaccines and autism"]
     vectors = await embedder.embed(texts)
@@ -64,6 +64,6 @@ async def test_openai_compatible_embeddings_are_ordered_and_normalised(
 
 
 async def test_wrong_embedding_size_is_named(model_server: ScriptedModelServer) -> None:
-    client = openai.AsyncOpenAI(base_url=model_server.base_url, api_key="x", max_retries=0)
+    client = shipped_client(model_server.base_url, closed_by_caller=False)
     with pytest.raises(ModelUnavailable, match="returns 64 dimensions, not 384"):
         await OpenAIEmbedder(client, "bge-small", dimension=384).embed(["x"])
