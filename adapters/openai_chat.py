@@ -215,7 +215,7 @@ class OpenAIChatModel:
         return str(message.get("content") or message.get("reasoning_content") or "")
 
     def _unavailable(self, error: Exception) -> ModelUnavailable:
-        if isinstance(error, openai.APIConnectionError) or _connection_failed(error):
+        if isinstance(error, openai.APIConnectionError):  # timeouts too: a subclass
             return ModelUnavailable(f"cannot reach the model server at {self.base_url}")
         if isinstance(error, openai.AuthenticationError):
             return ModelUnavailable(f"the model server at {self.base_url} rejected the API key")

@@ -1,11 +1,13 @@
 """Orchestration overhead and the effect of concurrent visits. Prints numbers; asserts nothing.
 
-    python -m bench.overhead [--episodes 100] [--concurrency 16] [--model-latency 0.2]
-                             [--page-latency 0.3] [--sweep]
+    python -m bench.overhead [--episodes 100] [--concurrency 16] [--rounds 3]
+                             [--model-latency 0.2] [--page-latency 0.3] [--sweep]
 
 (a) Against a scripted OpenAI-compatible server that answers at once (in another process, so
-    its CPU is not counted): CPU time of this process per episode — the real openai client,
-    the episode loop, BM25 search and SQLite journaling — and episodes per second.
+    its CPU is not counted): CPU time of this process per episode — the real openai client
+    over the transport the bot ships with, the episode loop, BM25 search and SQLite
+    journaling — the median of `--rounds` runs, and episodes per second. Then, one episode at
+    a time, where that CPU goes: model calls, queue and journal, the episode's own work.
 (b) With a fixed latency per model call and per page read: each episode's wall time against
     the sum of its latencies (the critical-path ratio). Visits of one step run concurrently,
     so the wall time is smaller.
