@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from pipeline.forecast.personas import PersonaSet
 from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from tests.conftest import CORPUS_DOCS, NetworkGuard
 from tests.fakes.model_server import Raw, ScriptedModelServer
@@ -34,7 +35,8 @@ def test_check_prints_a_note_with_sources_and_timings(
     assert "[official] MMR vaccine safety — https://www.cdc.gov/vaccines/mmr-safety" in out
     assert "“Many studies have found no link between the MMR vaccine and autism.”" in out
     assert "Brief: vaccine_risk · correction · language en" in out
-    assert "Forecast (bridging rule): Helpful — 100% helpful across 14 personas" in out
+    personas = len(PersonaSet.load().personas)
+    assert f"Forecast (bridging rule): Helpful — 100% helpful across {personas} personas" in out
     assert "Timings: search" in out and "turns" in out
     assert "· searching" in err and "· done" in err
 
