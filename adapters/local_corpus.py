@@ -61,8 +61,32 @@ def _parse_date(value: Any) -> datetime | None:
         return None
 
 
+# The fields of a line, by layout: EvoNote's own, and the JHU COVID-QA scrape's (schema v0.3:
+# one question and answer a line; the answers of one page merge into one document by URL).
+LAYOUTS = {
+    "url and text (title optional)": ("url", "title", "text"),
+    "COVID-QA's sourceUrl and answerText": ("sourceUrl", "questionText", "answerText"),
+}
+
+
+def _line_document(raw: object) -> CorpusDocument | None:
+    if not isinstance(raw, dict):
+        return None
+    for url_field, title_field, text_field in LAYOUTS.values():
+        url, text = raw.get(url_field), raw.get(text_field)
+        if isinstance(url, str) and url.strip() and isinstance(text, str):
+            return CorpusDocument(
+                url=url.strip(),
+                title=str(raw.get(title_field) or ""),
+                text=text,
+                published=_parse_date(raw.get("date")),
+            )
+    return None
+
+
 def read_jsonl(path: Path) -> list[CorpusDocument]:
-    """Documents from JSONL; a line that is not a document is named in the error."""
+    """Documents from JSONL; a line that is not a document is named in the error, with the
+    fields it has and the layouts that are read."""
     documents: list[CorpusDocument] = []
     try:
         text = path.read_text(encoding="utf-8")
@@ -73,18 +97,16 @@ def read_jsonl(path: Path) -> list[CorpusDocument]:
             continue
         try:
             raw = json.loads(line)
-            documents.append(
-                CorpusDocument(
-                    url=str(raw["url"]).strip(),
-                    title=str(raw.get("title") or ""),
-                    text=str(raw["text"]),
-                    published=_parse_date(raw.get("date")),
-                )
-            )
-        except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as e:
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}:{number} is not JSON ({e})") from e
+        document = _line_document(raw)
+        if document is None:
+            found = ", ".join(list(raw)[:8]) if isinstance(raw, dict) else type(raw).__name__
             raise ValueError(
-                f"{path}:{number} is not a corpus document with url and text ({e})"
-            ) from e
+                f"{path}:{number} is not a corpus document: a line needs the fields "
+                f"{' or '.join(LAYOUTS)}; it has {found or 'no fields'}"
+            )
+        documents.append(document)
     return documents
 
 
@@ -129,6 +151,9 @@ def read_folder(
             elif suffix == ".pdf":
                 url = fallback
                 page = extract_pdf(path.read_bytes(), url) if url else None
+            elif suffix in (".jsonl", ".json"):
+                documents += read_jsonl(path)
+                continue
             else:
                 continue
         except Exception as e:  # one unreadable file must not stop the whole index

@@ -14,6 +14,7 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import openai
 from pydantic import BaseModel, ValidationError
@@ -220,9 +221,23 @@ class OpenAIChatModel:
         if isinstance(error, openai.AuthenticationError):
             return ModelUnavailable(f"the model server at {self.base_url} rejected the API key")
         if isinstance(error, openai.NotFoundError):
+            base = self.base_url.rstrip("/")
+            if not urlsplit(base).path.endswith("/v1"):
+                # vLLM, llama.cpp, Ollama and hosted APIs all serve the OpenAI API under /v1.
+                return ModelUnavailable(
+                    f"the model server at {self.base_url} answered 404 (not found): "
+                    f"OpenAI-compatible servers answer under /v1 — set "
+                    f"EVONOTE_LLM__BASE_URL={base}/v1"
+                )
+            if self._model is None:
+                return ModelUnavailable(
+                    f"the model server at {self.base_url} lists no models (HTTP 404): set "
+                    "EVONOTE_LLM__WRITER_MODEL to the model it serves"
+                )
             return ModelUnavailable(
                 f"the model server at {self.base_url} does not serve model "
-                f"'{self._model}' (or has no chat completions endpoint)"
+                f"'{self._model}' (or has no chat completions endpoint): set "
+                "EVONOTE_LLM__WRITER_MODEL to the model it serves"
             )
         if isinstance(error, openai.APIStatusError):
             detail = str(error.message)[:300]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import os
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
@@ -232,6 +233,21 @@ def make_chat_model(
     return model, client
 
 
+def prepare_data_dir(settings: Settings) -> None:
+    """The data folder exists and can be written, or one line says so (every cache, index and
+    the SQLite database live there: a failure later would blame whichever came first)."""
+    folder = settings.data_dir.expanduser()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise PermissionError(13, "not writable")
+    except OSError as e:
+        raise ConfigurationError(
+            f"EVONOTE_DATA_DIR: {folder} cannot be used ({e.strerror or e}): set it to a "
+            "folder this user can create and write"
+        ) from e
+
+
 async def open_corpus(settings: Settings) -> LocalCorpus:
     path = settings.search.corpus
     if path is None:
@@ -455,8 +471,10 @@ def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | Non
     """The Discord bot, when its token is set."""
     if app.settings.discord.bot_token is None:
         return None
+
     from bot.discord.frontend import DiscordFrontend
 
+    use_discord_api(app.settings.discord.api_url)
     return DiscordFrontend(
         app.notes,
         app.desk,
@@ -466,11 +484,22 @@ def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | Non
     )
 
 
+def use_discord_api(api_url: str) -> None:
+    """discord.py's REST base is process-wide, as is its warning about voice libraries (EvoNote
+    never joins a voice channel)."""
+    import discord
+
+    discord.http.Route.BASE = api_url.rstrip("/")
+    discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+
+
 def make_discord_rest_client(settings: Settings) -> discord.Client | None:
     """A Discord client for editing cards over REST (a worker listens to no gateway)."""
     if settings.discord.bot_token is None:
         return None
     import discord
+
+    use_discord_api(settings.discord.api_url)
 
     return discord.Client(intents=discord.Intents.none())
 
@@ -485,6 +514,7 @@ def make_desk(
 async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
     """Every object of the application. `role`: `serve` for long-running processes, whose
     episodes another process picks up if this one dies; `cli` for one-off commands."""
+    prepare_data_dir(settings)
     async with AsyncExitStack() as stack:
         http = await stack.enter_async_context(
             httpx.AsyncClient(

@@ -84,25 +84,38 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
-    """SIGTERM stops a command the way Ctrl-C does: its episode is failed with the reason
-    (no other process will pick up a CLI request), nothing is left `running`."""
+    """SIGTERM and Ctrl-C stop a command alike: its episode is failed with the reason (no other
+    process will pick up a CLI request), nothing is left `running`; the exit code and the
+    line say which signal it was. (`serve` handles both itself, as a clean stop.)"""
     loop = asyncio.get_running_loop()
     task = asyncio.current_task()
     assert task is not None
+    received: list[signal.Signals] = []
+
+    def stop(sig: signal.Signals) -> None:
+        received.append(sig)
+        task.cancel()
+
     # Signal handlers belong to the main thread (tests call main() from others).
     handled = threading.current_thread() is threading.main_thread()
+    signals = (signal.SIGTERM, signal.SIGINT)
     if handled:
-        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+        for sig in signals:
+            loop.add_signal_handler(sig, stop, sig)
     try:
         return await work
     except asyncio.CancelledError:
-        if task.cancelling() and handled:
+        if task.cancelling() and received:
+            if received[0] == signal.SIGINT:
+                print("evonote: interrupted (Ctrl-C)", file=sys.stderr)
+                return EXIT_INTERRUPTED
             print("evonote: stopped (SIGTERM)", file=sys.stderr)
             return EXIT_TERMINATED
         raise
     finally:
         if handled:
-            loop.remove_signal_handler(signal.SIGTERM)
+            for sig in signals:
+                loop.remove_signal_handler(sig)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

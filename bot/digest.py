@@ -10,7 +10,7 @@ import asyncio
 import io
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 import discord
 from matplotlib.figure import Figure
@@ -76,22 +76,36 @@ class Digest:
         return "\n".join(lines)
 
 
+# The outcomes the digest tells apart, in the text and in the chart alike, with their colours.
+OUTCOMES = {
+    "noted": "#2e7d32",
+    "abstained": "#9e9e9e",
+    "failed": "#c62828",
+    "rejected input": "#ffb300",  # not a post EvoNote could check: the requester's to fix
+}
+
+
+def outcome(episode: Episode) -> str | None:
+    """What became of a finished episode, as the digest counts it (None: not finished)."""
+    if episode.status == EpisodeStatus.FAILED:
+        return "rejected input" if episode.failure_kind == "input" else "failed"
+    if episode.status in (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED):
+        return str(episode.status.value)
+    return None
+
+
+def daily_outcomes(episodes: list[Episode], days: list[date]) -> dict[str, list[int]]:
+    per_day = Counter((outcome(e), e.created_at.date()) for e in episodes)
+    return {name: [per_day[(name, day)] for day in days] for name in OUTCOMES}
+
+
 def _chart(episodes: list[Episode], now: datetime) -> bytes:
     days = [(now - timedelta(days=d)).date() for d in range(29, -1, -1)]
-    counts = {
-        status: Counter(e.created_at.date() for e in episodes if e.status == status)
-        for status in (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED, EpisodeStatus.FAILED)
-    }
     figure = Figure(figsize=(8, 3), dpi=100)  # no pyplot: no display, no global state
     axes = figure.subplots()
     bottom = [0] * len(days)
-    for status, colour in (
-        (EpisodeStatus.NOTED, "#2e7d32"),
-        (EpisodeStatus.ABSTAINED, "#9e9e9e"),
-        (EpisodeStatus.FAILED, "#c62828"),
-    ):
-        heights = [counts[status].get(day, 0) for day in days]
-        axes.bar(range(len(days)), heights, bottom=bottom, color=colour, label=status)
+    for name, heights in daily_outcomes(episodes, days).items():
+        axes.bar(range(len(days)), heights, bottom=bottom, color=OUTCOMES[name], label=name)
         bottom = [b + h for b, h in zip(bottom, heights, strict=True)]
     axes.set_xticks(range(0, len(days), 7), [f"{d:%b %d}" for d in days[::7]])
     axes.set_ylabel("episodes")
@@ -116,10 +130,10 @@ async def build_digest(
     votes = await store.votes_since(since)
     digest = Digest(
         since=since,
-        noted=sum(e.status == EpisodeStatus.NOTED for e in today),
-        abstained=sum(e.status == EpisodeStatus.ABSTAINED for e in today),
-        failed=sum(e.status == EpisodeStatus.FAILED and e.failure_kind != "input" for e in today),
-        rejected=sum(e.status == EpisodeStatus.FAILED and e.failure_kind == "input" for e in today),
+        noted=sum(outcome(e) == "noted" for e in today),
+        abstained=sum(outcome(e) == "abstained" for e in today),
+        failed=sum(outcome(e) == "failed" for e in today),
+        rejected=sum(outcome(e) == "rejected input" for e in today),
         votes_up=sum(v.vote > 0 for v in votes),
         votes_down=sum(v.vote < 0 for v in votes),
         abstain_reasons=[

@@ -133,6 +133,32 @@ async def check_slack(settings: Settings) -> Check | None:
     )
 
 
+async def check_discord(settings: Settings) -> Check | None:
+    d = settings.discord
+    if d.bot_token is None:
+        return None
+    headers = {"Authorization": f"Bot {d.bot_token.get_secret_value()}"}
+    try:
+        async with httpx.AsyncClient(timeout=10) as http:
+            answer = await http.get(f"{d.api_url.rstrip('/')}/users/@me", headers=headers)
+    except httpx.HTTPError as e:
+        return Check(
+            "Discord",
+            False,
+            f"cannot reach {d.api_url} ({type(e).__name__}): serve retries it, check the network",
+        )
+    if answer.status_code == 401:
+        return Check("Discord", False, "the token was refused — check EVONOTE_DISCORD__BOT_TOKEN")
+    if answer.status_code != 200:
+        return Check("Discord", False, f"{d.api_url} answered HTTP {answer.status_code}")
+    who = (
+        answer.json()
+        if answer.headers.get("content-type", "").startswith("application/json")
+        else {}
+    )
+    return Check("Discord", True, f"bot {who.get('username', '?')} (id {who.get('id', '?')})")
+
+
 async def check_x(settings: Settings) -> Check | None:
     x = settings.x
     if x.bearer_token is None and x.credentials() is None:
@@ -154,6 +180,7 @@ async def run_checks(settings: Settings) -> list[Check]:
         check_search,
         check_embedder,
         check_slack,
+        check_discord,
         check_x,
     ]
     results = await asyncio.gather(*(probe(settings) for probe in probes))

@@ -130,3 +130,7 @@ def configure_logging(fmt: str, level: str = "INFO") -> None:
     root = logging.getLogger()
     root.handlers[:] = [h for h in root.handlers if h.get_name() != "evonote"] + [handler]
     root.setLevel(level)
+    # Each attempt of a connection that fails is already one line of `serve`'s own; bm25s
+    # sets its own logger to DEBUG.
+    for chatty in ("slack_sdk.web.async_base_client", "bm25s"):
+        logging.getLogger(chatty).setLevel(max(root.level, logging.WARNING))

@@ -6,13 +6,16 @@ import asyncio
 import contextlib
 import logging
 import signal
-import sys
+import threading
+from collections.abc import Awaitable
 from contextlib import AsyncExitStack
 
+import aiohttp
 import discord
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import (
@@ -27,6 +30,7 @@ from bot.app import (
     make_slack_frontend,
 )
 from bot.background import BackgroundTasks
+from bot.connecting import ServiceRefused, ServiceState, say
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.metrics import configure_logging
@@ -192,8 +196,30 @@ def slack_http_app(frontend: SlackFrontend) -> web.Application:
     return application
 
 
+def connecting(stack: AsyncExitStack, name: str) -> BackgroundTasks:
+    """Background connection attempts, cancelled when the process stops."""
+    tasks = BackgroundTasks(name)
+
+    async def cancel() -> None:
+        for task in list(tasks.tasks):
+            task.cancel()
+        await tasks.drain()
+
+    stack.push_async_callback(cancel)
+    return tasks
+
+
+async def slack_refusal(check: Awaitable[object], variable: str) -> None:
+    """A Web API call that must succeed before connecting; a refused token is final."""
+    try:
+        await check
+    except SlackApiError as e:
+        error = e.response.get("error", "an error") if e.response is not None else "an error"
+        raise ServiceRefused(f"Slack refused the token ({error}): check {variable}") from e
+
+
 async def start_slack(
-    app: App, stack: AsyncExitStack, run_episodes: bool = True
+    app: App, stack: AsyncExitStack, state: ServiceState, run_episodes: bool = True
 ) -> SlackFrontend | None:
     frontend = make_slack_frontend(app, run_episodes)
     if frontend is None:
@@ -206,9 +232,19 @@ async def start_slack(
                 "EVONOTE_SLACK__APP_TOKEN is not set (socket mode needs "
                 "an xapp- token; or set EVONOTE_SLACK__MODE=http)"
             )
-        handler = AsyncSocketModeHandler(frontend.app, s.app_token.get_secret_value())
-        await handler.connect_async()  # type: ignore[no-untyped-call]
+        app_token = s.app_token.get_secret_value()
+        handler = AsyncSocketModeHandler(frontend.app, app_token)
         stack.push_async_callback(handler.close_async)
+
+        async def connect() -> None:
+            # The socket-mode client retries forever with a traceback each time; it is
+            # started only once Slack has answered both tokens.
+            client = frontend.client
+            await slack_refusal(client.auth_test(), "EVONOTE_SLACK__BOT_TOKEN")
+            opened = client.apps_connections_open(app_token=app_token)
+            await slack_refusal(opened, "EVONOTE_SLACK__APP_TOKEN")
+            await handler.connect_async()  # type: ignore[no-untyped-call]
+
     else:
         if s.signing_secret is None:
             raise ConfigurationError(
@@ -218,37 +254,60 @@ async def start_slack(
         await runner.setup()
         stack.push_async_callback(runner.cleanup)
         await web.TCPSite(runner, "0.0.0.0", s.port).start()
+
+        async def connect() -> None:  # requests come in already; cards need the Web API
+            await slack_refusal(frontend.client.auth_test(), "EVONOTE_SLACK__BOT_TOKEN")
+
+    state.connect_in(connecting(stack, "slack connection"), "Slack", connect)
     return frontend
 
 
+async def discord_login(client: discord.Client, token: str) -> None:
+    """Log in once Discord answers at all: a failed login leaves discord.py's HTTP session
+    half made, so reachability is tested first with a plain request."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{discord.http.Route.BASE}/gateway"),
+    ):
+        pass
+    try:
+        await client.login(token)
+    except discord.LoginFailure as e:
+        raise ServiceRefused("Discord refused the token: check EVONOTE_DISCORD__BOT_TOKEN") from e
+
+
 async def start_discord(
-    app: App, stack: AsyncExitStack, run_episodes: bool = True
+    app: App, stack: AsyncExitStack, state: ServiceState, run_episodes: bool = True
 ) -> DiscordFrontend | None:
     frontend = make_discord_frontend(app, run_episodes)
     token = app.settings.discord.bot_token
     if frontend is None or token is None:
         return None
-    await frontend.client.login(token.get_secret_value())
-    connection = asyncio.create_task(frontend.client.connect())
     stack.push_async_callback(frontend.client.close)
     stack.push_async_callback(frontend.background.drain)
 
-    def ended(task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and task.exception() is not None:
-            log.error("the Discord connection ended", exc_info=task.exception())
+    async def connect() -> None:
+        await discord_login(frontend.client, token.get_secret_value())
+        # discord.py reconnects by itself from here on, with its own backoff.
+        frontend.background.spawn(frontend.client.connect())
 
-    connection.add_done_callback(ended)
+    state.connect_in(connecting(stack, "discord connection"), "Discord", connect)
     return frontend
 
 
-async def start_worker(app: App, stack: AsyncExitStack) -> None:
+async def start_worker(app: App, stack: AsyncExitStack, state: ServiceState) -> None:
     slack = make_slack_frontend(app, run_episodes=False)
     discord_client = make_discord_rest_client(app.settings)
     if discord_client is not None:  # REST only: a worker edits messages, it does not listen
         token = app.settings.discord.bot_token
         assert token is not None
-        await discord_client.login(token.get_secret_value())
         stack.push_async_callback(discord_client.close)
+        secret = token.get_secret_value()
+
+        async def login() -> None:
+            await discord_login(discord_client, secret)
+
+        state.connect_in(connecting(stack, "discord login"), "Discord", login)
     views = CardViews(app, slack.client if slack else None, discord_client)
     task = asyncio.create_task(run_workers(app, views))
 
@@ -261,56 +320,94 @@ async def start_worker(app: App, stack: AsyncExitStack) -> None:
 
 
 async def serve(settings: Settings, ready: asyncio.Event | None = None, role: str = "all") -> int:
-    """Run the parts of EvoNote this process's role calls for, until cancelled."""
+    """Run the parts of EvoNote this process's role calls for, until SIGTERM or Ctrl-C (exit
+    0, at any moment, start-up included) or cancellation."""
     configure_logging(settings.ops.log_format, settings.ops.log_level)
-    async with AsyncExitStack() as stack:
-        app = await stack.enter_async_context(build(settings, role="serve"))
-        metrics_port = await start_metrics(app, stack)
-        run_here = role == "all"
-        slack = discord_bot = scheduler = None
-        if role in ("all", "gateway"):
-            slack = await start_slack(app, stack, run_episodes=run_here)
-            discord_bot = await start_discord(app, stack, run_episodes=run_here)
-        if role == "scheduler":
-            slack = make_slack_frontend(app, run_episodes=False)  # digest and watch cards only
-        if role in ("all", "scheduler"):
-            scheduler = await start_scheduler(app, stack, slack, discord_bot, run_episodes=run_here)
-        if role == "worker":
-            await start_worker(app, stack)
-        parts = [
-            f"role {role}",
-            f"scheduler ({', '.join(j.name for j in scheduler.jobs)})"
-            if scheduler
-            else "no scheduler",
-            f"Slack ({settings.slack.mode} mode)"
-            if slack and role != "scheduler"
-            else "no Slack app",
-            "Discord" if discord_bot else "no Discord bot",
-            f"{settings.ops.workers} workers" if role == "worker" else "no queue workers",
-            f"metrics on :{metrics_port}/metrics" if metrics_port else "no metrics endpoint",
-        ]
-        print(f"evonote: serving: {', '.join(parts)}; Ctrl-C stops it", file=sys.stderr, flush=True)
-        if ready is not None:
-            ready.set()
-        await until_stopped()
-        # Stop taking work, let running episodes finish for the grace period, requeue the rest;
-        # then the stack closes the front ends (their cards show what became of each episode).
-        grace = settings.ops.shutdown_grace_s
-        print(f"evonote: stopping (up to {grace:.0f} s for running episodes)", file=sys.stderr)
-        await app.notes.shutdown(grace)
-    print("evonote: stopped", file=sys.stderr, flush=True)
+    with StopSignals() as stop:
+        try:
+            async with AsyncExitStack() as stack:
+                await start_role(settings, stack, role, stop)
+                if ready is not None:
+                    ready.set()
+                stop.serving = True
+                await stop.event.wait()
+                # Stop taking work, let running episodes finish for the grace period, requeue
+                # the rest; then the stack closes the front ends (their cards show what became
+                # of each episode).
+                grace = settings.ops.shutdown_grace_s
+                say(f"stopping ({stop.name}; up to {grace:.0f} s for running episodes)")
+                app = stop.app
+                assert app is not None
+                await app.notes.shutdown(grace)
+        except asyncio.CancelledError:
+            if not stop.name:
+                raise
+            say(f"stopping ({stop.name}, while starting)")
+    say("stopped")
     return 0
 
 
-async def until_stopped() -> None:
-    """Until SIGTERM or SIGINT (or cancellation)."""
-    loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    signals = (signal.SIGTERM, signal.SIGINT)
-    for sig in signals:
-        loop.add_signal_handler(sig, stop.set)
-    try:
-        await stop.wait()
-    finally:
-        for sig in signals:
-            loop.remove_signal_handler(sig)
+async def start_role(
+    settings: Settings, stack: AsyncExitStack, role: str, stop: StopSignals
+) -> None:
+    app = stop.app = await stack.enter_async_context(build(settings, role="serve"))
+    state = ServiceState()
+    metrics_port = await start_metrics(app, stack)
+    run_here = role == "all"
+    slack = discord_bot = scheduler = None
+    if role in ("all", "gateway"):
+        slack = await start_slack(app, stack, state, run_episodes=run_here)
+        discord_bot = await start_discord(app, stack, state, run_episodes=run_here)
+    if role == "scheduler":
+        slack = make_slack_frontend(app, run_episodes=False)  # digest and watch cards only
+    if role in ("all", "scheduler"):
+        scheduler = await start_scheduler(app, stack, slack, discord_bot, run_episodes=run_here)
+    if role == "worker":
+        await start_worker(app, stack, state)
+    parts = [
+        f"role {role}",
+        f"scheduler ({', '.join(j.name for j in scheduler.jobs)})" if scheduler else "no scheduler",
+        f"Slack ({settings.slack.mode} mode, {state.describe('Slack')})"
+        if slack and role != "scheduler"
+        else "no Slack app",
+        f"Discord ({state.describe('Discord')})" if discord_bot else "no Discord bot",
+        f"{settings.ops.workers} workers" if role == "worker" else "no queue workers",
+        f"metrics on :{metrics_port}/metrics" if metrics_port else "no metrics endpoint",
+    ]
+    say(f"serving: {', '.join(parts)}; Ctrl-C stops it")
+
+
+class StopSignals:
+    """SIGTERM and SIGINT (Ctrl-C) stop `serve` cleanly: once serving, they end the wait;
+    while starting, they cancel the start-up, whose stack closes whatever had started."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+        self.name = ""  # the signal that stopped it
+        self.serving = False
+        self.app: App | None = None
+        self.task: asyncio.Task[object] | None = None
+        # Signal handlers belong to the main thread (tests call serve() from others).
+        self.handled = threading.current_thread() is threading.main_thread()
+
+    def _stop(self, name: str) -> None:
+        if self.name:
+            return  # a second Ctrl-C while stopping changes nothing
+        self.name = name
+        self.event.set()
+        if not self.serving and self.task is not None:
+            self.task.cancel()
+
+    def __enter__(self) -> StopSignals:
+        self.task = asyncio.current_task()
+        if self.handled:
+            loop = asyncio.get_running_loop()
+            loop.add_signal_handler(signal.SIGTERM, self._stop, "SIGTERM")
+            loop.add_signal_handler(signal.SIGINT, self._stop, "Ctrl-C")
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self.handled:
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.remove_signal_handler(sig)

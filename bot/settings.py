@@ -337,6 +337,10 @@ class DiscordSettings(BaseModel):
     bot_token: SecretStr | None = Field(
         default=None, description="bot token; set = evonote serve starts the Discord bot"
     )
+    api_url: str = Field(
+        default="https://discord.com/api/v10",
+        description="Discord's REST API base URL (a proxy's, or a test server's)",
+    )
     guilds: str = Field(
         default="",
         description="comma-separated guild ids: commands are "

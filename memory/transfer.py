@@ -5,6 +5,9 @@ distilled lesson (an exported file is text anyone could have edited)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from memory.distil import normalised, rejection_reason
 from memory.experience import ExperienceMemory
@@ -20,9 +23,51 @@ class ImportReport:
     refused: list[str] = field(default_factory=list)  # "line N: why"
 
 
+class LessonLine(BaseModel):
+    """One line of `evonote memory export`, validated (the table model itself is not: SQLModel
+    skips validation for tables). The other columns of an export are ignored on import."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    phase: MemoryPhase
+    trigger: str = Field(min_length=1)
+    strategy: str = Field(min_length=1)
+    rationale: str = ""
+    kind: LessonKind
+    source_episodes: list[int] = Field(default_factory=list)
+    learned_from_post_at: datetime | None = None
+    support: int = Field(default=1, ge=1)
+
+
 def read_jsonl(text: str) -> list[MemoryItem]:
-    """`evonote memory export`'s lines (ValueError names what is wrong)."""
-    return [MemoryItem.model_validate_json(line) for line in text.splitlines() if line.strip()]
+    """`evonote memory export`'s lines; a ValueError names each bad line and what is wrong."""
+    items: list[MemoryItem] = []
+    problems: list[str] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            lesson = LessonLine.model_validate_json(line)
+        except ValidationError as e:
+            problems.append(f"line {number}: {_problem(e)}")
+            continue
+        items.append(MemoryItem(**lesson.model_dump()))
+    if problems:
+        shown = "; ".join(problems[:5]) + (
+            f"; and {len(problems) - 5} more" if len(problems) > 5 else ""
+        )
+        raise ValueError(f"{len(problems)} line(s) are not lessons: {shown}")
+    return items
+
+
+def _problem(error: ValidationError) -> str:
+    first = error.errors()[0]
+    if first["type"] == "json_invalid":
+        return "not JSON"
+    where = ".".join(str(part) for part in first["loc"])
+    if first["type"] == "missing":
+        return f"no '{where}'"
+    return f"'{where}': {first['msg']}"  # enum messages list the allowed values
 
 
 async def import_lessons(

@@ -7,6 +7,7 @@ with a generous misfire grace (a busy loop must not silently skip the evolve job
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -39,6 +40,8 @@ class JobScheduler:
         self.owner = owner
         self.jobs = jobs
         self.ttl = timedelta(seconds=lease_ttl_s)
+        self.running: set[asyncio.Task[Any]] = set()
+        self.stopping = False
         self.scheduler: AsyncIOScheduler | None = None
 
     async def holds_lease(self) -> bool:
@@ -46,13 +49,23 @@ class JobScheduler:
 
     async def run_job(self, job: Job) -> bool:
         """Run one job if this process is the scheduler; True when it ran."""
-        if not await self.holds_lease():
-            log.debug("%s skipped: another process holds the scheduler lease", job.name)
-            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self.running.add(task)
         try:
+            if not await self.holds_lease():
+                log.debug("%s skipped: another process holds the scheduler lease", job.name)
+                return False
             await job.run()
         except Exception:  # one failed run must not stop the schedule
             log.exception("job %s failed", job.name)
+        except asyncio.CancelledError:
+            if not self.stopping:
+                raise
+            log.info("job %s stopped with the scheduler", job.name)  # it runs again next start
+        finally:
+            if task is not None:
+                self.running.discard(task)
         return True
 
     def start(self) -> None:
@@ -76,7 +89,14 @@ class JobScheduler:
         self.scheduler.start()
 
     async def stop(self) -> None:
+        """Stop scheduling, and end the runs in progress here rather than leave them to the
+        event loop's teardown (which APScheduler would log as failures)."""
+        self.stopping = True
         if self.scheduler is not None:
             self.scheduler.shutdown(wait=False)
             self.scheduler = None
+        for task in list(self.running):
+            task.cancel()
+        if self.running:
+            await asyncio.gather(*self.running, return_exceptions=True)
         await self.lease.release(LEASE_NAME, self.owner)

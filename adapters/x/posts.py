@@ -12,6 +12,7 @@ import asyncio
 from datetime import UTC, datetime
 from typing import Any
 
+import aiohttp
 import tweepy
 from tweepy.asynchronous import AsyncClient
 
@@ -42,6 +43,13 @@ PROBLEMS = {
     "not-authorized-for-resource": "the post is protected: only approved followers can see it",
     "resource-unavailable": "the post is unavailable (its account may be suspended)",
 }
+
+
+def _why(error: BaseException) -> str:
+    """The innermost reason a connection failed ('Name or service not known'), one line."""
+    while error.__cause__ is not None:
+        error = error.__cause__
+    return getattr(error, "strerror", None) or str(error).splitlines()[0] or type(error).__name__
 
 
 def _problem(errors: list[dict[str, Any]]) -> str:
@@ -91,6 +99,10 @@ class XPostSource:
             raise PostUnavailable(PROBLEMS["resource-not-found"]) from e
         except (tweepy.TweepyException, TimeoutError) as e:
             raise PostUnavailable(f"X could not be reached ({type(e).__name__})") from e
+        except (aiohttp.ClientError, OSError) as e:
+            # tweepy's async client lets aiohttp's connection errors through; the embed may
+            # still be reachable, so the next reader of X is tried.
+            raise SourceRefused(f"X's API could not be reached ({_why(e)})") from e
         if response.data is None:
             raise PostUnavailable(_problem(list(response.errors or [])))
         return self.to_post(response.data, response.includes or {}, url)

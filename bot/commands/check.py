@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.commands.arguments import Subparsers
@@ -27,6 +28,11 @@ def add_parser(sub: Subparsers) -> None:
     check = sub.add_parser("check", help="draft a note for one post (or abstain, saying why)")
     check.add_argument("post", help="a post URL, the post's text, or @file.json")
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--no-forecast",
+        action="store_true",
+        help="skip the simulated raters' forecast (it runs after the note, one call per persona)",
+    )
 
 
 def cli_request(post: str) -> NoteRequest:
@@ -37,14 +43,26 @@ def cli_request(post: str) -> NoteRequest:
     return NoteRequest(post_ref=post)
 
 
-async def _progress(event: Progress) -> None:
-    detail = f": {event.detail}" if event.detail else ""
-    print(
-        f"· {event.phase} (searches {event.searches}/{event.max_searches}, "
-        f"sources read {event.sources_read}){detail}",
-        file=sys.stderr,
-        flush=True,
-    )
+def progress_lines(personas: int) -> Callable[[Progress], Awaitable[None]]:
+    """Progress on stderr; with `personas` > 0, a line says what the wait after `done` is."""
+
+    async def show(event: Progress) -> None:
+        detail = f": {event.detail}" if event.detail else ""
+        print(
+            f"· {event.phase} (searches {event.searches}/{event.max_searches}, "
+            f"sources read {event.sources_read}){detail}",
+            file=sys.stderr,
+            flush=True,
+        )
+        if event.phase == "done" and event.detail == "noted" and personas:
+            print(
+                f"· forecasting: {personas} simulated raters rate the note (--no-forecast "
+                "skips this)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    return show
 
 
 def exit_code(cause: BaseException) -> int:
@@ -62,11 +80,13 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     from bot.render import episode_json, episode_text
     from pipeline.desk.notes import EpisodeFailed
 
+    if args.no_forecast:
+        settings.forecast.enabled = False
     async with build(settings) as app:
+        panel = app.notes.panel
+        progress = None if args.json else progress_lines(len(panel.personas) if panel else 0)
         try:
-            row = await app.notes.check(
-                cli_request(args.post), progress=None if args.json else _progress
-            )
+            row = await app.notes.check(cli_request(args.post), progress=progress)
         except EpisodeFailed as failed:
             row = failed.episode
             message = str(failed)

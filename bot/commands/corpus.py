@@ -59,7 +59,12 @@ def _index(settings: Settings, args: argparse.Namespace) -> int:
         for reason in report.skipped:
             print(f"skipped {reason}", file=sys.stderr)
     if not documents:
-        print("evonote: nothing to index", file=sys.stderr)
+        print(
+            "evonote: nothing to index: no JSONL line with url and text (or the COVID-QA "
+            "layout), and no .html, .md, .txt or .pdf file with a source URL in "
+            + ", ".join(str(p) for p in args.paths),
+            file=sys.stderr,
+        )
         return EXIT_INPUT
     out = args.out or settings.data_dir / "corpus"
     corpus = LocalCorpus.build(documents)

@@ -83,7 +83,9 @@ class SimulatedModelServer:
                     self.wfile.write(data)
 
             def do_GET(self) -> None:
-                if self.path.endswith("/models"):
+                # As vLLM: the OpenAI API under /v1 only, so a base URL without it fails here
+                # as it would there.
+                if self.path == "/v1/models":
                     self._send(
                         200,
                         {
@@ -111,7 +113,7 @@ class SimulatedModelServer:
                         server.in_flight -= 1
 
             def _answer(self, request: dict[str, Any]) -> None:
-                if self.path.endswith("/embeddings"):
+                if self.path == "/v1/embeddings":
                     texts = request["input"]
                     vectors = server.embedder.vector
                     self._send(
@@ -130,7 +132,7 @@ class SimulatedModelServer:
                         },
                     )
                     return
-                if not self.path.endswith("/chat/completions"):
+                if self.path != "/v1/chat/completions":
                     self._send(404, {"error": {"message": "not found"}})
                     return
                 if server.down:

@@ -206,3 +206,30 @@ def test_single_files_and_errors_in_the_index_command(
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe")
     assert main(["corpus", "index", str(binary)]) == 3
     assert "is not UTF-8 text" in capsys.readouterr().err
+
+
+def test_a_folder_of_covid_qa_files_is_indexed_and_a_wrong_layout_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "covid_qa"
+    folder.mkdir()
+    line = {
+        "sourceUrl": "https://www.who.int/myth-busters",
+        "sourceName": "WHO",
+        "questionText": "Do 5G networks spread COVID-19?",
+        "answerText": "Viruses cannot travel on radio waves or mobile networks.",
+    }
+    (folder / "WhoMyth_v0.3.jsonl").write_text(json.dumps(line) + "\n")
+    (folder / "other.jsonl").write_text(json.dumps({"link": "https://a.example", "body": "x"}))
+    code = main(["corpus", "index", str(folder), "--out", str(tmp_path / "idx")])
+    out, err = capsys.readouterr()
+    assert code == 0 and "indexed 1 documents" in out
+    assert (
+        "skipped other.jsonl: " in err
+        and "other.jsonl:1 is not a corpus document: a line needs the fields url and text "
+        "(title optional) or COVID-QA's sourceUrl and answerText; it has link, body"
+        in err
+    )
+    (folder / "WhoMyth_v0.3.jsonl").unlink()
+    assert main(["corpus", "index", str(folder), "--out", str(tmp_path / "idx")]) == 3
+    assert "nothing to index: no JSONL line with url and text" in capsys.readouterr().err

@@ -140,3 +140,14 @@ async def test_each_call_type_has_its_own_output_cap(
     caps = [r["max_tokens"] for r in model_server.requests]
     # the default beside the prompt, the operator's override, the global limit for the rest
     assert caps == [MAX_TOKENS["VerificationBrief"], 222, 1500]
+
+
+async def test_a_base_url_without_v1_is_told_to_add_it(model_server: ScriptedModelServer) -> None:
+    bare = model_server.base_url.removesuffix("/v1")
+    with pytest.raises(ModelUnavailable) as raised:
+        await chat(bare).model_name()
+    assert str(raised.value) == (
+        f"the model server at {bare} answered 404 (not found): OpenAI-compatible servers "
+        f"answer under /v1 — set EVONOTE_LLM__BASE_URL={bare}/v1"
+    )
+    assert "None" not in str(raised.value)

@@ -198,3 +198,18 @@ def test_medquad_end_to_end(
     assert any("measles" in u or "immunization" in u or "vaccines" in u for u in result["urls"])
     visit = next(s for s in result["steps"] if s["phase"] == "visit")
     assert all(u in visit["observation"] for u in result["urls"])
+
+
+def test_check_says_what_it_waits_for_after_the_note_and_can_skip_it(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    personas = len(PersonaSet.load().personas)
+    code, out, err = run(capsys, "check", POST)
+    assert code == 0, err
+    done = err.splitlines().index(next(line for line in err.splitlines() if "· done" in line))
+    assert err.splitlines()[done + 1] == (
+        f"· forecasting: {personas} simulated raters rate the note (--no-forecast skips this)"
+    )
+    code, out, err = run(capsys, "check", "--no-forecast", POST)
+    assert code == 0, err
+    assert "forecasting" not in err and "Forecast (" not in out

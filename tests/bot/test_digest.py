@@ -13,7 +13,7 @@ from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.tables import utcnow
 from bot.cli import main
-from bot.digest import build_digest, post_to_slack
+from bot.digest import build_digest, daily_outcomes, post_to_slack
 from memory.models import LessonKind, LessonStatus, MemoryItem
 from pipeline.ports import MemoryPhase
 from pipeline.post import Post
@@ -109,3 +109,12 @@ def test_digest_command_prints_and_writes_the_chart(
     assert main(["digest", "--now", "--out", str(out)]) == 0
     assert "EvoNote daily digest" in capsys.readouterr().out
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+async def test_the_chart_counts_rejected_inputs_apart_from_failures(engine: AsyncEngine) -> None:
+    await fill(engine)
+    episodes = await EpisodeStore(engine).recent(50)
+    today = utcnow().date()
+    counts = {name: days[0] for name, days in daily_outcomes(episodes, [today]).items()}
+    # the same counts as the digest's text: 2 noted, 1 abstained, 1 failed, 1 rejected input
+    assert counts == {"noted": 2, "abstained": 1, "failed": 1, "rejected input": 1}

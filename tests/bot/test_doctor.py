@@ -7,6 +7,8 @@ import pytest
 from bot.cli import main
 from bot.doctor import run_checks
 from bot.settings import Settings
+from tests.bot.test_redact import free_port
+from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
 
@@ -50,3 +52,41 @@ def test_failures_name_their_fix(
     assert "✗ model server: cannot reach the model server" in out
     assert "deploy/vllm/serve.sh" in out
     assert "✗ search (local): no evidence corpus is configured" in out
+
+
+@pytest.mark.parametrize(
+    ("token", "says"),
+    [
+        ("good", "✓ Discord: bot EvoNote (id 42)"),
+        ("bad", "✗ Discord: the token was refused — check EVONOTE_DISCORD__BOT_TOKEN"),
+    ],
+)
+async def test_doctor_checks_the_discord_token(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch, token: str, says: str
+) -> None:
+    import respx
+    from httpx import Response
+
+    monkeypatch.setenv("EVONOTE_DISCORD__BOT_TOKEN", token)
+    with respx.mock(assert_all_called=False) as mock:
+        mock.route(host="127.0.0.1").pass_through()
+        mock.get("https://discord.com/api/v10/users/@me").mock(
+            side_effect=lambda request: (
+                Response(200, json={"id": "42", "username": "EvoNote"})
+                if request.headers["Authorization"] == "Bot good"
+                else Response(401, json={"message": "401: Unauthorized"})
+            )
+        )
+        checks = await run_checks(Settings())
+    assert says in [c.line() for c in checks]
+
+
+async def test_doctor_names_an_unreachable_discord(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch, network_guard: NetworkGuard
+) -> None:
+    closed = free_port()  # nothing listens there: the connection is refused
+    network_guard.allow(closed)
+    monkeypatch.setenv("EVONOTE_DISCORD__BOT_TOKEN", "t")
+    monkeypatch.setenv("EVONOTE_DISCORD__API_URL", f"http://127.0.0.1:{closed}/api/v10")
+    lines = [c.line() for c in await run_checks(Settings())]
+    assert any(line.startswith("✗ Discord: cannot reach http://127.0.0.1:") for line in lines)

@@ -284,3 +284,46 @@ async def test_sigterm_on_a_worker_lets_the_running_episode_finish(
         if worker.poll() is None:
             worker.kill()
         await engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("how", "code", "says"),
+    [(signal.SIGINT, 130, "evonote: interrupted (Ctrl-C)"), (signal.SIGTERM, 143, "(SIGTERM)")],
+    ids=["ctrl-c", "sigterm"],
+)
+async def test_a_stopped_check_says_which_signal_and_fails_its_episode(
+    model_server: ScriptedModelServer,
+    corpus_file: Path,
+    tmp_path: Path,
+    how: signal.Signals,
+    code: int,
+    says: str,
+) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}"
+    settings = {
+        "EVONOTE_DB__URL": url,
+        "EVONOTE_LLM__BASE_URL": model_server.base_url,
+        "EVONOTE_SEARCH__CORPUS": str(corpus_file),
+        "EVONOTE_MEMORY__MODE": "off",
+        "EVONOTE_DATA_DIR": str(tmp_path),
+    }
+    model_server.delay_s = 2.0  # the check is mid-episode when it is stopped
+    check = evonote(child_env(settings), "check", POST)
+    engine = make_engine(url)
+    try:
+        assert check.stderr is not None
+        async with asyncio.timeout(60):
+            while not (await asyncio.to_thread(check.stderr.readline)).startswith(
+                "· analysing".encode()
+            ):
+                pass
+        check.send_signal(how)
+        _, err = await asyncio.to_thread(check.communicate, timeout=60)
+        assert check.returncode == code
+        assert says in err.decode()
+        rows = await EpisodeStore(engine).recent(5)
+        assert [row.status for row in rows] == ["failed"]  # nothing left running
+    finally:
+        if check.poll() is None:
+            check.kill()
+        await engine.dispose()

@@ -166,3 +166,20 @@ def test_votes_change_and_notes_are_approved_from_the_cli(
     assert code == 3 and "there is no note to approve (the episode failed)" in err
     code, _, err = run(capsys, "approve", "99")
     assert code == 3 and "there is no episode 99" in err
+
+
+def test_import_names_every_line_that_is_not_a_lesson_and_adds_nothing(
+    app_env: ScriptedModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = {"phase": "note_writing", "trigger": "a", "strategy": "b", "kind": "improve"}
+    lines = [json.dumps(good), json.dumps({"trigger": "x"}), "not json", json.dumps({})]
+    lines.append(json.dumps({**good, "phase": "evidence"}))
+    lessons = tmp_path / "lessons.jsonl"
+    lessons.write_text("\n".join(lines), encoding="utf-8")
+    code, out, err = run(capsys, "memory", "import", str(lessons))
+    assert code == 3 and out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err and "pydantic" not in err
+    assert "4 line(s) are not lessons: line 2: no 'phase'; line 3: not JSON; line 4: no " in err
+    assert "line 5: 'phase': Input should be 'claim_analysis'" in err
+    code, out, _ = run(capsys, "memory", "list")
+    assert code == 0 and "note_writing" not in out  # the good line waits for a clean file

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -157,3 +159,57 @@ def test_output_into_a_closed_pipe_is_not_an_error(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert b"BrokenPipeError" not in done.stderr and b"Traceback" not in done.stderr
+
+
+def unresolvable_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every name but loopback fails to resolve, as on a machine with no internet access."""
+    resolve = socket.getaddrinfo
+
+    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+        if host in ("127.0.0.1", "localhost", "::1"):
+            return resolve(host, *args, **kwargs)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+
+def test_an_unreachable_x_is_one_line_and_a_stored_episode(
+    app_env: ScriptedModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    monkeypatch.setenv("EVONOTE_X__BEARER_TOKEN", "fake")
+    monkeypatch.setenv("EVONOTE_DATA_DIR", str(tmp_path))
+    unresolvable_hosts(monkeypatch)
+    code, out, err = run(capsys, "check", "https://x.com/u/status/1234567890")
+    assert code == 3, err
+    problem = [line for line in err.splitlines() if line.startswith("evonote:")]
+    assert len(problem) == 1 and "X" in problem[0] and "could not be reached" in problem[0]
+    assert "Traceback" not in err and problem[0][9:] != "Name or service not known"
+    code, out, _ = run(capsys, "episodes", "list")
+    assert code == 0 and "failed" in out  # the request is stored, with its reason
+
+
+@pytest.mark.parametrize("where", ["under-a-file", "read-only"])
+def test_an_unusable_data_dir_is_named_as_the_data_dir(
+    app_env: ScriptedModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    where: str,
+) -> None:
+    if where == "under-a-file":
+        (tmp_path / "file").write_text("")
+        folder = tmp_path / "file" / "evonote"
+    else:
+        if os.geteuid() == 0:
+            pytest.skip("root writes anywhere")
+        folder = tmp_path / "locked"
+        folder.mkdir(mode=0o500)
+    monkeypatch.setenv("EVONOTE_DATA_DIR", str(folder))
+    code, _, err = run(capsys, "check", "MMR causes autism")
+    assert code == 2
+    problem = err.splitlines()[-1]
+    assert problem.startswith(f"evonote: EVONOTE_DATA_DIR: {folder} cannot be used (")
+    assert "CORPUS" not in err

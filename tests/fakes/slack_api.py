@@ -15,6 +15,7 @@ class MockSlackApi:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     group_members: dict[str, list[str]] = field(default_factory=dict)
     uploads: list[bytes] = field(default_factory=list)
+    refused_tokens: set[str] = field(default_factory=set)  # answered invalid_auth
     _ts: int = 1700000000
     runner: web.AppRunner | None = None
     port: int = 0
@@ -35,6 +36,9 @@ class MockSlackApi:
                 args[key] = json.loads(args[key])
         self.calls.append((method, args))
         answer: dict[str, Any] = {"ok": True}
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        if token in self.refused_tokens:
+            return web.json_response({"ok": False, "error": "invalid_auth"})
         if method == "auth.test":
             answer.update(user_id="UBOT", bot_id="BBOT", team_id="T1", user="evonote")
         elif method == "chat.postMessage":
