@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SHARED_DATA
+from tests.conftest import SHARED_DATA, NetworkGuard
 
 ROOT = Path(__file__).resolve().parents[2]
 FRESH_INSTALL = os.environ.get("EVONOTE_TEST_FRESH_INSTALL") == "1"
@@ -52,7 +52,10 @@ def _port_free(port: int) -> bool:
 
 @pytest.mark.fresh_install
 @pytest.mark.skipif(not FRESH_INSTALL, reason="opt-in: EVONOTE_TEST_FRESH_INSTALL=1 (minutes)")
-def test_the_readme_commands_work_from_a_fresh_clone(tmp_path: Path) -> None:
+def test_the_readme_commands_work_from_a_fresh_clone(
+    tmp_path: Path, network_guard: NetworkGuard
+) -> None:
+    network_guard.allow(8000)  # the stand-in model server, started below
     if not SHARED_DATA.is_dir():
         pytest.skip("the main job reads ../shared/data")
     if not _port_free(8000):
