@@ -34,7 +34,7 @@ def episode_texts(episode: FinishedEpisode) -> list[str]:
 def rejection_reason(lesson: DistilledLesson, sources: Sequence[str] = ()) -> str | None:
     """Why a lesson may not be stored (None: it may). Same rules for distilled and imported."""
     text = f"{lesson.trigger}\n{lesson.strategy}\n{lesson.rationale}"
-    problems = disallowed_content(text)
+    problems = disallowed_content(text, lesson=True)
     if problems:
         return problems[0]
     copied = shared_run(text, sources, COPIED_WORDS)

@@ -48,7 +48,7 @@ from pipeline.prompts import (
     support_messages,
 )
 from pipeline.source_quality import source_tier
-from pipeline.text_policy import disallowed_content, normalise
+from pipeline.text_policy import Provenance, disallowed_content, normalise
 from pipeline.trajectory import (
     EpisodeOutcome,
     EpisodeStatus,
@@ -227,7 +227,7 @@ class _Run:
     async def model_abstains(self, action: Abstain, reply: ModelReply[Any]) -> EpisodeOutcome:
         """The model's reason is shown on cards, so it obeys the same rules as a note."""
         reason = normalise(action.reason)
-        if disallowed_content(reason, list(self.evidence)):
+        if disallowed_content(reason, self.provenance()):
             reason = "the model abstained; its reason was withheld (it held links or instructions)"
         elif not reason:
             reason = "the model abstained without giving a readable reason"
@@ -630,6 +630,10 @@ class _Run:
     ) -> EpisodeOutcome | None:
         """Accept the note, or send it back with the reasons (None), or abstain at the limit."""
         problems = self.check_write(action)
+        removed = 0
+        if problems and (repaired := self.without_refused_sentences(action)) is not None:
+            removed = len(split_sentences(action.text)) - len(split_sentences(repaired.text))
+            action, problems = repaired, []
         support_checked: bool | None = None
         if not problems and self.b.check_support:
             if self.b.support_by_quotes and self.quotes_bear_out(action):
@@ -644,10 +648,13 @@ class _Run:
                 False: "; support not verified",
                 None: "",
             }[support_checked]
+            repair = (
+                f"; code removed {removed} sentence(s) the text policy refused" if removed else ""
+            )
             await self.record(
                 "write",
                 action.model_dump(),
-                f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters{checked}",
+                f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters{checked}{repair}",
                 reply,
             )
             await self.tell("done", "noted")
@@ -665,9 +672,10 @@ class _Run:
         self.feedback = "Write rejected: " + " ".join(problems)
         await self.record("write", action.model_dump(), self.feedback, reply)
         if self.use.rewrites > self.b.max_rewrites:
+            kinds = "; ".join(dict.fromkeys(problem_kind(p) for p in problems))
             return await self.abstain(
-                f"no note passed the checks after {self.b.max_rewrites} rewrites; "
-                f"last problems: {' '.join(problems)}"
+                f"no note passed the checks after {self.b.max_rewrites} rewrites: the last "
+                f"draft {kinds}"
             )
         return None
 
@@ -734,6 +742,24 @@ class _Run:
         page = " ".join(" ".join([*evidence.quotes, evidence.excerpt]).split())
         return quote if quote in page else ""
 
+    def without_refused_sentences(self, action: Write) -> Write | None:
+        """The draft without the sentences the text policy refuses, when what remains passes
+        every check: code removes, it never adds (a payload sentence appended to a sound note
+        costs no rewrite). None when nothing would remain, or other checks fail."""
+        provenance = self.provenance()
+        sentences = split_sentences(action.text)
+        kept = [s for s in sentences if not prose_problems(s, provenance)]
+        if not kept or len(kept) == len(sentences):
+            return None
+        repaired = action.model_copy(update={"text": " ".join(kept)})
+        return repaired if not self.check_write(repaired) else None
+
+    def provenance(self) -> Provenance:
+        """What a note may be made of: the pages read (their URLs, words and numbers)."""
+        read = [t for e in self.evidence.values() for t in (e.title, e.excerpt, *e.quotes)]
+        language = self.brief.language if self.brief is not None else "en"
+        return Provenance(tuple(self.evidence), "\n".join(read), language.split("-")[0].lower())
+
     def check_write(self, action: Write) -> list[str]:
         problems: list[str] = []
         if self.use.searches < self.b.min_searches_before_write:
@@ -753,7 +779,7 @@ class _Run:
                 + "."
             )
         note = assemble_note(action.text, [u for u in urls if u in self.evidence])
-        problems.extend(prose_problems(action.text, list(self.evidence)))
+        problems.extend(prose_problems(action.text, self.provenance()))
         if not note.urls and not unread:
             problems.append("Cite at least one page you have read.")
         if not note.text.split("\n\n")[0].strip():
@@ -765,6 +791,25 @@ class _Run:
                 f"{note.length - NOTE_CHAR_LIMIT}."
             )
         return problems
+
+
+# What a rejected draft got wrong, for the moderator's card: the model's feedback names the
+# refused tokens and quotes sentences, which are untrusted text and stay in the trajectory.
+_PROBLEM_KINDS = (
+    ("Use only common words", "held words, links or numbers that no page read uses (withheld)"),
+    ("Rewrite a sentence", "addressed its readers, raters or the system"),
+    ("These sources were not read", "cited pages that were not read"),
+    ("The note is", f"was over {NOTE_CHAR_LIMIT} characters"),
+    ("Search at least", "came before enough searching"),
+    ("Read at least", "came before enough reading"),
+    ("Cite at least", "cited no page read"),
+    ("The note has no prose", "had no prose"),
+)
+
+
+def problem_kind(problem: str) -> str:
+    kind = next((kind for prefix, kind in _PROBLEM_KINDS if problem.startswith(prefix)), None)
+    return kind or "made claims its sources do not bear out"
 
 
 def post_query(text: str, words: int = 14) -> str:

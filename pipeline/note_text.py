@@ -7,10 +7,9 @@ model gives prose and sources; code assembles and measures the text, so the limi
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.text_policy import disallowed_content, normalise
+from pipeline.text_policy import Provenance, disallowed_content, normalise
 
 NOTE_CHAR_LIMIT = 280
 
@@ -73,13 +72,13 @@ def note_prose(prose: str) -> str:
     return normalise(strip_urls(normalise(prose)))
 
 
-def prose_problems(prose: str, read_urls: Sequence[str]) -> list[str]:
-    """Why the prose may not be published: it may hold only words, numbers, punctuation and the
-    URLs (or hosts) of pages read. Checked as written and as assembled, so that removing typed
-    URLs cannot join anything up into a link."""
+def prose_problems(prose: str, provenance: Provenance) -> list[str]:
+    """Why the prose may not be published (`pipeline.text_policy`: vocabulary words, the words,
+    numbers and URLs of the pages read, no directive). Checked as written and as assembled, so
+    that removing typed URLs cannot join anything up into a link."""
     problems: list[str] = []
     for text in (normalise(prose), note_prose(prose)):
-        problems.extend(p for p in disallowed_content(text, read_urls) if p not in problems)
+        problems.extend(p for p in disallowed_content(text, provenance) if p not in problems)
     return problems
 
 

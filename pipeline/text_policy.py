@@ -1,44 +1,89 @@
 """What model-written text may contain before it is published (a note) or remembered (a lesson).
 
-An allowlist, held in code whatever the model says. Text is first normalised (NFKC; format,
-control, private-use and unassigned characters removed: zero-width spaces, bidi overrides and
-Unicode tag characters cannot survive). Then every whitespace-separated token must have one of
-the shapes a sentence of prose is made of — a word (letters and digits, joined by hyphens,
-apostrophes or slashes), a number (with decimals, a unit, a percent), an abbreviation of single
-letters (`U.S.`, `e.g.`) or a dash — wrapped in ordinary punctuation. A URL, a domain however
-spelled (`evil.com`, `evil[.]com`, `hxxps://`, `evil . com`), an @handle or a run of symbols has
-none of these shapes and is refused, unless it is exactly one of the URLs (or hosts) the caller
-allows: the pages a note's episode actually read. Words that mix look-alike scripts (a Cyrillic
-`е` inside a Latin word) are refused too.
+An allowlist held in code whatever the model says, decided by where each part came from
+(provenance), not by how a token looks:
 
-One judgement cannot be an allowlist: whether prose is addressed to a system or a reader as an
-instruction. `instruction_like` catches the phrasing injections use; the token rules above are
-what guarantees that no such instruction can carry a link, a domain or a handle anywhere.
+- Text is normalised first: NFKC, then every default-ignorable code point (Unicode's own
+  property: zero-width and bidi characters, tag characters, Hangul fillers) and every control,
+  private-use and unassigned character removed.
+- Each word must be a general-vocabulary word of the note's language or of English (the
+  wordfreq lists: every word seen often enough in books, news, subtitles and the web), or
+  appear in the text of a page the episode read. A rare token that only the post uses, or
+  nothing, is tainted: `vaxtruth`, `antivaxdoc`, `healthfreedomꞏinfo`, `сом` are refused
+  however they are spelled; `µg`, `BA.2`, `β-blockers`, `Ph.D.`, `65+` pass.
+- Numbers that are not ordinary quantities (a phone number, an address, a long code) must
+  appear in a page read.
+- A link, a domain (X's own test: `name.tld` with a letter suffix, scheme or not), an @handle
+  or a run of symbols is refused unless it is exactly a URL (or host) of a page read.
+- Sentences addressed to a reader, a rater or the assistant are refused by structure: second
+  person, a vocative, an imperative opening, the system's own vocabulary (prompts,
+  instructions, the assistant).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+import regex
 import tldextract
+from wordfreq import zipf_frequency
 
 # Characters kept: letters, marks, numbers, punctuation, symbols, and plain spacing.
 _KEPT_CATEGORIES = ("L", "M", "N", "P", "S")
+_IGNORABLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
 
-_ATOM = r"(?:\d+(?:[.,:]\d+)*|[^\W_]+)"
-_CORE = rf"{_ATOM}(?:[-–—'’/]{_ATOM})*"
-_ABBREVIATION = r"(?:[^\W\d_]\.){1,4}(?:[^\W\d_]\.?)?"
-_DASH = r"[-–—&+=/…]"
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a text's words may come from besides the general vocabulary: the pages an episode
+    read (their URLs may be cited, their words and numbers used). Lessons have none."""
+
+    read_urls: tuple[str, ...] = ()
+    read_text: str = ""  # titles, excerpts and quotes of the pages read
+    language: str = "en"  # the note's language (its vocabulary counts beside English)
+    words: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        words = {w.lower() for w in _LETTERS.findall(normalise(self.read_text))}
+        object.__setattr__(self, "words", frozenset(words))
+
+    @classmethod
+    def of_urls(cls, urls: Iterable[str], language: str = "en") -> Provenance:
+        return cls(read_urls=tuple(urls), language=language)
+
+
+# A token's shape: words and numbers joined by in-word punctuation, wrapped in ordinary
+# punctuation. What the parts may be is decided by provenance, below.
+_ATOM = r"(?:\d+(?:[.,:]\d+)*|[^\W_]+|\[[^\W_]+\])"  # [they]: an editor's insertion
+_JOIN = r"(?:[-–—‐‑'’/&+=<>≤≥×.,]|\.\.\.|…)"
+_CORE = rf"{_ATOM}(?:{_JOIN}{_ATOM})*"
+_ABBREVIATION = rf"(?:[^\W\d_]\.){{1,4}}(?:[^\W\d_]\.?)?(?:[-–‑]{_ATOM})*"  # U.S.-based
+_DASH = r"(?:[-–—&+=/…]|\.\.\.|°[CF]?)"
 _TOKEN = re.compile(
-    r"[(\[\"'“‘«¿¡]*"  # opening punctuation
-    r"[~≈±<>≤≥+\-−$€£]?"  # a sign or currency before a number
+    r"[(\[\"'“‘«¿¡*,]*"  # opening punctuation
+    r"[~≈±<>≤≥+\-−$€£#]?"  # a sign, currency or number sign before a number
     rf"(?:{_ABBREVIATION}|{_CORE}|{_DASH})"
-    r"(?:%|°[CF]?|×)?"  # a unit after a number
-    r"[)\]\"'”’».,;:!?…]*"  # closing punctuation
+    r"(?:[.,]?%|°[CF]?|×|\+)?"  # a unit after a number; 65+, LGBTQ+
+    r"(?:\[\d+\])*"  # citation markers: [1][2]
+    r"[)\]\"'”’».,;:!?…*]*"  # closing punctuation
 )
+# X's URL evaluator reads any `name.tld` with a letter suffix as a link, scheme or not.
+_DOMAIN = re.compile(r"[\w\-._~%]+\.[a-zA-Z]{2,}")
+_LETTERS = regex.compile(r"[^\W\d_]+")
+_WORDS = re.compile(r"[^\W_]+")
+_NUMBER = re.compile(r"\d+(?:[.,:\-–/]\d+)*")
+_THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+# Four or more numbers in a row, however joined ("93 184 216 34", "93 dot 184 …", "93ꞏ184…",
+# "1 800 555 0199"): an address or a phone number spelled apart; only a page read may supply
+# one.
+# (A number's own joiners — 24/7, 38.5, 1-800 — are its token's to answer for.)
+_NUMBER_SEPARATOR = r"(?:\s*(?:dot|point|punto|[^\w\s./,:\-–]|[^\W\d_])\s*|\s+)"
+_NUMBER_RUN = re.compile(rf"(?<![\w.,/])\d+(?:{_NUMBER_SEPARATOR}\d+){{3,}}", re.IGNORECASE)
 # Spelled-out dots between two words: bracketed ("evil (dot) anything") is never prose; a bare
 # "dot" counts when the next word is a public suffix ("evil dot com", "evil dot example").
 _BRACKETED_DOT = re.compile(r"[^\W_]+\s*[(\[{<]\s*(?:dot|punto|point)\s*[)\]}>]\s*[^\W_]+", re.I)
@@ -48,28 +93,6 @@ _SUFFIXES = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 _SPACED_LETTERS = re.compile(r"(?<!\S)(?:[^\W\d_]\.? ){3,}[^\W\d_]\.?(?!\S)")
 # Scripts whose letters look like Latin ones; a word mixing two of them is a homoglyph trick.
 _CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC")
-
-_INSTRUCTION = re.compile(
-    r"\b(?:ignore|disregard|forget|override)\b[^.!?\n]{0,40}\b(?:instructions?|rules?|"
-    r"prompts?|guidelines?|directions?|above|previous|prior|system)\b|"
-    r"\bsystem prompt\b|\bdeveloper mode\b|\bjailbreak|\byou are now\b|\bfrom now on\b|"
-    r"\bnew instructions?\b|\bpretend to be\b|\bas an ai\b|\blanguage model\b|"
-    r"\b(?:approve|submit|publish|upvote|downvote)\b[^.!?\n]{0,20}\b(?:this|the|my|our) "
-    r"(?:note|post|lesson|account)\b|"
-    r"\b(?:always|never)\b[^.!?\n]{0,40}\b(?:this|that|these) (?:account|user|author|site|"
-    r"website|domain|channel)s?\b|"
-    r"\btrust (?:this|that|the|our|my) (?:account|user|author|site|website|domain|channel)\b|"
-    r"\b(?:click|subscribe|retweet|repost|donate)\b|"
-    r"\bfollow (?:us|me|them|this account|the link)\b|"
-    r"\bvisit (?:our|my|this|their) (?:site|website|page|link|channel|profile)\b|"
-    r"\breveal (?:your|the) (?:prompt|instructions)\b|"
-    # orders to copy a literal into the output ("always add this to the note: …")
-    r"\b(?:add|append|include|insert|put|write|say|end|copy)\b[^.!?\n]{0,40}"
-    r"(?:\b(?:this|the following|these words)\s*(?:(?:to|in|into) (?:the|every|each|your) "
-    r"(?:note|answer)s?\s*)?[:\"“']|\bverbatim\b|\bword for word\b)|\bnotes? with\s*:",
-    re.IGNORECASE,
-)
-_WORDS = re.compile(r"[^\W_]+")
 # Encoded payloads (base64, hex) look like one long word with many case changes.
 _CASE_CHANGE = re.compile(r"[a-z][A-Z]")
 
@@ -85,7 +108,7 @@ def normalise(text: str) -> str:
         plain = text.translate(_ASCII_CONTROLS)
     else:
         out: list[str] = []
-        for ch in unicodedata.normalize("NFKC", text):
+        for ch in _IGNORABLE.sub("", unicodedata.normalize("NFKC", text)):
             if ch == "\n":
                 out.append(ch)
             elif ch.isspace():
@@ -95,6 +118,9 @@ def normalise(text: str) -> str:
         plain = "".join(out)
     lines = [re.sub(r" {2,}", " ", line).strip() for line in plain.split("\n")]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+NO_PROVENANCE = Provenance()
 
 
 def _host(url: str) -> str:
@@ -111,10 +137,16 @@ def _script(ch: str) -> str:
 
 
 def _mixes_scripts(token: str) -> bool:
+    """A word part (between hyphens or slashes) written in two look-alike scripts. The micro
+    sign before a unit (NFKC makes µ Greek) and a Greek letter on its own (β-blockers) are
+    ordinary."""
     if token.isascii():  # ASCII letters are all Latin: no name lookup per character
         return False
-    scripts = {_script(ch) for ch in token if ch.isalpha()}
-    return len(scripts & set(_CONFUSABLE_SCRIPTS)) > 1
+    for part in re.split(r"[-–—‐‑/]", re.sub(r"μ(?=[A-Za-z])", "u", token)):
+        scripts = {_script(ch) for ch in part if ch.isalpha()}
+        if len(scripts & set(_CONFUSABLE_SCRIPTS)) > 1:
+            return True
+    return False
 
 
 # English words that are also country codes ("a dot in the image"): too common to refuse.
@@ -133,48 +165,185 @@ def _is_suffix(word: str) -> bool:
 
 
 def _encoded(token: str) -> bool:
-    longest = max((len(w) for w in _WORDS.findall(token)), default=0)
+    longest = max((len(w) for w in _LETTERS.findall(token)), default=0)
     return longest > 40 or (longest >= 12 and len(_CASE_CHANGE.findall(token)) >= 2)
 
 
-def refused_tokens(text: str, allowed_urls: Iterable[str] = ()) -> list[str]:
-    """The tokens of normalised `text` that are not prose nor an allowed URL or host, in order."""
-    allowed = set(allowed_urls)
+@functools.lru_cache(maxsize=65_536)
+def in_vocabulary(word: str, language: str = "en") -> bool:
+    """A general-vocabulary word of `language` or of English (in wordfreq's lists at all:
+    seen in several of its sources; a name made up for a payload is not)."""
+    if len(word) <= 2:  # units, initials, abbreviations: too short to spell a payload
+        return True
+    lower = word.lower()
+    if zipf_frequency(lower, "en") > 0:
+        return True
+    if language == "en" or language in _UNLISTED:
+        return False
+    try:
+        return zipf_frequency(lower, language) > 0
+    except (LookupError, ImportError):  # no list, or one that needs a tokenizer (zh, ja, ko)
+        _UNLISTED.add(language)
+        return False
+
+
+_UNLISTED: set[str] = set()  # languages wordfreq cannot look up here: English only
+
+
+def _ordinary_number(number: str) -> bool:
+    """A quantity prose uses (3, 2021, 0.05, 1,000,000, 10–20, 24/7), not a phone number, an
+    address or a code, which must come from a page read."""
+    if _THOUSANDS.fullmatch(number):
+        return True
+    groups = re.split(r"[.,:\-–/]", number)
+    return len(groups) <= 2 and all(
+        len(g) <= 4 and not (len(g) >= 3 and g.startswith("0") and len(groups) == 1) for g in groups
+    )
+
+
+def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[str]:
+    """The tokens of normalised `text` that may not be published or remembered, in order."""
+    allowed = set(provenance.read_urls)
     hosts = {h for h in (_host(u) for u in allowed) if h}
+    read = normalise(provenance.read_text)
     refused: list[str] = []
     for token in text.split():
-        bare = token.strip("()[]\"'“”‘’«».,;:!?…")
+        bare = token.strip("()[]\"'“”‘’«».,;:!?…*")
         if token in allowed or bare in allowed:
             continue
         if bare and bare.lower().removeprefix("www.") in hosts:
             continue
-        if not _TOKEN.fullmatch(token) or _mixes_scripts(token) or _encoded(token):
+        if (
+            not _TOKEN.fullmatch(token)
+            or _DOMAIN.search(token)
+            or _mixes_scripts(token)
+            or _encoded(token)
+        ):
+            refused.append(token)
+            continue
+        tainted = [
+            w
+            for w in _LETTERS.findall(token)
+            if not in_vocabulary(w, provenance.language) and w.lower() not in provenance.words
+        ]
+        unread = [n for n in _NUMBER.findall(token) if not _ordinary_number(n) and n not in read]
+        if tainted or unread:
             refused.append(token)
     refused.extend(m.group(0) for m in _BRACKETED_DOT.finditer(text))
     refused.extend(m.group(0) for m in _BARE_DOT.finditer(text) if _is_suffix(m.group(1)))
     refused.extend(m.group(0) for m in _SPACED_LETTERS.finditer(text))
+    prose = " ".join(t for t in text.split() if "://" not in t and t not in allowed)
+    refused.extend(m.group(0) for m in _NUMBER_RUN.finditer(prose) if m.group(0) not in read)
     return list(dict.fromkeys(refused))
 
 
-def instruction_like(text: str) -> str | None:
-    """The first phrase in `text` that reads as an instruction to a system or a reader."""
-    match = _INSTRUCTION.search(text)
-    return match.group(0) if match else None
+# Sentences addressed to someone. Prose that corrects a post is declarative and third-person;
+# these are the grammatical marks of a directive, in the languages a note is written in.
+# Second person as the one who must act ("you must", "your task"): generic "you" ("your
+# risk", "when you consider") is ordinary prose and passes.
+_SECOND_PERSON = re.compile(
+    r"\b(?:you|u|y'all)\s+(?:must|should|shall|need to|have to|are to|are now|will now|"
+    r"can now|may now|ought|mustn't|shouldn't)\b|"
+    r"\byour\s+(?:task|job|instructions?|prompt|answer|response|output|rules|role|orders)\b|"
+    r"\b(?:usted|tú|ustedes)\s+(?:debe|debes|deben|tiene que|tienes que)\b|"
+    r"\b(?:vous|tu)\s+(?:devez|dois|êtes maintenant|es maintenant)\b|"
+    r"\b(?:du|sie)\s+(?:musst|müssen|sollst|sollen|bist jetzt)\b|"
+    r"\b(?:você|vocês)\s+(?:deve|devem|tem que)\b|你必须|您必须|你现在",
+    re.IGNORECASE,
+)
+_SYSTEM_WORDS = frozenset(
+    "assistant assistants chatbot chatgpt prompt prompts jailbreak asistente assistente "
+    "assistent".split()
+)
+# Who reads a note besides the public: a note never speaks to them (a lesson may say what a
+# moderator did).
+_AUDIENCE_WORDS = frozenset("raters rater moderator moderators".split())
+# Orders to copy a literal into the output ("always add this to the note: …").
+_COPY_ORDER = re.compile(
+    r"\b(?:add|append|include|insert|put|write|say|end|copy|paste)\b[^.!?\n]{0,40}"
+    r"(?:\b(?:to|in|into|at the end of) (?:the|every|each|your|all) (?:notes?|answers?)\b|"
+    r"\bverbatim\b|\bword for word\b)",
+    re.IGNORECASE,
+)
+_SYSTEM_PHRASES = re.compile(
+    r"\b(?:language model|system prompt|developer mode|as an ai)\b|"
+    r"\b(?:previous|prior|above|earlier|these|those|new|all|my|following|original)\s+"
+    r"(?:instructions?|rules|directions|guidelines|directives)\b|"
+    r"\b(?:henceforth|hereafter|from now on|from this point on|please|por favor|"
+    r"a partir de ahora|désormais|dorénavant|s'il vous plaît|ab sofort|von nun an|bitte|"
+    r"de agora em diante)\b|从现在|忽略|指示|请",
+    re.IGNORECASE,
+)
+_VOCATIVE = re.compile(
+    r"^(?:dear\s+)?(?:raters?|readers?|everyone|everybody|folks|friends|guys|moderators?|"
+    r"reviewers?|assistant|bot)\s*[:,!]",
+    re.IGNORECASE,
+)
+_OPENERS = frozenset("so and now then just also okay ok hey well but".split())
+# Orders that act outside the note (on ratings, moderation, the reader's phone or wallet): no
+# note or lesson gives them. Lessons are the agent's own strategies and are imperative by
+# nature ("search the agency's pages first"), so only notes refuse the general ones too.
+_OUTSIDE_ORDERS = frozenset(
+    """ignore disregard forget override rate approve reject submit publish upvote downvote vote
+    call phone text email contact message dm visit go click tap subscribe follow share retweet
+    repost like donate buy order send join sign trust believe pretend reveal act behave switch
+    enable disable mark flag report
+    ignora olvida olvide califica aprueba visita llama sigue comparte ignorez oubliez notez
+    approuvez visitez appelez suivez partagez ignoriere vergiss bewerte genehmige besuche rufe
+    folge teile esqueça avalie aprove ligue siga""".split()
+)
+_GENERAL_ORDERS = frozenset(
+    """stop start begin check look watch listen tell say write add append include insert copy
+    print output repeat reply respond answer remember ask use try make keep get learn find
+    search google download install spread wake open never always show give take help protect
+    save avoid refuse consult""".split()
+)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
-def disallowed_content(text: str, allowed_urls: Sequence[str] = ()) -> list[str]:
-    """Why normalised `text` may not be published or remembered; empty when it may."""
+def directive(text: str, *, lesson: bool = False) -> str | None:
+    """What makes a sentence of `text` a directive to a reader, a rater or the system (None:
+    nothing does), said without quoting it. A `lesson` may give the agent orders about its
+    own research."""
+    orders = _OUTSIDE_ORDERS if lesson else _OUTSIDE_ORDERS | _GENERAL_ORDERS
+    prose = " ".join(t for t in text.split(" ") if "://" not in t)  # a URL is not a sentence
+    for sentence in (s.strip(" \"'“”‘’([") for s in _SENTENCE_BREAK.split(prose)):
+        if not sentence:
+            continue
+        words = [w.lower() for w in _LETTERS.findall(sentence)]
+        if _SECOND_PERSON.search(sentence):
+            return "a sentence that tells the reader what to do (second person)"
+        if _SYSTEM_WORDS.intersection(words) or _SYSTEM_PHRASES.search(sentence):
+            return "a sentence about the assistant or its instructions"
+        if not lesson and _AUDIENCE_WORDS.intersection(words):
+            return "a sentence addressed to the note's raters or moderators"
+        if _COPY_ORDER.search(sentence):
+            return "a sentence that orders text copied into notes"
+        if _VOCATIVE.match(sentence):
+            return "a sentence that addresses its readers or raters"
+        opening = next((w for w in words if w not in _OPENERS), "")
+        if opening in orders or (not lesson and words[:2] in (["don", "t"], ["do", "not"])):
+            return f"a sentence that gives an order (it opens with '{opening}')"
+    return None
+
+
+def disallowed_content(
+    text: str, provenance: Provenance = NO_PROVENANCE, *, lesson: bool = False
+) -> list[str]:
+    """Why normalised `text` may not be published (or, as a `lesson`, remembered); empty when it
+    may. Addressed to the model that wrote it (it names the tokens to remove)."""
     problems: list[str] = []
-    tokens = refused_tokens(text, allowed_urls)
+    tokens = refused_tokens(text, provenance)
     if tokens:
         shown = ", ".join(f"'{t[:40]}'" for t in tokens[:5])
         problems.append(
-            "Only words, numbers, punctuation and the URLs of pages you read may appear; "
-            f"remove {shown} (no other links, domains, @handles or symbols)."
+            "Use only common words, numbers, punctuation and the words, numbers and URLs of the "
+            f"pages you read; remove {shown} (no other links, domains, @handles, codes or names "
+            "that no page you read uses)."
         )
-    phrase = instruction_like(text)
-    if phrase:
-        problems.append(f"Remove the instruction-like phrase '{phrase[:60]}'.")
+    why = directive(text, lesson=lesson)
+    if why:
+        problems.append(f"Rewrite {why} as a neutral statement of fact.")
     return problems
 
 

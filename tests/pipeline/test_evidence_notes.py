@@ -134,7 +134,10 @@ async def test_a_sentence_left_unchecked_counts_as_unsupported() -> None:
     runner, journal, _ = run(policy, max_rewrites=1)
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "abstained"
-    assert "Sentence 1 ('No link was found.') was not checked" in outcome.abstain_reason
+    assert "made claims its sources do not bear out" in outcome.abstain_reason
+    # the model is told which sentence (in the trajectory; the card does not quote the draft)
+    feedback = [s.observation for s in journal.steps if s.phase == "write"]
+    assert any("Sentence 1 ('No link was found.') was not checked" in f for f in feedback)
 
 
 async def test_when_the_check_cannot_run_the_note_is_marked_unverified() -> None:

@@ -12,9 +12,18 @@ from memory.distil import normalised, rejection_reason
 from memory.prompts import DistilledLesson
 from pipeline.note_text import assemble_note, prose_problems
 from pipeline.ports import MemoryPhase
-from pipeline.text_policy import normalise, shared_run
+from pipeline.text_policy import Provenance, normalise, shared_run
 
 READ = ["https://www.cdc.gov/vaccines/mmr-safety", "https://medlineplus.gov/measles.html"]
+ORDINARY_PROSE = (
+    "Large studies found no link between the MMR vaccine and autism; health agencies "
+    "recommend two doses (97% effective) to prevent measles. The U.S. CDC, e.g., says "
+    "COVID-19 vaccines cut hospital stays by 90–95% in 2021 — a 10-year-old's risk is low. "
+    "Según los CDC, la vacuna es segura. Dr. Smith's claim isn't supported; it's 24/7 care, "
+    "3.5 mg a day, 38.5°C fever, 1,000,000 people, mRNA and BNT162b2 trials."
+)
+# What the pages read say: a note's rare words (BNT162b2, the Spanish sentence) come from them.
+PAGES = Provenance(tuple(READ), read_text=ORDINARY_PROSE)
 TLDS = ["com", "org", "net", "io", "co", "example", "health", "info", "ru", "xyz", "gov"]
 HOMOGLYPHS = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "x": "х"}  # Cyrillic
 INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u202e", "\U000e0041", "\u00ad"]
@@ -69,13 +78,7 @@ def handles(draw: st.DrawFn) -> str:
     return draw(st.sampled_from(["@", "＠", "@\u200b", "﹫"])) + name
 
 
-PROSE_WORDS = st.sampled_from(
-    "Large studies found no link between the MMR vaccine and autism; health agencies "
-    "recommend two doses (97% effective) to prevent measles. The U.S. CDC, e.g., says "
-    "COVID-19 vaccines cut hospital stays by 90–95% in 2021 — a 10-year-old's risk is low. "
-    "Según los CDC, la vacuna es segura. Dr. Smith's claim isn't supported; it's 24/7 care, "
-    "3.5 mg a day, 38.5°C fever, 1,000,000 people, mRNA and BNT162b2 trials.".split()
-)
+PROSE_WORDS = st.sampled_from(ORDINARY_PROSE.split())
 # Single letters are left out of ordinary prose: four in a row ("a a a a") spell a name.
 PROSE_WORDS = PROSE_WORDS.filter(lambda w: len(w) > 1)
 
@@ -90,14 +93,14 @@ def test_no_obfuscated_domain_or_handle_passes_the_note_check(
     before: list[str], after: list[str], hidden: str
 ) -> None:
     prose = " ".join([*before, hidden, *after])
-    assert prose_problems(prose, READ), prose
+    assert prose_problems(prose, PAGES), prose
 
 
 @settings(max_examples=300, deadline=None)
 @given(words=st.lists(PROSE_WORDS, min_size=1, max_size=40))
 def test_ordinary_prose_passes_and_is_published_unchanged(words: list[str]) -> None:
     prose = " ".join(words)
-    assert prose_problems(prose, READ) == []
+    assert prose_problems(prose, PAGES) == []
     assert assemble_note(prose, READ[:1]).text.startswith(normalise(prose))
 
 
@@ -112,15 +115,15 @@ def test_hidden_characters_never_reach_the_published_note(words: list[str], junk
 
 
 def test_the_hosts_and_urls_of_read_pages_may_be_named() -> None:
-    assert prose_problems("CDC (cdc.gov) and MedlinePlus.gov say the vaccine is safe.", READ) == []
-    assert prose_problems(f"See {READ[0]} for the studies.", READ) == []
-    assert prose_problems("See cdc.gov.evil.example for the studies.", READ)
+    assert prose_problems("CDC (cdc.gov) and MedlinePlus.gov say the vaccine is safe.", PAGES) == []
+    assert prose_problems(f"See {READ[0]} for the studies.", PAGES) == []
+    assert prose_problems("See cdc.gov.evil.example for the studies.", PAGES)
 
 
 def test_a_url_rebuilt_by_removing_spaces_is_refused() -> None:
     """The old assembler joined 'https ://evil.example/x' back into a live link."""
     prose = "Vaccines are safe, see https ://evil.example/x for more."
-    assert prose_problems(prose, READ)
+    assert prose_problems(prose, PAGES)
 
 
 @pytest.mark.parametrize(
@@ -135,7 +138,7 @@ def test_a_url_rebuilt_by_removing_spaces_is_refused() -> None:
     ],
 )
 def test_instruction_like_prose_is_refused(prose: str) -> None:
-    assert prose_problems(prose, READ)
+    assert prose_problems(prose, PAGES)
 
 
 @settings(max_examples=300, deadline=None)
