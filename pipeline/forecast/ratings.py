@@ -86,7 +86,14 @@ def official_preprocessing(
     min_raters_per_note: int = MIN_RATERS_PER_NOTE,
     min_ratings_per_rater: int = MIN_RATINGS_PER_RATER,
 ) -> RatingsTable:
-    per_note = np.bincount(table.note, minlength=table.notes)
-    table = keep_ratings(table, per_note[table.note] >= min_raters_per_note)
+    """The official `process_data.filter_ratings`: notes with enough raters, then raters with
+    enough ratings, then notes again — once each, not iterated to a fixed point."""
+
+    def enough_raters(t: RatingsTable) -> RatingsTable:
+        per_note = np.bincount(t.note, minlength=t.notes)
+        return keep_ratings(t, per_note[t.note] >= min_raters_per_note)
+
+    table = enough_raters(table)
     per_rater = np.bincount(table.rater, minlength=table.raters)
-    return keep_ratings(table, per_rater[table.rater] >= min_ratings_per_rater)
+    table = keep_ratings(table, per_rater[table.rater] >= min_ratings_per_rater)
+    return enough_raters(table)

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -31,7 +32,7 @@ from pipeline.forecast.factorisation import fit
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet, build_personas, cluster_raters, seed_stability
 from pipeline.forecast.prompts import RatingForm
-from pipeline.forecast.ratings import RatingsTable
+from pipeline.forecast.ratings import RatingsTable, official_preprocessing
 from pipeline.forecast.stacking import (
     WEIGHTS,
     LinearSoftmax,
@@ -468,6 +469,34 @@ def test_bad_calibration_data_is_named(tmp_path: Path, capsys: pytest.CaptureFix
     assert "needs post, note and a label" in capsys.readouterr().err
 
 
+def test_official_preprocessing_filters_notes_again_after_the_raters() -> None:
+    """Note X has 5 raters, one of whom (F) has 9 ratings: the rater pass drops F, leaving X
+    with 4, and the last note pass drops X — as the official filter does. Two passes would
+    keep X's 4 ratings."""
+    from pipeline.forecast.ratings import HELPFUL_REASONS, NOT_HELPFUL_REASONS, RatingsTable
+
+    x = 10
+    pairs = [(r, n) for r in range(4) for n in [*range(10), x]]  # A-D: 11 ratings each
+    pairs += [(4, n) for n in range(10)]  # E: 10
+    pairs += [(5, n) for n in [*range(8), x]]  # F: 9, one of them on X
+    rater = np.array([p[0] for p in pairs])
+    note = np.array([p[1] for p in pairs])
+    m = len(pairs)
+    table = RatingsTable(
+        rater,
+        note,
+        np.ones(m),
+        np.full(m, np.nan),
+        np.zeros((m, len(HELPFUL_REASONS))),
+        np.zeros((m, len(NOT_HELPFUL_REASONS))),
+        [f"r{i}" for i in range(6)],
+        [f"n{i}" for i in range(11)],
+    )
+    kept = official_preprocessing(table)
+    assert "n10" not in kept.note_ids and "r5" not in kept.rater_ids
+    assert len(kept) == 50  # A-E on n0-n9; two passes would also keep X's 4 ratings (54)
+
+
 def test_official_preprocessing_keeps_notes_with_5_raters_then_raters_with_10() -> None:
     from pipeline.forecast.ratings import official_preprocessing
 
@@ -475,18 +504,20 @@ def test_official_preprocessing_keeps_notes_with_5_raters_then_raters_with_10() 
     kept = official_preprocessing(table)
     per_note = np.bincount(kept.note, minlength=kept.notes)
     per_rater = np.bincount(kept.rater, minlength=kept.raters)
-    assert per_rater.min() >= 10
-    assert 0 < len(kept) < len(table)
-    assert per_note.min() >= 1 and kept.raters < table.raters
+    # the last pass is of notes: every note keeps 5+ raters; a rater may fall below 10 (the
+    # official filter stops there, it does not iterate)
+    assert per_note.min() >= 5 and per_rater.min() >= 1
+    assert 0 < len(kept) < len(table) and kept.raters < table.raters
 
 
 @pytest.mark.parametrize(
     ("intercept", "factor", "status"),
     [
         (0.41, 0.1, "CURRENTLY_RATED_HELPFUL"),
-        (0.41, 0.6, "NEEDS_MORE_RATINGS"),  # helpful to one side only
+        (0.41, 0.6, "CURRENTLY_RATED_HELPFUL"),  # the factor bound is the final round's
         (0.39, 0.0, "NEEDS_MORE_RATINGS"),
         (-0.06, 0.0, "CURRENTLY_RATED_NOT_HELPFUL"),
+        (-0.05, 0.0, "CURRENTLY_RATED_NOT_HELPFUL"),  # at the bound: ≤, as the official rule
         (-0.30, 0.3, "CURRENTLY_RATED_NOT_HELPFUL"),  # below -0.05 - 0.8 * 0.3 = -0.29
         (-0.20, 0.2, "NEEDS_MORE_RATINGS"),  # -0.05 - 0.8 * 0.2 = -0.21
     ],
@@ -510,12 +541,17 @@ def test_personas_score_writes_the_official_layout(
     argv = ["personas", "score", "--ratings", str(ratings), "--notes", str(notes)]
     assert main([*argv, "--out", str(out), "--raters-out", str(raters)]) == 0
     printed = capsys.readouterr().out
-    # the official first round's input on this release: misleading notes, 5+ raters per note,
-    # then 10+ ratings per rater
-    assert printed.startswith("6,172 ratings by 204 raters on 890 notes")
+    # the official first round on this release (twitter/communitynotes, filter_ratings then
+    # MatrixFactorization, run side by side): 5,256 ratings, 204 raters, 627 notes, μ 0.158,
+    # 71 Helpful / 14 Not Helpful / 542 Needs More Ratings
+    assert printed.startswith("5,256 ratings by 204 raters on 627 notes; μ 0.158; ")
+    counts = dict(re.findall(r"(CURRENTLY_RATED_\w+|NEEDS_MORE_RATINGS) (\d+)", printed))
+    official = {"HELPFUL": 71, "NOT_HELPFUL": 14}
+    for status, n in official.items():
+        assert abs(int(counts[f"CURRENTLY_RATED_{status}"]) - n) <= 2, counts
     rows = out.read_text().splitlines()
     assert rows[0] == "noteId\tinternalNoteIntercept\tinternalNoteFactor1\tratingStatus"
-    assert len(rows) == 891
+    assert len(rows) == 628
     assert raters.read_text().splitlines()[0] == (
         "raterParticipantId\tinternalRaterIntercept\tinternalRaterFactor1"
     )
