@@ -59,6 +59,7 @@ from pipeline.trajectory import (
     Timings,
     bounded,
 )
+from pipeline.urls import page_key
 
 T = TypeVar("T", bound=BaseModel)
 HeldStep = tuple[str, dict[str, Any], str, "ModelReply[Any] | None"]
@@ -629,6 +630,7 @@ class _Run:
         self, action: Write, reply: ModelReply[AgentTurn] | ModelReply[FinalTurn]
     ) -> EpisodeOutcome | None:
         """Accept the note, or send it back with the reasons (None), or abstain at the limit."""
+        action = self.citing_read_pages(action)
         problems = self.check_write(action)
         removed = 0
         if problems and (repaired := self.without_refused_sentences(action)) is not None:
@@ -741,6 +743,19 @@ class _Run:
             return ""
         page = " ".join(" ".join([*evidence.quotes, evidence.excerpt]).split())
         return quote if quote in page else ""
+
+    def citing_read_pages(self, action: Write) -> Write:
+        """Each cited URL that names a page read in another spelling (scheme, `www.`, trailing
+        slash, fragment, tracking parameters, percent-encoding) cites that page's own URL; a
+        URL that matches no page read is left for the check to refuse."""
+        read = {page_key(url): url for url in self.evidence}
+        support = [
+            s.model_copy(update={"url": read.get(page_key(s.url), s.url)})
+            if s.url not in self.evidence
+            else s
+            for s in action.support
+        ]
+        return action.model_copy(update={"support": support})
 
     def without_refused_sentences(self, action: Write) -> Write | None:
         """The draft without the sentences the text policy refuses, when what remains passes

@@ -3,31 +3,9 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pipeline.evidence import SearchResult
-
-_TRACKING = ("utm_", "fbclid", "gclid", "mc_cid", "mc_eid", "ref_src")
-
-
-def canonical_url(url: str) -> str:
-    """Lower-case scheme and host, no fragment, no tracking parameters, no default port."""
-    parts = urlsplit(url.strip())
-    host = (parts.hostname or "").lower()
-    if parts.port and not (
-        (parts.scheme == "http" and parts.port == 80)
-        or (parts.scheme == "https" and parts.port == 443)
-    ):
-        host = f"{host}:{parts.port}"
-    query = urlencode(
-        [
-            (k, v)
-            for k, v in parse_qsl(parts.query, keep_blank_values=True)
-            if not k.lower().startswith(_TRACKING)
-        ]
-    )
-    path = parts.path if parts.path not in ("", "/") else "/"
-    return urlunsplit((parts.scheme.lower(), host, path, query, ""))
+from pipeline.urls import canonical_url
 
 
 def _aware(moment: datetime) -> datetime:

@@ -24,11 +24,22 @@ def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _safe(text: str) -> str:
+    """Untrusted text (the post, pages, the model's words, reasons that may quote them) shown
+    as text: no markdown, no masked links, no @everyone or role mentions."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def _link_target(url: str) -> str:
+    """A URL inside our own `[title](url)`: the characters that would end it encoded."""
+    return url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+
+
 def card_embed(card: NoteCard) -> discord.Embed:
     if card.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
         embed = discord.Embed(
             title=f"Checking this post (episode {card.episode_id})",
-            description=card.progress or "Analysing the claim…",
+            description=_safe(card.progress or "Analysing the claim…"),
             colour=0x1565C0,
         )
         return _with_post(embed, card)
@@ -36,7 +47,7 @@ def card_embed(card: NoteCard) -> discord.Embed:
         embed = discord.Embed(
             title=f"Proposed Community Note (episode {card.episode_id})",
             colour=COLOURS[EpisodeStatus.NOTED],
-            description=_cut(card.note, MAX_DESCRIPTION),
+            description=_cut(_safe(card.note), MAX_DESCRIPTION),
         )
         label = f"{card.char_count}/{card.char_limit} characters · {card.label}"
         if card.support_unverified:
@@ -44,15 +55,16 @@ def card_embed(card: NoteCard) -> discord.Embed:
         if card.media_not_inspected:
             label += " · media not inspected"
         if card.unseen:
-            label += " · not visible: " + "; ".join(card.unseen)
+            label += " · not visible: " + _safe("; ".join(card.unseen))
         embed.add_field(name="Length", value=_cut(label, MAX_FIELD), inline=False)
         sources = "\n".join(
-            f"[{s.tier_name}] [{_cut(s.title, 80)}]({s.url})" for s in card.sources[:10]
+            f"[{s.tier_name}] [{_safe(_cut(s.title, 80))}]({_link_target(s.url)})"
+            for s in card.sources[:10]
         )
         if sources:
             embed.add_field(name="Sources", value=_cut(sources, MAX_FIELD), inline=False)
         if card.forecast:
-            reasons = ", ".join(card.forecast_reasons) or "none"
+            reasons = _safe(", ".join(card.forecast_reasons)) or "none"
             embed.add_field(
                 name="Rater forecast",
                 inline=False,
@@ -62,19 +74,19 @@ def card_embed(card: NoteCard) -> discord.Embed:
         embed = discord.Embed(
             title=f"No note: EvoNote abstained (episode {card.episode_id})",
             colour=COLOURS[EpisodeStatus.ABSTAINED],
-            description=_cut(card.abstain_reason or "", MAX_DESCRIPTION),
+            description=_cut(_safe(card.abstain_reason or ""), MAX_DESCRIPTION),
         )
     else:
         embed = discord.Embed(
             title=f"This post could not be checked (episode {card.episode_id})",
             colour=COLOURS[EpisodeStatus.FAILED],
-            description=_cut(card.failure_reason or "", MAX_DESCRIPTION),
+            description=_cut(_safe(card.failure_reason or ""), MAX_DESCRIPTION),
         )
     _with_post(embed, card)
     if card.claim_pattern:
-        gaps = "\n".join(f"– {g}" for g in card.top_gaps)
+        gaps = "\n".join(f"– {_safe(g)}" for g in card.top_gaps)  # the model's words
         embed.add_field(
-            name=f"Claim pattern: {card.claim_pattern}",
+            name=_cut(f"Claim pattern: {_safe(card.claim_pattern)}", 256),
             value=_cut(gaps or "–", MAX_FIELD),
             inline=False,
         )
@@ -88,7 +100,7 @@ def card_embed(card: NoteCard) -> discord.Embed:
     if card.approved_by:
         embed.add_field(name="Approved", value=f"<@{card.approved_by}>", inline=False)
     if card.submission:
-        embed.add_field(name="On X", value=_cut(card.submission, MAX_FIELD), inline=False)
+        embed.add_field(name="On X", value=_cut(_safe(card.submission), MAX_FIELD), inline=False)
     if card.timings:
         embed.set_footer(text=_cut(f"Timings: {card.timings} · episode {card.episode_id}", 2048))
     return _within_total(embed)
@@ -97,8 +109,8 @@ def card_embed(card: NoteCard) -> discord.Embed:
 def evidence_text(evidence: list[Evidence]) -> str:
     """Every page read, with its quotes (Discord's 2,000-character message limit)."""
     lines = [
-        f"**{e.title or e.url}** <{e.url}>\n"
-        + "\n".join(f"> {' '.join(q.split())}" for q in e.quotes)
+        f"**{_safe(e.title or e.url)}** <{_link_target(e.url)}>\n"
+        + "\n".join(f"> {_safe(' '.join(q.split()))}" for q in e.quotes)
         for e in evidence
     ]
     return ("\n\n".join(lines) or "No sources were read.")[:2000]
@@ -108,7 +120,7 @@ def _with_post(embed: discord.Embed, card: NoteCard) -> discord.Embed:
     """The post being checked, first among the fields (the last to be dropped for length)."""
     if card.post_excerpt:
         embed.insert_field_at(
-            0, name="Post", value=_cut(card.post_excerpt, MAX_FIELD), inline=False
+            0, name="Post", value=_cut(_safe(card.post_excerpt), MAX_FIELD), inline=False
         )
     return embed
 

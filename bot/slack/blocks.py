@@ -40,8 +40,15 @@ def _button(text: str, action: str, card: NoteCard, style: str | None = None) ->
 
 
 def _escaped(text: str) -> str:
-    """Post text shown as text: Slack's control characters escaped (no <!channel>, no links)."""
+    """Untrusted text (the post, pages, the model's words, reasons that may quote them) shown
+    as text: Slack's control characters escaped (no <!channel>, no <url|masked links>)."""
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _link_target(url: str) -> str:
+    """A URL inside Slack's `<url|text>`: its control characters percent-encoded, so that no
+    page's URL can close the link early or start another."""
+    return url.replace("&", "&amp;").replace("<", "%3C").replace(">", "%3E").replace("|", "%7C")
 
 
 def _post(card: NoteCard) -> dict[str, Any]:
@@ -56,13 +63,13 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
         )
         if card.post_excerpt:
             blocks.append(_post(card))
-        blocks.append(_context(card.progress or "Analysing the claim…"))
+        blocks.append(_context(_escaped(card.progress or "Analysing the claim…")))
         return blocks
     if card.status == EpisodeStatus.NOTED and card.note:
         blocks.append(
             _section(
                 f"*Proposed Community Note* (episode {card.episode_id})\n"
-                + "\n".join(f">{line}" for line in card.note.splitlines())
+                + "\n".join(f">{_escaped(line)}" for line in card.note.splitlines())
             )
         )
         label = f"{card.char_count}/{card.char_limit} characters · _{card.label}_"
@@ -71,17 +78,18 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
         if card.media_not_inspected:
             label += " · :frame_with_picture: media not inspected"
         if card.unseen:
-            label += " · :eyes: not visible: " + "; ".join(card.unseen)
+            label += " · :eyes: not visible: " + _escaped("; ".join(card.unseen))
         blocks.append(_context(label))
         lines = []
         for source in card.sources[:MAX_SOURCES]:
             lines.append(
-                f"• [{source.tier_name}] <{source.url}|{_escaped(_cut(source.title, 120))}>"
+                f"• [{source.tier_name}] <{_link_target(source.url)}|"
+                f"{_escaped(_cut(source.title, 120)).replace('|', '¦')}>"
             )
         if lines:
             blocks.append(_section("*Sources*\n" + "\n".join(lines)))
         if card.forecast:
-            reasons = ", ".join(card.forecast_reasons) or "none"
+            reasons = _escaped(", ".join(card.forecast_reasons)) or "none"
             blocks.append(
                 _context(f":crystal_ball: Rater forecast: {card.forecast}; reasons: {reasons}")
             )
@@ -89,21 +97,21 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
         blocks.append(
             _section(
                 f":no_entry_sign: *No note: EvoNote abstained* (episode "
-                f"{card.episode_id})\n{card.abstain_reason}"
+                f"{card.episode_id})\n{_escaped(card.abstain_reason or '')}"
             )
         )
     else:
         blocks.append(
             _section(
                 f":x: *This post could not be checked* (episode "
-                f"{card.episode_id})\n{card.failure_reason}"
+                f"{card.episode_id})\n{_escaped(card.failure_reason or '')}"
             )
         )
     if card.post_excerpt:
         blocks.insert(1, _post(card))
     if card.claim_pattern:
-        gaps = "\n".join(f"– {g}" for g in card.top_gaps)
-        blocks.append(_context(f"Claim pattern: {card.claim_pattern}\n{gaps}"))
+        gaps = "\n".join(f"– {_escaped(g)}" for g in card.top_gaps)  # the model's words
+        blocks.append(_context(f"Claim pattern: {_escaped(card.claim_pattern)}\n{gaps}"))
     if card.timings:
         blocks.append(_context(f"Timings: {card.timings}"))
     if card.votes_up or card.votes_down:
@@ -112,7 +120,7 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
     if card.approved_by:
         blocks.append(_context(f":white_check_mark: Approved by <@{card.approved_by}>"))
     if card.submission:
-        blocks.append(_context(f":outbox_tray: {card.submission}"))
+        blocks.append(_context(f":outbox_tray: {_escaped(card.submission)}"))
     blocks.append(
         {
             "type": "actions",

@@ -13,8 +13,8 @@ import respx
 
 from adapters.search.ddgs_search import DdgsSearch
 from adapters.search.http_backends import BraveSearch, SearxngSearch, SerperSearch, TavilySearch
-from adapters.search.results import canonical_url
 from pipeline.errors import SearchFailed
+from pipeline.urls import canonical_url
 
 CAP = datetime(2021, 3, 1, tzinfo=UTC)
 

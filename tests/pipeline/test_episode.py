@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -475,3 +476,51 @@ async def test_the_scripted_policy_answers_a_repair_request_too() -> None:
     ]
     answer = ResearchPolicy()("AgentTurn", repair)
     assert answer["action"]["kind"] in ("search", "visit", "write")
+
+
+@pytest.mark.parametrize(
+    "respell",
+    [
+        lambda u: u.replace("https://", "http://"),
+        lambda u: u.replace("://www.", "://"),
+        lambda u: u + "/",
+        lambda u: u + "#section-2",
+        lambda u: u + "?utm_source=twitter&fbclid=abc",
+        lambda u: u.replace("-", "%2D"),
+        lambda u: u.replace("https://www.", "HTTP://WWW.").rstrip("/") + "/#top",
+    ],
+)
+async def test_a_read_page_cited_in_another_spelling_cites_the_page_read(
+    respell: Callable[[str], str],
+) -> None:
+    base = ResearchPolicy()
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        reply = base(schema, messages)
+        if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
+            for claim in reply["action"]["support"]:
+                claim["url"] = respell(claim["url"])
+        return reply
+
+    web = FakeWeb(health_pages())
+    journal = Journal()
+    outcome = await runner(policy, web, EvidenceBudget(max_rewrites=0)).run(POST, journal=journal)
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert outcome.urls and set(outcome.urls) <= web.read_ok  # the read pages' own URLs
+    assert [s.phase for s in journal.steps].count("write") == 1  # no rewrite was needed
+
+
+async def test_a_url_that_names_no_page_read_is_still_refused() -> None:
+    base = ResearchPolicy()
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        reply = base(schema, messages)
+        if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
+            reply["action"]["support"][0]["url"] = "https://www.cdc.gov/vaccines/other-page"
+        return reply
+
+    outcome = await runner(policy, FakeWeb(health_pages()), EvidenceBudget(max_rewrites=0)).run(
+        POST
+    )
+    assert outcome.status == "abstained"
+    assert "cited pages that were not read" in (outcome.abstain_reason or "")
