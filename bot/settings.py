@@ -315,6 +315,12 @@ class SlackSettings(BaseModel):
         default="",
         description="comma-separated user (U…) or user-group (S…) ids who may approve notes",
     )
+    moderators_ttl_s: float = Field(
+        default=300.0,
+        gt=0,
+        description="how long a user group's members are trusted before they are read again "
+        "(a user removed from the group loses Approve within this time)",
+    )
     digest_channel: str | None = Field(default=None, description="channel for the daily digest")
     progress_interval_s: float = Field(
         default=2.0, ge=0, description="least time between two edits of a progress card"

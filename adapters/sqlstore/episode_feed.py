@@ -92,7 +92,7 @@ class SqlEpisodeFeed:
                     StepView(phase=s.phase, action=s.action, observation=s.observation)
                     for s in steps
                 ],
-                votes=[Vote(vote=v.vote, reason=v.reason) for v in votes],
+                votes=[Vote(vote=v.vote, reason=v.reason) for v in votes if v.moderator],
                 crowd_verdict=submission.status if submission else None,
             )
 

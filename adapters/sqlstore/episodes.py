@@ -414,9 +414,11 @@ class EpisodeStore:
         user: str,
         vote: int,
         reason: str | None = None,
+        moderator: bool = False,
     ) -> VoteOutcome:
         """One vote per person, platform and note; the latest counts. A changed vote is
-        applied to the lessons again (the difference: see `applied_vote`)."""
+        applied to the lessons again (the difference: see `applied_vote`). Only a
+        `moderator`'s vote ever reaches the lessons; anyone else's is recorded and shown."""
         if vote not in (1, -1):
             raise ValueError("a vote is +1 or -1")
         key = f"vote:{platform}:{episode_id}:{user}"
@@ -436,6 +438,8 @@ class EpisodeStore:
                             vote=vote,
                             reason=reason,
                             event_id=key,
+                            moderator=moderator,
+                            applied_to_memory=not moderator,
                         )
                     )
                     try:
@@ -448,7 +452,8 @@ class EpisodeStore:
                     return VoteOutcome.UNCHANGED
                 current.vote, current.reason = vote, reason
                 current.created_at = utcnow()
-                current.applied_to_memory = current.applied_vote == vote
+                current.moderator = current.moderator or moderator
+                current.applied_to_memory = current.applied_vote == vote or not current.moderator
                 await session.commit()
                 return VoteOutcome.CHANGED
         raise RuntimeError(f"the vote on episode {episode_id} could not be stored")

@@ -110,6 +110,9 @@ class FeedbackRow(SQLModel, table=True):
     event_id: str = Field(max_length=200)
     applied_to_memory: bool = Field(default=False, index=True)
     applied_vote: int = Field(default=0, description="the vote the lessons last counted")
+    moderator: bool = Field(
+        default=False, description="cast by a moderator: only these move lessons and the judge"
+    )
     created_at: datetime = Field(default_factory=utcnow)
 
 

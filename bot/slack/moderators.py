@@ -2,29 +2,56 @@
 
 from __future__ import annotations
 
+import logging
+import time
+from collections.abc import Callable
+
+from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.settings import SlackSettings
 from pipeline.desk.moderation import Voter
 
+log = logging.getLogger(__name__)
+
 
 class SlackModerators:
-    def __init__(self, settings: SlackSettings, client: AsyncWebClient) -> None:
+    def __init__(
+        self,
+        settings: SlackSettings,
+        client: AsyncWebClient,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.settings = settings
         self.client = client
-        self._ids: set[str] | None = None  # user groups expanded once, on first use
+        self.clock = clock
+        self._ids: set[str] | None = None  # user groups expanded, for `moderators_ttl_s`
+        self._read_at = 0.0
 
     async def is_moderator(self, user: str) -> bool:
-        if self._ids is None:
-            ids: set[str] = set()
-            for entry in self.settings.moderator_ids:
-                if entry.startswith("S"):  # a user group: its members are moderators
-                    response = await self.client.usergroups_users_list(usergroup=entry)
-                    ids.update(response.get("users", []))
-                else:
-                    ids.add(entry)
-            self._ids = ids
+        if self._ids is None or self.clock() - self._read_at >= self.settings.moderators_ttl_s:
+            self._ids, complete = await self._read()
+            self._read_at = self.clock() if complete else 0.0  # incomplete: read again next time
         return user in self._ids
+
+    async def _read(self) -> tuple[set[str], bool]:
+        """The moderators now, and whether every group was read. A group that cannot be read
+        counts as empty: a user removed from it must not keep moderating because Slack was
+        unreachable."""
+        ids: set[str] = set()
+        complete = True
+        for entry in self.settings.moderator_ids:
+            if not entry.startswith("S"):
+                ids.add(entry)
+                continue
+            try:  # a user group: its members are moderators
+                response = await self.client.usergroups_users_list(usergroup=entry)
+            except (SlackApiError, SlackClientError, OSError) as e:
+                log.warning("moderator group %s could not be read: %s", entry, e)
+                complete = False
+                continue
+            ids.update(response.get("users", []))
+        return ids, complete
 
     async def voter(self, user: str) -> Voter:
         return Voter("slack", user, await self.is_moderator(user), "EVONOTE_SLACK__MODERATORS")

@@ -48,7 +48,14 @@ class VoteBook(Protocol):
     async def votes(self, episode_id: int) -> list[Vote]: ...
 
     async def record_vote(
-        self, episode_id: int, *, platform: str, user: str, vote: int, reason: str | None = None
+        self,
+        episode_id: int,
+        *,
+        platform: str,
+        user: str,
+        vote: int,
+        reason: str | None = None,
+        moderator: bool = False,
     ) -> VoteOutcome: ...
 
     async def approve(self, episode_id: int, user: str) -> object: ...
@@ -102,7 +109,12 @@ class ModeratorDesk:
     ) -> Answer:
         try:
             outcome = await self.book.record_vote(
-                episode_id, platform=voter.platform, user=voter.user, vote=vote, reason=reason
+                episode_id,
+                platform=voter.platform,
+                user=voter.user,
+                vote=vote,
+                reason=reason,
+                moderator=voter.is_moderator,  # anyone's vote is shown; a moderator's teaches
             )
         except KeyError:
             return Answer(message=f"Episode {episode_id} no longer exists.")

@@ -156,3 +156,24 @@ async def test_workers_delay_episodes_while_the_model_server_is_down(
         assert done is not None and done.id == row.id and done.status == "noted"
         assert done.delay_reason is None
         assert done.attempts == 2
+
+
+async def test_a_user_removed_from_the_moderator_group_loses_it_within_the_ttl(
+    slack_api: MockSlackApi,
+) -> None:
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    from bot.settings import SlackSettings
+    from bot.slack.moderators import SlackModerators
+
+    now = [0.0]
+    client = AsyncWebClient(token="xoxb-test", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
+    settings = SlackSettings(moderators="SMODS", moderators_ttl_s=300)
+    moderators = SlackModerators(settings, client, clock=lambda: now[0])
+    assert await moderators.is_moderator("UMOD")
+    slack_api.group_members["SMODS"] = []  # an admin removes UMOD from the group
+    now[0] = 299.0
+    assert await moderators.is_moderator("UMOD")  # within the TTL: the group as read
+    now[0] = 300.0
+    assert not await moderators.is_moderator("UMOD")  # read again: no longer a moderator
+    assert len(slack_api.called("usergroups.users.list")) == 2

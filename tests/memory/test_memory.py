@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -438,12 +439,12 @@ async def test_votes_reach_the_lessons_used_and_retire_bad_ones(engine: AsyncEng
         )
         ids.append(row.id)
     first = await store.record_vote(
-        ids[0], platform="slack", user="U1", vote=-1, reason="bad source"
+        ids[0], platform="slack", user="U1", vote=-1, reason="bad source", moderator=True
     )
     assert first is VoteOutcome.COUNTED
-    again = await store.record_vote(ids[0], platform="slack", user="U1", vote=-1)
+    again = await store.record_vote(ids[0], platform="slack", user="U1", vote=-1, moderator=True)
     assert again is VoteOutcome.UNCHANGED, "a retried event must count once"
-    await store.record_vote(ids[1], platform="slack", user="U2", vote=-1)
+    await store.record_vote(ids[1], platform="slack", user="U2", vote=-1, moderator=True)
     evolve, _ = evolver(engine, memory, no_policy, batch=10)
     report = await evolve.run_once()
     assert report.votes_applied == 2
@@ -487,7 +488,7 @@ async def test_a_changed_vote_moves_the_lesson_counts_once(engine: AsyncEngine) 
         row.id, EpisodeOutcome(status="abstained", abstain_reason="r", memory_ids=[item.id or 0])
     )
     evolve, _ = evolver(engine, memory, no_policy, batch=10)
-    vote = store.record_vote
+    vote = functools.partial(store.record_vote, moderator=True)
     assert await vote(row.id, platform="cli", user="ana", vote=1) is VoteOutcome.COUNTED
     await evolve.run_once()
     assert await vote(row.id, platform="cli", user="ana", vote=-1) is VoteOutcome.CHANGED
@@ -499,13 +500,44 @@ async def test_a_changed_vote_moves_the_lesson_counts_once(engine: AsyncEngine) 
     assert [(v.user, v.vote) for v in await store.votes(row.id)] == [("ana", -1)]
 
 
+async def test_only_moderators_votes_move_a_lesson(engine: AsyncEngine) -> None:
+    """Three non-moderators' 👎 are recorded and shown, and change no lesson; one moderator's
+    does."""
+    memory = await memory_on(engine, retire_net_down=1)
+    item, _ = await memory.add_or_reinforce(
+        lesson(EVIDENCE, "posts about fluoride in water", "read the dental association page"),
+        "t",
+    )
+    store = EpisodeStore(engine)
+    row = await store.create(NoteRequest(post_ref="x"), Post(text="fluoride"), "evolving")
+    assert row.id is not None
+    await store.claim(row.id, "w", 60)
+    await store.finish(
+        row.id, EpisodeOutcome(status="abstained", abstain_reason="r", memory_ids=[item.id or 0])
+    )
+    evolve, _ = evolver(engine, memory, no_policy, batch=10)
+    for user in ("troll1", "troll2", "troll3"):
+        await store.record_vote(row.id, platform="slack", user=user, vote=-1)
+    report = await evolve.run_once()
+    assert report.votes_applied == 0 and report.retired == 0
+    untouched = await memory.store.get(item.id or 0)
+    assert untouched is not None and untouched.votes_down == 0
+    assert untouched.status != LessonStatus.RETIRED
+    assert len(await store.votes(row.id)) == 3  # recorded, and shown on the card
+    await store.record_vote(row.id, platform="slack", user="UMOD", vote=-1, moderator=True)
+    report = await evolve.run_once()
+    assert report.votes_applied == 1
+    voted = await memory.store.get(item.id or 0)
+    assert voted is not None and voted.votes_down == 1
+
+
 async def test_an_episode_waits_for_votes_unless_one_came(engine: AsyncEngine) -> None:
     """Judged once it is `judge_after_s` old, or at once when a moderator has voted."""
     ids = await finished_episodes(engine, 2)
     feed = SqlEpisodeFeed(engine)
     assert await feed.claim_unjudged(10, judge_after_s=600) == []  # too fresh, no vote
     store = EpisodeStore(engine)
-    await store.record_vote(ids[1], platform="slack", user="U1", vote=1)
+    await store.record_vote(ids[1], platform="slack", user="U1", vote=1, moderator=True)
     claimed = await feed.claim_unjudged(10, judge_after_s=600)
     assert [e.id for e in claimed] == [ids[1]]
     assert [e.id for e in await feed.claim_unjudged(10, judge_after_s=0)] == [ids[0]]
@@ -545,7 +577,9 @@ async def test_a_late_down_vote_rejudges_and_teaches_what_to_avoid(engine: Async
 
     store = EpisodeStore(engine)
     desk = ModeratorDesk(store, vote_window_s=14 * 86_400)
-    answer = await desk.vote(Voter("slack", "U7"), episode, -1, "cites a blog, not the agency")
+    answer = await desk.vote(
+        Voter("slack", "U7", is_moderator=True), episode, -1, "cites a blog, not the agency"
+    )
     assert answer.refresh
     second = await evolve.run_once()
     assert second.judged == 1 and second.votes_applied == 1, second

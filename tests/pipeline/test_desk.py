@@ -25,7 +25,14 @@ class Book:
         self.reopened: list[int] = []
 
     async def record_vote(
-        self, episode_id: int, *, platform: str, user: str, vote: int, reason: str | None = None
+        self,
+        episode_id: int,
+        *,
+        platform: str,
+        user: str,
+        vote: int,
+        reason: str | None = None,
+        moderator: bool = False,
     ) -> VoteOutcome:
         if episode_id not in self.noted:
             raise KeyError(episode_id)
