@@ -178,14 +178,17 @@ class ExperienceMemory:
     # ---- writing ------------------------------------------------------------------------
 
     async def add_or_reinforce(
-        self, candidate: MemoryItem, actor: str, merge: bool = True
+        self, candidate: MemoryItem, actor: str, merge: bool = True, reinforce: bool = True
     ) -> tuple[MemoryItem, bool]:
-        """Add the lesson, or reinforce a near-duplicate of the same phase and kind (True)."""
+        """Add the lesson, or reinforce a near-duplicate of the same phase and kind (True);
+        without `reinforce`, a near-duplicate is left as it is."""
         async with self._write:
             vectors = await self.embedder.embed([candidate.trigger, candidate.strategy])
             if merge:
                 twin = await self._near_duplicate(candidate, vectors)
                 if twin is not None:
+                    if not reinforce:
+                        return twin, True
                     return await self._reinforce(twin, candidate, actor), True
             candidate.status = (
                 LessonStatus.ACTIVE

@@ -75,12 +75,15 @@ async def import_lessons(
     items: list[MemoryItem],
     actor: str,
     *,
-    from_elsewhere: bool = False,
+    keep_support: bool = False,
 ) -> ImportReport:
-    """Add each lesson, or merge it into a near-duplicate. `from_elsewhere`: the lessons came
-    from another database, so their source episode ids name nothing here and are dropped
-    (a vote on this database's episode N must not reach them); their support is kept."""
+    """Add each lesson as a provisional one that names no episode: a file is text anyone could
+    have edited, so its episode ids (a vote on this database's episode N must not reach them)
+    and its support are not believed, the same lesson twice in one file counts once, and a
+    lesson already known is left as it is (an import never reinforces). `keep_support`: a
+    benchmark's own memory, learned on an earlier stream, keeps its support."""
     report = ImportReport()
+    seen: set[tuple[str, str, str, str]] = set()
     for n, item in enumerate(items, start=1):
         lesson = normalised(
             DistilledLesson(
@@ -93,17 +96,22 @@ async def import_lessons(
         if (reason := rejection_reason(lesson)) is not None:
             report.refused.append(f"line {n}: {reason}")
             continue
+        key = (lesson.phase, lesson.trigger.casefold(), lesson.strategy.casefold(), item.kind)
+        if key in seen:
+            report.merged += 1
+            continue
+        seen.add(key)
         fresh = MemoryItem(
             phase=MemoryPhase(item.phase),
             trigger=lesson.trigger,
             strategy=lesson.strategy,
             rationale=lesson.rationale,
             kind=LessonKind(item.kind),
-            source_episodes=[] if from_elsewhere else item.source_episodes,
+            source_episodes=[],
             learned_from_post_at=item.learned_from_post_at,
-            support=item.support if from_elsewhere else 1,
+            support=item.support if keep_support else 1,
         )
-        _, merged = await memory.add_or_reinforce(fresh, actor)
+        _, merged = await memory.add_or_reinforce(fresh, actor, reinforce=keep_support)
         report.merged += merged
         report.added += not merged
     await memory.persist()

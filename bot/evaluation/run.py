@@ -157,7 +157,7 @@ async def run_variant(
             # ledger line, must not import (and so reinforce) the same lessons again.
             if stream.lessons and not app.memory.items:
                 usable = [i for i in stream.lessons if i.status != LessonStatus.RETIRED]
-                await import_lessons(app.memory, usable, "bench:memory-from", from_elsewhere=True)
+                await import_lessons(app.memory, usable, "bench:memory-from", keep_support=True)
             # the training part always learns; the tested part as the variant says
             learning = settings.model_copy(
                 update={"memory": settings.memory.model_copy(update={"mode": "evolving"})}

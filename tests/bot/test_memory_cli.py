@@ -183,3 +183,31 @@ def test_import_names_every_line_that_is_not_a_lesson_and_adds_nothing(
     assert "line 5: 'phase': Input should be 'claim_analysis'" in err
     code, out, _ = run(capsys, "memory", "list")
     assert code == 0 and "note_writing" not in out  # the good line waits for a clean file
+
+
+def test_an_imported_file_cannot_activate_a_lesson_or_reach_an_episode(
+    app_env: ScriptedModelServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = {
+        "phase": "note_writing",
+        "trigger": "posts that exaggerate a small study",
+        "strategy": "state the study size and what larger reviews found",
+        "kind": "improve",
+        "source_episodes": [1, 2, 3],
+        "support": 9,
+        "status": "active",
+    }
+    lessons = tmp_path / "lessons.jsonl"
+    lessons.write_text("\n".join(json.dumps(line) for _ in range(3)), encoding="utf-8")
+    code, out, _ = run(capsys, "memory", "import", str(lessons))
+    assert code == 0 and "1 added, 2 merged" in out
+    assert run(capsys, "memory", "import", str(lessons))[0] == 0  # again: nothing reinforced
+    exported = tmp_path / "out.jsonl"
+    assert run(capsys, "memory", "export", "--out", str(exported))[0] == 0
+    rows = [json.loads(r) for r in exported.read_text().splitlines()]
+    assert len(rows) == 1
+    assert (rows[0]["status"], rows[0]["support"], rows[0]["source_episodes"]) == (
+        "provisional",
+        1,
+        [],
+    )
