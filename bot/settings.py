@@ -15,6 +15,7 @@ from adapters.web import DEFAULT_USER_AGENT
 from pipeline.budget import EvidenceBudget
 from pipeline.errors import EvoNoteError
 from pipeline.ports import MemoryMode
+from pipeline.redact import remember_secret, remember_url_secrets
 
 
 class LLMSettings(BaseModel):
@@ -505,6 +506,16 @@ class ConfigurationError(EvoNoteError):
     """A setting is missing, malformed, or points at something that is not there."""
 
 
+def remember_secrets(section: BaseModel) -> None:
+    for name, value in section:
+        if isinstance(value, SecretStr):
+            remember_secret(value.get_secret_value())
+        elif isinstance(value, BaseModel):
+            remember_secrets(value)
+        elif isinstance(value, str) and name.endswith("url"):
+            remember_url_secrets(value)
+
+
 def load_settings() -> Settings:
     """The settings from the environment, or one line per bad variable naming what it takes."""
     try:
@@ -542,6 +553,10 @@ class Settings(BaseSettings):
         default_factory=ForecastSettings, description="simulated rater personas"
     )
     memory: MemorySettings = Field(default_factory=MemorySettings, description="experience memory")
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Every secret this configuration holds is masked wherever text leaves the process."""
+        remember_secrets(self)
 
     @property
     def database_url(self) -> str:

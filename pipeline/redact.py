@@ -2,15 +2,20 @@
 printed, logged, stored as a reason or shown on a card.
 
 Masked: the password (or a lone token) in a URL's user-info, key-like query parameters,
-bearer tokens, and Slack/X-style tokens. Connection URLs keep their host, so a message still
-says where the problem is.
+whole `Authorization` / `Proxy-Authorization` values, bearer and basic credentials, Slack/X-
+style tokens, and every secret the configuration holds (tokens, passwords, the query values of
+configured URLs), as written and base64-encoded (`user:password`, as basic auth sends it).
+Connection URLs keep their host, so a message still says where the problem is.
 """
 
 from __future__ import annotations
 
+import base64
 import re
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 MASK = "***"
+_KNOWN: set[str] = set()  # configured secrets, and their base64 forms
 
 _USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^\s/@:]*)(?::[^\s/@]*)?@", re.I)
 _QUERY_SECRET = re.compile(
@@ -20,6 +25,38 @@ _QUERY_SECRET = re.compile(
 )
 _BEARER = re.compile(r"(?P<word>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}", re.IGNORECASE)
 _TOKENS = re.compile(r"\b(?:xox[abeprs]-[\w-]+|xapp-[\w-]+|sk-[A-Za-z0-9_-]{16,})")
+_AUTHORIZATION = re.compile(  # the whole value, after its scheme word
+    r"(?P<key>\b(?:proxy-)?authorization[\"']?\s*[:=]\s*[\"']?"
+    r"(?:(?:bearer|basic|digest|token|negotiate)\s+)?)[^\s\r\n\"',}]+",
+    re.IGNORECASE,
+)
+_BASIC = re.compile(r"(?P<word>\bbasic\s+)[A-Za-z0-9+/=]{8,}", re.IGNORECASE)
+
+
+def remember_secret(value: str | None) -> None:
+    """A secret of the configuration, masked wherever it appears from now on."""
+    if not value or len(value) < 8:  # "EMPTY", "test": words, not secrets worth masking
+        return
+    _KNOWN.add(value)
+    _KNOWN.add(base64.b64encode(value.encode()).decode())
+
+
+def remember_url_secrets(url: str | None) -> None:
+    """A configured URL's password (and its `user:password` as basic auth encodes it) and
+    every query value: any of them may be a credential."""
+    if not url:
+        return
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return
+    if parts.password:
+        password = unquote(parts.password)
+        remember_secret(password)
+        pair = f"{unquote(parts.username or '')}:{password}"  # as basic auth sends it
+        _KNOWN.add(base64.b64encode(pair.encode()).decode())
+    for _, value in parse_qsl(parts.query):
+        remember_secret(value)
 
 
 def _userinfo(match: re.Match[str]) -> str:
@@ -31,7 +68,13 @@ def _userinfo(match: re.Match[str]) -> str:
 
 def redact(text: str) -> str:
     """`text` with every secret it carries replaced by ***."""
+    text = _AUTHORIZATION.sub(lambda m: m.group("key") + MASK, text)
+    text = _BASIC.sub(lambda m: m.group("word") + MASK, text)
     text = _USERINFO.sub(_userinfo, text)
     text = _QUERY_SECRET.sub(lambda m: m.group("key") + MASK, text)
     text = _BEARER.sub(lambda m: m.group("word") + MASK, text)
-    return _TOKENS.sub(MASK, text)
+    text = _TOKENS.sub(MASK, text)
+    for secret in sorted(_KNOWN, key=len, reverse=True):  # what no pattern could know
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text

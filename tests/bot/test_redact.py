@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import logging
 import socket
@@ -14,6 +15,7 @@ from bot.cli import main
 from bot.metrics import configure_logging
 from pipeline.redact import redact
 from tests.conftest import NetworkGuard
+from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import fresh_database
 
 PASSWORD = "hunter2-very-secret"
@@ -115,3 +117,35 @@ def test_logs_mask_secrets(capsys: pytest.CaptureFixture[str]) -> None:
         assert PASSWORD not in err
     finally:
         root.handlers[:] = saved
+
+
+def test_an_echoed_basic_auth_header_and_configured_query_values_are_masked(
+    app_env: ScriptedModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tests.fakes.model_server import Raw
+
+    user_url = app_env.base_url.replace("http://", f"http://user:{PASSWORD}@")
+    monkeypatch.setenv("EVONOTE_LLM__BASE_URL", user_url)
+    monkeypatch.setenv("EVONOTE_LLM__MAX_RETRIES", "0")
+    monkeypatch.setenv(
+        "EVONOTE_SEARCH__SEARXNG_URL", "http://searx:8080/?subscription-key=SUBKEY9abcd"
+    )
+    basic = base64.b64encode(f"user:{PASSWORD}".encode()).decode()
+    # a server that answers 500 and echoes what it was sent
+    echo = f"upstream failed; request headers: {{Authorization: Basic {basic}}}; also {basic}"
+    app_env.queue.extend([Raw(status=500, body={"error": {"message": echo}})] * 4)
+    code = main(["check", "The measles vaccine causes autism."])
+    out, err = capsys.readouterr()
+    assert code != 0
+    assert basic not in out + err and PASSWORD not in out + err
+    assert main(["episodes", "show", "1", "--json"]) == 0
+    shown = capsys.readouterr().out
+    assert basic not in shown and PASSWORD not in shown
+    assert "SUBKEY9abcd" not in redact(
+        "the searx answer for ?subscription-key=SUBKEY9abcd was empty"
+    )
+    assert redact("Proxy-Authorization: Digest c2VjcmV0LXZhbHVl") == (
+        "Proxy-Authorization: Digest ***"
+    )
