@@ -24,8 +24,15 @@ from pipeline.ports import ChatMessage, ModelReply
 from pipeline.prompts import REPAIR_INSTRUCTION
 
 T = TypeVar("T", bound=BaseModel)
+LONGEST_ANSWER = 4096  # tokens: the most a lengthened retry asks for
 
 _FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
+
+
+def _cut_off(response: dict[str, Any]) -> bool:
+    """The server stopped the answer at `max_tokens` (OpenAI, vLLM and llama.cpp all say so)."""
+    choices = response.get("choices") or [{}]
+    return bool(choices) and choices[0].get("finish_reason") == "length"
 
 
 def _json_text(content: str) -> str:
@@ -147,7 +154,9 @@ class OpenAIChatModel:
             "response_format": _response_format(output),
         }
         prompt_tokens = completion_tokens = 0
-        for attempt in range(2):
+        lengthened = False
+        attempt = 0
+        while attempt < 2:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise ModelTimeout(f"the model did not answer within {timeout_s:.0f} s")
@@ -177,6 +186,12 @@ class OpenAIChatModel:
             try:
                 value = output.model_validate_json(_json_text(content))
             except ValidationError as e:
+                if _cut_off(response) and not lengthened:
+                    # Stopped at the token cap mid-answer: the same request once more with
+                    # twice the room, before any repair (a repair of a cut answer is cut too).
+                    lengthened = True
+                    request["max_tokens"] = min(2 * int(request["max_tokens"]), LONGEST_ANSWER)
+                    continue
                 if attempt == 1:
                     raise ModelOutputInvalid(
                         f"the model's answer does not fit {output.__name__} even after a "
@@ -186,6 +201,7 @@ class OpenAIChatModel:
                 conversation.append(
                     {"role": "user", "content": REPAIR_INSTRUCTION.format(error=_short_error(e))}
                 )
+                attempt += 1
                 continue
             return ModelReply(
                 value=value,

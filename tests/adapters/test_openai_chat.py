@@ -151,3 +151,29 @@ async def test_a_base_url_without_v1_is_told_to_add_it(model_server: ScriptedMod
         f"answer under /v1 — set EVONOTE_LLM__BASE_URL={bare}/v1"
     )
     assert "None" not in str(raised.value)
+
+
+async def test_an_answer_cut_at_the_cap_is_asked_again_with_more_room_before_a_repair(
+    model_server: ScriptedModelServer,
+) -> None:
+    # as llama.cpp answers when a claim analysis reaches its cap (17 of 80 answers in the
+    # first real-model run were cut so, invalid JSON)
+    cut = {
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "length",
+                "message": {"role": "assistant", "content": '{"claim_pattern": "vaccine_risk", '},
+            }
+        ],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 500},
+    }
+    model_server.queue.append(Raw(body=cut))
+    reply = await chat(model_server.base_url, "m").structured(
+        MESSAGES, VerificationBrief, timeout_s=5
+    )
+    first, second = model_server.requests[-2:]
+    assert second["max_tokens"] == 2 * first["max_tokens"]
+    assert second["messages"] == first["messages"]  # the same request, not a repair
+    assert not reply.repaired and reply.completion_tokens > 500
