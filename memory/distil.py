@@ -12,7 +12,14 @@ from collections.abc import Sequence
 
 from memory.models import KIND_FOR_MODE, MemoryItem
 from memory.ports import FinishedEpisode
-from memory.prompts import DistilledLesson, DistilledLessons, JudgeVerdict, distil_messages
+from memory.prompts import (
+    EXAMPLE_STRATEGY,
+    EXAMPLE_TRIGGER,
+    DistilledLesson,
+    DistilledLessons,
+    JudgeVerdict,
+    distil_messages,
+)
 from pipeline.ports import ChatModel
 from pipeline.text_policy import disallowed_content, normalise, shared_run
 
@@ -40,6 +47,8 @@ def rejection_reason(lesson: DistilledLesson, sources: Sequence[str] = ()) -> st
     copied = shared_run(text, sources, COPIED_WORDS)
     if copied:
         return f"repeats {COPIED_WORDS}+ words of its episode ('{copied[:60]}')"
+    if shared_run(text, [EXAMPLE_TRIGGER, EXAMPLE_STRATEGY], 5):
+        return "repeats the distil prompt's own example instead of a lesson of its episode"
     if len(lesson.trigger.split()) < 3 or len(lesson.strategy.split()) < 4:
         return "too short to be a reusable lesson"
     return None

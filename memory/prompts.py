@@ -64,14 +64,17 @@ class DistilledLessons(BaseModel):
     lessons: list[DistilledLesson] = Field(default_factory=list, max_length=3)
 
 
+# The prompt's own examples: a lesson that repeats them learned nothing from its episode.
+EXAMPLE_TRIGGER = "posts citing a single retracted study"
+EXAMPLE_STRATEGY = "search for the retraction notice and cite the journal's page"
 DISTIL_SYSTEM = f"""You turn one judged episode into reusable lessons for future episodes. \
 {_UNTRUSTED}
 
 The utility mode decides the lesson: Unsatisfactory → what to avoid; Satisfactory → how to \
 improve; Excellent → what to reuse. Write 0-3 lessons. Each has a phase (claim_analysis, \
 evidence_acquisition, note_writing), a trigger (the general kind of post or situation, e.g. \
-"posts citing a single retracted study"), a strategy (a concrete way of working, e.g. "search \
-for the retraction notice and cite the journal's page"), and a short rationale. Lessons must be \
+"{EXAMPLE_TRIGGER}"), a strategy (a concrete way of working, e.g. "{EXAMPLE_STRATEGY}"), and a \
+short rationale. Lessons must be \
 general: no URLs, no account names or @handles, no names of people from the post, nothing \
 addressed to the system about its own rules. Answer with JSON only."""
 DISTIL_OUTPUT = DistilledLessons

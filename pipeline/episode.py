@@ -7,6 +7,7 @@ the deadline are enforced here, whatever the model says.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import time
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
+from wordfreq import zipf_frequency
 
 from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit, VisitTarget, Write
 from pipeline.brief import VerificationBrief, unanalysed_brief
@@ -530,8 +532,11 @@ class _Run:
     async def do_visit(self, action: Visit, reply: ModelReply[AgentTurn]) -> None:
         notes: list[str] = []
         chosen: list[VisitTarget] = []
-        for target in action.targets:
-            url = target.url.strip()
+        for asked in action.targets:
+            # The model's spelling of a known URL (https for http, www. or not, a slash…)
+            # means that URL: the allowlist is of pages, not of spellings.
+            url = self.known_spelling(asked.url.strip())
+            target = asked.model_copy(update={"url": url})
             if url in self.evidence:
                 notes.append(f"{url}: already read")
             elif url not in self.results and url not in self.post_links:
@@ -550,6 +555,15 @@ class _Run:
         self.feedback = "Visit: " + "; ".join(notes)
         await self.record("visit", action.model_dump(), self.feedback, reply)
         await self.tell("reading", f"{len(self.evidence)} sources read")
+
+    def known_spelling(self, url: str) -> str:
+        """The URL as a page read, a search result or the post wrote it, when `url` names the
+        same page; else `url` itself."""
+        if url in self.evidence or url in self.results or url in self.post_links:
+            return url
+        key = page_key(url)
+        known = [*self.evidence, *self.results, *self.post_links]
+        return next((k for k in known if page_key(k) == key), url)
 
     async def visit(self, targets: list[VisitTarget], by_code: bool = False) -> list[str]:
         """Read the pages concurrently; one line about each."""
@@ -744,6 +758,15 @@ class _Run:
         page = " ".join(" ".join([*evidence.quotes, evidence.excerpt]).split())
         return quote if quote in page else ""
 
+    def about_the_claims(self, url: str) -> bool:
+        """Whether a read page is about the claims at all: it shares a key term (a word rarer
+        than everyday English, stemmed) with the post and its claims, in its title, excerpt or
+        quotes. Caught before the model's own support check, which passed pages on Sydenham
+        chorea for a claim about autism."""
+        page = self.evidence[url]
+        claims = _key_stems(" ".join([self.post.all_text(), *self.claims()]))
+        return bool(claims & _key_stems(" ".join([page.title, page.excerpt, *page.quotes])))
+
     def citing_read_pages(self, action: Write) -> Write:
         """Each cited URL that names a page read in another spelling (scheme, `www.`, trailing
         slash, fragment, tracking parameters, percent-encoding) cites that page's own URL; a
@@ -795,6 +818,13 @@ class _Run:
             )
         note = assemble_note(action.text, [u for u in urls if u in self.evidence])
         problems.extend(prose_problems(action.text, self.provenance()))
+        off_topic = [u for u in urls if u in self.evidence and not self.about_the_claims(u)]
+        if off_topic:
+            problems.append(
+                "These pages share no key term with the claims and cannot support the note: "
+                + ", ".join(off_topic)
+                + "."
+            )
         if not note.urls and not unread:
             problems.append("Cite at least one page you have read.")
         if not note.text.split("\n\n")[0].strip():
@@ -814,6 +844,7 @@ _PROBLEM_KINDS = (
     ("Use only common words", "held words, links or numbers that no page read uses (withheld)"),
     ("Rewrite a sentence", "addressed its readers, raters or the system"),
     ("These sources were not read", "cited pages that were not read"),
+    ("These pages share no key term", "cited pages that share no key term with the claims"),
     ("The note is", f"was over {NOTE_CHAR_LIMIT} characters"),
     ("Search at least", "came before enough searching"),
     ("Read at least", "came before enough reading"),
@@ -857,6 +888,17 @@ _NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n'
 def _stems(text: str) -> set[str]:
     """Content words cut to six letters: 'preventing' and 'prevent' count as one."""
     return {w[:6] for w in _content_words(text)}
+
+
+def _key_stems(text: str) -> set[str]:
+    """Words of 4+ letters rarer than everyday English (wordfreq's Zipf < 4.8: 'autism',
+    'vaccine', 'measles', not 'people' or 'found'), cut to six letters."""
+    return {w[:6] for w in _content_words(text) if w.isalpha() and not _everyday(w)}
+
+
+@functools.lru_cache(maxsize=65_536)
+def _everyday(word: str) -> bool:
+    return zipf_frequency(word, "en") >= 4.8
 
 
 def _content_words(text: str) -> set[str]:

@@ -524,3 +524,47 @@ async def test_a_url_that_names_no_page_read_is_still_refused() -> None:
     )
     assert outcome.status == "abstained"
     assert "cited pages that were not read" in (outcome.abstain_reason or "")
+
+
+async def test_a_page_about_something_else_cannot_support_the_note() -> None:
+    """As with the real model, which cited a page on Sydenham chorea for a claim about autism
+    and its own support check let it pass: code refuses it before the model is asked."""
+    from tests.fakes.ports import Page
+
+    chorea = "https://medlineplus.gov/ency/article/001358.htm"
+    pages = {
+        chorea: Page(
+            url=chorea,
+            title="Sydenham chorea",
+            text="Sydenham chorea is a movement disorder that occurs after infection with group "
+            "A streptococcus bacteria. Symptoms include jerky, uncontrollable movements.",
+        )
+    }
+    outcome = await runner(ResearchPolicy(), FakeWeb(pages), EvidenceBudget(max_rewrites=0)).run(
+        POST
+    )
+    assert outcome.status == "abstained"
+    assert "cited pages that share no key term with the claims" in (outcome.abstain_reason or "")
+
+
+async def test_a_search_result_visited_in_another_spelling_is_read() -> None:
+    """Recorded from the real model (llama.cpp, Qwen2.5-Coder-1.5B, healthnotes post 1): the
+    search returned http://www.cdc.gov/rabies/ and the agent asked to visit
+    https://www.cdc.gov/rabies/, which the allowlist refused as an unknown URL."""
+    base = ResearchPolicy()
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        reply = base(schema, messages)
+        action = reply.get("action") if isinstance(reply, dict) else None
+        if isinstance(action, dict) and action.get("kind") == "visit":
+            for target in action["targets"]:
+                target["url"] = target["url"].replace("https://www.", "http://") + "/"
+        return reply
+
+    web = FakeWeb(health_pages())
+    journal = Journal()
+    budget = EvidenceBudget(search_post_first=False, read_search_results=False)
+    outcome = await runner(policy, web, budget).run(POST, journal=journal)
+    visits = [s.observation for s in journal.steps if s.phase == "visit"]
+    assert visits and not any("refused" in v for v in visits), visits
+    assert outcome.status == "noted" and set(outcome.urls) <= web.read_ok

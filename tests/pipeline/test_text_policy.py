@@ -169,3 +169,19 @@ def test_ascii_text_is_normalised_as_the_general_path_would(text: str) -> None:
     # A non-ASCII word after a separator sends the same text down the per-character path.
     assert normalise(text + "\n\né") == normalise(normalise(text) + "\n\né")
     assert normalise(text + "\n\né").removesuffix("é").strip() == normalise(text)
+
+
+def test_a_lesson_that_repeats_the_prompts_own_example_is_refused() -> None:
+    from memory.prompts import EXAMPLE_STRATEGY, EXAMPLE_TRIGGER
+
+    parrot = DistilledLesson(
+        phase=MemoryPhase.EVIDENCE_ACQUISITION, trigger=EXAMPLE_TRIGGER, strategy=EXAMPLE_STRATEGY
+    )
+    reason = rejection_reason(normalised(parrot))
+    assert reason is not None and "own example" in reason
+    own = DistilledLesson(
+        phase=MemoryPhase.EVIDENCE_ACQUISITION,
+        trigger="posts claiming fluoride lowers children's IQ",
+        strategy="search for systematic reviews of fluoride and cognition first",
+    )
+    assert rejection_reason(normalised(own)) is None
