@@ -98,6 +98,28 @@ async def wait_for_status(store: EpisodeStore, status: str, seconds: float) -> i
     raise AssertionError(f"no episode became {status} in {seconds} s")
 
 
+async def check_mid_episode(
+    model_server: ScriptedModelServer, corpus_file: Path, tmp_path: Path
+) -> tuple[dict[str, str], subprocess.Popen[bytes]]:
+    """`evonote check` in a subprocess, returned once its episode is running ("· analysing")
+    with the settings it runs with (the CLI's memory off, a SQLite file of its own)."""
+    settings = {
+        "EVONOTE_DB__URL": f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}",
+        "EVONOTE_LLM__BASE_URL": model_server.base_url,
+        "EVONOTE_SEARCH__CORPUS": str(corpus_file),
+        "EVONOTE_MEMORY__MODE": "off",
+    }
+    model_server.delay_s = 2.0  # each model call takes a while: the check is mid-episode
+    check = evonote(child_env({**settings, "EVONOTE_DATA_DIR": str(tmp_path)}), "check", POST)
+    assert check.stderr is not None
+    async with asyncio.timeout(60):
+        while not (await asyncio.to_thread(check.stderr.readline)).startswith(
+            "· analysing".encode()
+        ):
+            pass
+    return settings, check
+
+
 async def test_a_killed_check_is_failed_by_the_next_command(
     model_server: ScriptedModelServer,
     corpus_file: Path,
@@ -105,23 +127,10 @@ async def test_a_killed_check_is_failed_by_the_next_command(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}"
-    settings = {
-        "EVONOTE_DB__URL": url,
-        "EVONOTE_LLM__BASE_URL": model_server.base_url,
-        "EVONOTE_SEARCH__CORPUS": str(corpus_file),
-        "EVONOTE_MEMORY__MODE": "off",
-    }
-    model_server.delay_s = 2.0  # the check is mid-episode when it is killed
-    check = evonote(child_env({**settings, "EVONOTE_DATA_DIR": str(tmp_path)}), "check", POST)
+    settings, check = await check_mid_episode(model_server, corpus_file, tmp_path)
+    url = settings["EVONOTE_DB__URL"]
     engine = make_engine(url)
     try:
-        assert check.stderr is not None
-        async with asyncio.timeout(60):  # "· analysing": the episode is running
-            while not (await asyncio.to_thread(check.stderr.readline)).startswith(
-                "· analysing".encode()
-            ):
-                pass
         store = EpisodeStore(engine)
         episode = await wait_for_status(store, "running", 60)
         check.send_signal(signal.SIGKILL)
@@ -299,24 +308,9 @@ async def test_a_stopped_check_says_which_signal_and_fails_its_episode(
     code: int,
     says: str,
 ) -> None:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'cli.db'}"
-    settings = {
-        "EVONOTE_DB__URL": url,
-        "EVONOTE_LLM__BASE_URL": model_server.base_url,
-        "EVONOTE_SEARCH__CORPUS": str(corpus_file),
-        "EVONOTE_MEMORY__MODE": "off",
-        "EVONOTE_DATA_DIR": str(tmp_path),
-    }
-    model_server.delay_s = 2.0  # the check is mid-episode when it is stopped
-    check = evonote(child_env(settings), "check", POST)
-    engine = make_engine(url)
+    settings, check = await check_mid_episode(model_server, corpus_file, tmp_path)
+    engine = make_engine(settings["EVONOTE_DB__URL"])
     try:
-        assert check.stderr is not None
-        async with asyncio.timeout(60):
-            while not (await asyncio.to_thread(check.stderr.readline)).startswith(
-                "· analysing".encode()
-            ):
-                pass
         check.send_signal(how)
         _, err = await asyncio.to_thread(check.communicate, timeout=60)
         assert check.returncode == code

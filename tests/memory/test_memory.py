@@ -20,6 +20,7 @@ from memory.experience import ExperienceMemory, MemoryPolicy
 from memory.judge import SocialUtilityJudge
 from memory.models import LessonKind, LessonStatus, MemoryItem
 from memory.prompts import DistilledLesson
+from pipeline.desk.episode import Episode
 from pipeline.moderation import VoteOutcome
 from pipeline.ports import MemoryPhase
 from pipeline.post import Post
@@ -474,8 +475,9 @@ async def test_unused_lessons_are_retired(engine: AsyncEngine) -> None:
     assert (await memory.store.get(fresh.id or 0)).status == LessonStatus.PROVISIONAL  # type: ignore[union-attr]
 
 
-async def test_a_changed_vote_moves_the_lesson_counts_once(engine: AsyncEngine) -> None:
-    memory = await memory_on(engine)
+async def an_episode_that_used_a_lesson(
+    engine: AsyncEngine, memory: ExperienceMemory
+) -> tuple[MemoryItem, EpisodeStore, Episode]:
     item, _ = await memory.add_or_reinforce(
         lesson(EVIDENCE, "posts about fluoride in water", "read the dental association page"),
         "t",
@@ -487,6 +489,12 @@ async def test_a_changed_vote_moves_the_lesson_counts_once(engine: AsyncEngine) 
     await store.finish(
         row.id, EpisodeOutcome(status="abstained", abstain_reason="r", memory_ids=[item.id or 0])
     )
+    return item, store, row
+
+
+async def test_a_changed_vote_moves_the_lesson_counts_once(engine: AsyncEngine) -> None:
+    memory = await memory_on(engine)
+    item, store, row = await an_episode_that_used_a_lesson(engine, memory)
     evolve, _ = evolver(engine, memory, no_policy, batch=10)
     vote = functools.partial(store.record_vote, moderator=True)
     assert await vote(row.id, platform="cli", user="ana", vote=1) is VoteOutcome.COUNTED
@@ -504,17 +512,7 @@ async def test_only_moderators_votes_move_a_lesson(engine: AsyncEngine) -> None:
     """Three non-moderators' 👎 are recorded and shown, and change no lesson; one moderator's
     does."""
     memory = await memory_on(engine, retire_net_down=1)
-    item, _ = await memory.add_or_reinforce(
-        lesson(EVIDENCE, "posts about fluoride in water", "read the dental association page"),
-        "t",
-    )
-    store = EpisodeStore(engine)
-    row = await store.create(NoteRequest(post_ref="x"), Post(text="fluoride"), "evolving")
-    assert row.id is not None
-    await store.claim(row.id, "w", 60)
-    await store.finish(
-        row.id, EpisodeOutcome(status="abstained", abstain_reason="r", memory_ids=[item.id or 0])
-    )
+    item, store, row = await an_episode_that_used_a_lesson(engine, memory)
     evolve, _ = evolver(engine, memory, no_policy, batch=10)
     for user in ("troll1", "troll2", "troll3"):
         await store.record_vote(row.id, platform="slack", user=user, vote=-1)
