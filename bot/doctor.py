@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import httpx
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.sqlstore.engine import alembic_config, make_engine, upgrade
@@ -43,6 +43,33 @@ class DoctorProbe(BaseModel):
     ok: bool
 
 
+class SpeedProbe(BaseModel):
+    text: str = Field(max_length=800, description="three sentences")
+
+
+SPEED_PROMPT = (
+    'Answer as JSON {"text": "..."}: three sentences on why two doses of measles vaccine '
+    "are recommended."
+)
+# The longest answers an episode asks for (a claim analysis, a three-sentence note with its
+# quotes) run to ~500 output tokens; a call must fit one with room to spare.
+LONGEST_ANSWER_TOKENS = 500
+
+
+def speed_advice(tokens_per_s: float, settings: Settings) -> str:
+    """What the measured decode speed means for the configured timeouts."""
+    needed = LONGEST_ANSWER_TOKENS / max(tokens_per_s, 0.1)
+    if needed * 1.5 <= settings.llm.call_timeout_s:
+        return f"{tokens_per_s:.0f} tokens/s out: fits the call timeout"
+    call = int(needed * 2) + 1
+    return (
+        f"{tokens_per_s:.1f} tokens/s out: a {LONGEST_ANSWER_TOKENS}-token answer takes "
+        f"~{needed:.0f} s, over the {settings.llm.call_timeout_s:.0f} s call timeout — for this "
+        f"server set EVONOTE_LLM__CALL_TIMEOUT_S={call} EVONOTE_BUDGET__DEADLINE_S={call * 4} "
+        f"EVONOTE_BUDGET__WRITING_RESERVE_S={call} EVONOTE_FORECAST__ENABLED=false"
+    )
+
+
 async def check_model(settings: Settings) -> Check:
     model, client = make_chat_model(settings)
     try:
@@ -53,10 +80,17 @@ async def check_model(settings: Settings) -> Check:
             timeout_s=min(60.0, settings.llm.call_timeout_s),
         )
         note = "" if not reply.repaired else " (needed a repair: check structured outputs)"
+        timed = await model.structured(
+            [ChatMessage(role="user", content=SPEED_PROMPT)],
+            SpeedProbe,
+            timeout_s=max(120.0, settings.llm.call_timeout_s),
+        )
+        speed = timed.completion_tokens / max(timed.latency_s, 1e-3)
         return Check(
             "model server",
             True,
-            f"{settings.llm.base_url} serves {name}; structured output works{note}",
+            f"{settings.llm.base_url} serves {name}; structured output works{note}; "
+            + speed_advice(speed, settings),
         )
     except EvoNoteError as e:
         return Check("model server", False, f"{e} — {VLLM_HINT}")

@@ -93,6 +93,7 @@ DEFAULTS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
     "PairwiseVerdict": prefer_first,
     "RatingForm": helpful_rating,
     "DoctorProbe": lambda messages: {"ok": True},
+    "SpeedProbe": lambda messages: {"text": DEFAULT_PROSE},
     "NoteClassification": lambda messages: {
         "classification": "misinformed_or_potentially_misleading",
         "misleading_tags": ["factual_error", "missing_important_context"],

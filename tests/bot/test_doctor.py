@@ -33,7 +33,8 @@ async def test_everything_configured_works(
     checks = await run_checks(settings)  # a fresh install: doctor migrates like every command
     text = "\n".join(c.line() for c in checks)
     assert all(c.ok for c in checks), text
-    assert "serves scripted-model; structured output works" in text
+    assert "serves scripted-model; structured output works; " in text
+    assert "tokens/s out" in text
     assert "✓ search (local): 3 documents" in text
     assert "✓ embedder: local: 384 dimensions" in text
     assert "✓ Slack: bot evonote in team T1 (socket mode)" in text
@@ -90,3 +91,14 @@ async def test_doctor_names_an_unreachable_discord(
     monkeypatch.setenv("EVONOTE_DISCORD__API_URL", f"http://127.0.0.1:{closed}/api/v10")
     lines = [c.line() for c in await run_checks(Settings())]
     assert any(line.startswith("✗ Discord: cannot reach http://127.0.0.1:") for line in lines)
+
+
+def test_doctor_says_which_timeouts_fit_the_servers_speed() -> None:
+    from bot.doctor import speed_advice
+
+    settings = Settings()
+    assert speed_advice(40.0, settings) == "40 tokens/s out: fits the call timeout"
+    # the llama.cpp server on this machine's CPU decodes 8.5-20 tokens/s
+    slow = speed_advice(8.5, settings)
+    assert "a 500-token answer takes ~59 s, over the 60 s call timeout" in slow
+    assert "EVONOTE_LLM__CALL_TIMEOUT_S=118 EVONOTE_BUDGET__DEADLINE_S=472" in slow
