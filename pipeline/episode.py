@@ -647,7 +647,7 @@ class _Run:
         action = self.citing_read_pages(action)
         problems = self.check_write(action)
         removed = 0
-        if problems and (repaired := self.without_refused_sentences(action)) is not None:
+        if problems and (repaired := self.repaired_by_code(action)) is not None:
             removed = len(split_sentences(action.text)) - len(split_sentences(repaired.text))
             action, problems = repaired, []
         support_checked: bool | None = None
@@ -665,7 +665,9 @@ class _Run:
                 None: "",
             }[support_checked]
             repair = (
-                f"; code removed {removed} sentence(s) the text policy refused" if removed else ""
+                f"; code removed {removed} sentence(s) (refused, cut off or over the limit)"
+                if removed
+                else ""
             )
             await self.record(
                 "write",
@@ -780,14 +782,22 @@ class _Run:
         ]
         return action.model_copy(update={"support": support})
 
-    def without_refused_sentences(self, action: Write) -> Write | None:
-        """The draft without the sentences the text policy refuses, when what remains passes
-        every check: code removes, it never adds (a payload sentence appended to a sound note
-        costs no rewrite). None when nothing would remain, or other checks fail."""
+    def repaired_by_code(self, action: Write) -> Write | None:
+        """The draft with sentences removed, when that alone makes it pass every check: code
+        removes, it never adds. In order: the sentences the text policy refuses (a payload
+        appended to a sound note), a last sentence cut off mid-way (a grammar's `maxLength`
+        stops strings there), then trailing sentences while the note is over the limit (the
+        first, the main correction, always stays). None when nothing would remain or another
+        check still fails."""
         provenance = self.provenance()
         sentences = split_sentences(action.text)
         kept = [s for s in sentences if not prose_problems(s, provenance)]
-        if not kept or len(kept) == len(sentences):
+        if len(kept) > 1 and not _ends_a_sentence(kept[-1]):
+            kept = kept[:-1]
+        urls = [u for u in action.cited_urls() if u in self.evidence]
+        while len(kept) > 1 and assemble_note(" ".join(kept), urls).length > NOTE_CHAR_LIMIT:
+            kept = kept[:-1]
+        if not kept or kept == sentences:
             return None
         repaired = action.model_copy(update={"text": " ".join(kept)})
         return repaired if not self.check_write(repaired) else None
@@ -827,8 +837,11 @@ class _Run:
             )
         if not note.urls and not unread:
             problems.append("Cite at least one page you have read.")
-        if not note.text.split("\n\n")[0].strip():
+        prose = note.text.split("\n\n")[0].strip()
+        if not prose:
             problems.append("The note has no prose.")
+        elif not _ends_a_sentence(prose):
+            problems.append("The last sentence is cut off: end the note with a full sentence.")
         if note.length > NOTE_CHAR_LIMIT:
             problems.append(
                 f"The note is {note.length} characters (each URL counts as one); "
@@ -850,7 +863,12 @@ _PROBLEM_KINDS = (
     ("Read at least", "came before enough reading"),
     ("Cite at least", "cited no page read"),
     ("The note has no prose", "had no prose"),
+    ("The last sentence is cut off", "ended mid-sentence"),
 )
+
+
+def _ends_a_sentence(text: str) -> bool:
+    return text.rstrip("\"'”’)]»").endswith((".", "!", "?", "…", "。"))
 
 
 def problem_kind(problem: str) -> str:

@@ -206,7 +206,8 @@ async def test_writing_before_any_search_or_read_is_rejected() -> None:
 
 
 async def test_too_long_note_goes_back_with_the_overshoot_then_passes() -> None:
-    long_prose = "Measles vaccines are safe. " * 15
+    # one sentence too long: there is no trailing sentence for code to remove
+    long_prose = "Measles vaccines are safe, " * 15 + "and they work."
     short_prose = "Measles vaccines are safe and do not cause autism."
     policy = ResearchPolicy(prose=long_prose)
     journal = Journal()
@@ -568,3 +569,30 @@ async def test_a_search_result_visited_in_another_spelling_is_read() -> None:
     visits = [s.observation for s in journal.steps if s.phase == "visit"]
     assert visits and not any("refused" in v for v in visits), visits
     assert outcome.status == "noted" and set(outcome.urls) <= web.read_ok
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        # the real model's drafts ran to 343 and 1,203 characters; five "shorten by N" rewrites
+        # never got under 280
+        " Measles spreads through the air and is one of the most contagious diseases known, and"
+        " two doses of the vaccine protect about 97 out of every 100 people who get them."
+        " Health agencies around the world recommend the vaccine for all children.",
+        # a grammar's maxLength stops the string mid-sentence
+        " Two doses of MMR vaccine are about 97% effective at preventing meas",
+    ],
+    ids=["over-the-limit", "cut-off"],
+)
+async def test_code_removes_trailing_sentences_rather_than_abstain_on_form(extra: str) -> None:
+    prose = "Many studies have found no link between the MMR vaccine and autism." + extra
+    journal = Journal()
+    outcome = await runner(
+        ResearchPolicy(prose=prose), FakeWeb(health_pages()), EvidenceBudget(max_rewrites=0)
+    ).run(POST, journal=journal)
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert outcome.note is not None
+    assert outcome.note.startswith("Many studies have found no link between the MMR vaccine")
+    assert outcome.char_count is not None and outcome.char_count <= NOTE_CHAR_LIMIT
+    writes = [s.observation for s in journal.steps if s.phase == "write"]
+    assert len(writes) == 1 and "code removed" in writes[0]
