@@ -29,7 +29,13 @@ from pipeline.errors import (
 )
 from pipeline.evidence import Evidence, PageNotes, SearchResult, SupportVerdicts
 from pipeline.excerpt import matching_sentences, page_sentences, select_excerpt
-from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, prose_problems, split_sentences
+from pipeline.note_text import (
+    NOTE_CHAR_LIMIT,
+    assemble_note,
+    find_urls,
+    prose_problems,
+    split_sentences,
+)
 from pipeline.ports import (
     Captioner,
     ChatMessage,
@@ -646,9 +652,10 @@ class _Run:
         """Accept the note, or send it back with the reasons (None), or abstain at the limit."""
         action = self.citing_read_pages(action)
         problems = self.check_write(action)
-        removed = 0
+        repair = ""
         if problems and (repaired := self.repaired_by_code(action)) is not None:
             removed = len(split_sentences(action.text)) - len(split_sentences(repaired.text))
+            repair = f"; code removed what the checks refused ({removed} sentence(s) dropped)"
             action, problems = repaired, []
         support_checked: bool | None = None
         if not problems and self.b.check_support:
@@ -664,11 +671,6 @@ class _Run:
                 False: "; support not verified",
                 None: "",
             }[support_checked]
-            repair = (
-                f"; code removed {removed} sentence(s) (refused, cut off or over the limit)"
-                if removed
-                else ""
-            )
             await self.record(
                 "write",
                 action.model_dump(),
@@ -790,17 +792,35 @@ class _Run:
         first, the main correction, always stays). None when nothing would remain or another
         check still fails."""
         provenance = self.provenance()
-        sentences = split_sentences(action.text)
+        text = self.without_foreign_links(action.text)
+        sentences = split_sentences(text)
         kept = [s for s in sentences if not prose_problems(s, provenance)]
         if len(kept) > 1 and not _ends_a_sentence(kept[-1]):
             kept = kept[:-1]
         urls = [u for u in action.cited_urls() if u in self.evidence]
         while len(kept) > 1 and assemble_note(" ".join(kept), urls).length > NOTE_CHAR_LIMIT:
             kept = kept[:-1]
-        if not kept or kept == sentences:
+        if not kept or (kept == sentences and text == action.text):
             return None
         repaired = action.model_copy(update={"text": " ".join(kept)})
         return repaired if not self.check_write(repaired) else None
+
+    def without_foreign_links(self, prose: str) -> str:
+        """The prose without the post's own links and URLs of pages not read — tokens the
+        model repeated from the post, which the policy refuses (seen with the real model: the
+        post's t.co link, five times in a row). A link stands beside the prose, so removing it
+        leaves the sentence whole; an @handle is part of one, whose sentence goes instead."""
+        foreign = {*self.post_links, *find_urls(self.post.all_text())}
+
+        def kept(token: str) -> str:
+            bare = token.strip(".,;:!?()[]\"'“”‘’")
+            unread = bare.startswith(("http://", "https://")) and bare not in self.evidence
+            if bare not in foreign and not unread:
+                return token
+            return token[len(token.rstrip(".,;:!?")) :]  # the sentence's own stop stays
+
+        joined = " ".join(kept(t) for t in prose.split(" "))
+        return re.sub(r"\s+([.,;:!?])", r"\1", joined).strip()
 
     def provenance(self) -> Provenance:
         """What a note may be made of: the pages read (their URLs, words and numbers)."""

@@ -596,3 +596,28 @@ async def test_code_removes_trailing_sentences_rather_than_abstain_on_form(extra
     assert outcome.char_count is not None and outcome.char_count <= NOTE_CHAR_LIMIT
     writes = [s.observation for s in journal.steps if s.phase == "write"]
     assert len(writes) == 1 and "code removed" in writes[0]
+
+
+async def test_the_posts_own_link_and_handle_in_a_draft_are_removed_by_code() -> None:
+    """Recorded from the real model (healthnotes post 2): it repeated the post's t.co link in
+    its prose, and the text policy rightly refused it, draft after draft."""
+    post = Post(
+        text="The British Medical Journal links mRNA vaccines to excess deaths, says @drtruth "
+        "https://t.co/jg8Q3P60v3"
+    )
+    prose = (
+        "Many studies have found no link between the MMR vaccine and autism "
+        "https://t.co/jg8Q3P60v3. The claim comes from @drtruth, not from the journal."
+    )
+    journal = Journal()
+    outcome = await runner(
+        ResearchPolicy(prose=prose), FakeWeb(health_pages()), EvidenceBudget(max_rewrites=0)
+    ).run(post, journal=journal)
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert outcome.note is not None
+    assert "t.co" not in outcome.note and "@drtruth" not in outcome.note
+    assert outcome.note.startswith(
+        "Many studies have found no link between the MMR vaccine and autism.\n"
+    )
+    writes = [s.observation for s in journal.steps if s.phase == "write"]
+    assert len(writes) == 1 and "code removed what the checks refused" in writes[0]
