@@ -10,6 +10,7 @@ import asyncio
 import functools
 import re
 import time
+import unicodedata
 from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any, TypeVar
@@ -897,13 +898,21 @@ def problem_kind(problem: str) -> str:
 
 
 def post_query(text: str, words: int = 14) -> str:
-    """A web query from the post's own words: links, @handles and #signs dropped."""
-    kept = [
-        w.strip("#")
+    """A web query from the post's own words: links, @handles, #signs, emoji and quotation
+    marks dropped (the real model's first search began '🚨🌎 “The studies…')."""
+    cores = [
+        _noise_stripped(w)
         for w in text.split()
-        if not w.startswith(("http://", "https://", "@", "www.")) and w.strip("#")
+        if not w.startswith(("http://", "https://", "@", "www."))
     ]
+    kept = [core for core in cores if any(c.isalnum() for c in core)]
     return " ".join(kept[:words])[:300] or text[:100]
+
+
+def _noise_stripped(word: str) -> str:
+    """The word without emoji and other symbols, quotation marks and a hashtag's sign."""
+    plain = "".join(c for c in word if unicodedata.category(c) not in ("So", "Sk", "Cf"))
+    return plain.strip('#"“”‘’«»')
 
 
 def shared_prefix(a: str, b: str) -> int:
