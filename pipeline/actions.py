@@ -34,7 +34,15 @@ class SupportedClaim(BaseModel):
 
 class Write(BaseModel):
     kind: Literal["write"] = "write"
-    text: str = Field(min_length=1, max_length=1200, description="the note's prose, without URLs")
+    # The schema asks for prose near the 280-character note (a grammar-constrained server stops
+    # the string there: real drafts ran to 1,203 characters against the old 1,200 bound);
+    # validation still takes up to 1,200, and code trims whole trailing sentences to fit.
+    text: str = Field(
+        min_length=1,
+        max_length=1200,
+        json_schema_extra={"maxLength": 420},
+        description="the note's prose, without URLs",
+    )
     support: list[SupportedClaim] = Field(min_length=1, max_length=6)
 
     def cited_urls(self) -> list[str]:

@@ -75,3 +75,13 @@ def test_rewritten_unions_still_parse_every_branch(output: type[BaseModel]) -> N
     write = {"kind": "write", "text": "Vaccines are safe.", "support": [{"claim": "c", "url": "u"}]}
     parsed = output.model_validate({"thought": "", "action": write})
     assert parsed.action.kind == "write"  # type: ignore[attr-defined]
+
+
+def test_the_note_schema_asks_for_prose_near_the_note_while_validation_stays_lenient() -> None:
+    from pipeline.actions import Write
+    from pipeline.note_text import NOTE_CHAR_LIMIT
+
+    bound = Write.model_json_schema()["properties"]["text"]["maxLength"]
+    assert NOTE_CHAR_LIMIT < bound <= 1.5 * NOTE_CHAR_LIMIT  # a grammar stops drafts there
+    long = Write(text="Measles vaccines are safe. " * 30, support=[{"claim": "c", "url": "u"}])
+    assert len(long.text) > bound  # an unconstrained server's long draft is trimmed, not refused
