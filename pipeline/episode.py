@@ -787,7 +787,9 @@ class _Run:
 
     def repaired_by_code(self, action: Write) -> Write | None:
         """The draft with sentences removed, when that alone makes it pass every check: code
-        removes, it never adds. In order: the sentences the text policy refuses (a payload
+        removes, it never adds. In order: the post's links and unread URLs in the prose, the
+        sources cited that were not read (while one that was remains), the sentences the text
+        policy refuses (a payload
         appended to a sound note), a last sentence cut off mid-way (a grammar's `maxLength`
         stops strings there), then trailing sentences while the note is over the limit (the
         first, the main correction, always stays). None when nothing would remain or another
@@ -801,9 +803,12 @@ class _Run:
         urls = [u for u in action.cited_urls() if u in self.evidence]
         while len(kept) > 1 and assemble_note(" ".join(kept), urls).length > NOTE_CHAR_LIMIT:
             kept = kept[:-1]
-        if not kept or (kept == sentences and text == action.text):
+        # Sources not read (the post's own t.co link, seen cited with the real model) are
+        # dropped when a read one remains: the support check then judges what is left.
+        support = [c for c in action.support if c.url in self.evidence] or action.support
+        if not kept or (kept == sentences and text == action.text and support == action.support):
             return None
-        repaired = action.model_copy(update={"text": " ".join(kept)})
+        repaired = action.model_copy(update={"text": " ".join(kept), "support": support})
         return repaired if not self.check_write(repaired) else None
 
     def without_foreign_links(self, prose: str) -> str:

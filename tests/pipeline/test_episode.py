@@ -517,7 +517,8 @@ async def test_a_url_that_names_no_page_read_is_still_refused() -> None:
     def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
         reply = base(schema, messages)
         if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
-            reply["action"]["support"][0]["url"] = "https://www.cdc.gov/vaccines/other-page"
+            for claim in reply["action"]["support"]:  # no source it cites was read
+                claim["url"] = "https://www.cdc.gov/vaccines/other-page"
         return reply
 
     outcome = await runner(policy, FakeWeb(health_pages()), EvidenceBudget(max_rewrites=0)).run(
@@ -630,3 +631,21 @@ def test_the_post_search_is_of_its_words_not_its_emoji_or_quotes() -> None:
         "🚨🌎 “The studies showing most SIDS cases follow a vaccine” — #TheDefender https://t.co/k"
     )
     assert post_query(post) == "The studies showing most SIDS cases follow a vaccine TheDefender"
+
+
+async def test_a_source_cited_but_never_read_is_dropped_while_a_read_one_remains() -> None:
+    """Recorded from the real model (healthnotes post 3): it cited the post's own t.co link
+    beside the pages it read, and was refused for it twice."""
+    base = ResearchPolicy()
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        reply = base(schema, messages)
+        if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
+            claim = dict(reply["action"]["support"][0], url="https://t.co/dvs95utCCc")
+            reply["action"]["support"].append(claim)
+        return reply
+
+    web = FakeWeb(health_pages())
+    outcome = await runner(policy, web, EvidenceBudget(max_rewrites=0)).run(POST)
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert outcome.urls and set(outcome.urls) <= web.read_ok and "t.co" not in (outcome.note or "")
