@@ -803,9 +803,12 @@ class _Run:
         urls = [u for u in action.cited_urls() if u in self.evidence]
         while len(kept) > 1 and assemble_note(" ".join(kept), urls).length > NOTE_CHAR_LIMIT:
             kept = kept[:-1]
-        # Sources not read (the post's own t.co link, seen cited with the real model) are
-        # dropped when a read one remains: the support check then judges what is left.
-        support = [c for c in action.support if c.url in self.evidence] or action.support
+        # Sources not read (the post's own t.co link, seen cited with the real model) or off
+        # the claims' topic are dropped while a read one on topic remains: the support check
+        # then judges what is left.
+        support = [
+            c for c in action.support if c.url in self.evidence and self.about_the_claims(c.url)
+        ] or action.support
         if not kept or (kept == sentences and text == action.text and support == action.support):
             return None
         repaired = action.model_copy(update={"text": " ".join(kept), "support": support})

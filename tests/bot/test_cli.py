@@ -213,3 +213,23 @@ def test_check_says_what_it_waits_for_after_the_note_and_can_skip_it(
     code, out, err = run(capsys, "check", "--no-forecast", POST)
     assert code == 0, err
     assert "forecasting" not in err and "Forecast (" not in out
+
+
+@pytest.mark.shared_data
+def test_the_readme_main_job_notes_the_example_post_with_the_stand_in(
+    app_env: ScriptedModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README's first command, against the stand-in's canned answers and the MedQuAD corpus:
+    it must end in a note (a check that refused the stand-in's citations once made it abstain)."""
+    from tests.conftest import SHARED_DATA
+
+    corpus = SHARED_DATA / "medquad" / "medquad_docs.jsonl"
+    if not corpus.is_file():
+        pytest.skip("shared data not present")
+    monkeypatch.setenv("EVONOTE_SEARCH__CORPUS", str(corpus))
+    example = Path(__file__).resolve().parents[2] / "deploy" / "examples" / "measles-post.json"
+    code, out, err = run(capsys, "check", f"@{example}")
+    assert code == 0, err
+    assert "— noted (model scripted-model)" in out, out
