@@ -479,6 +479,19 @@ async def test_the_scripted_policy_answers_a_repair_request_too() -> None:
     assert answer["action"]["kind"] in ("search", "visit", "write")
 
 
+def editing_writes(edit: Callable[[dict[str, Any]], None]) -> Any:
+    """The careful research policy, its write actions edited before they are sent."""
+    base = ResearchPolicy()
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        reply = base(schema, messages)
+        if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
+            edit(reply["action"])
+        return reply
+
+    return policy
+
+
 @pytest.mark.parametrize(
     "respell",
     [
@@ -494,14 +507,11 @@ async def test_the_scripted_policy_answers_a_repair_request_too() -> None:
 async def test_a_read_page_cited_in_another_spelling_cites_the_page_read(
     respell: Callable[[str], str],
 ) -> None:
-    base = ResearchPolicy()
+    def edit(action: dict[str, Any]) -> None:
+        for claim in action["support"]:
+            claim["url"] = respell(claim["url"])
 
-    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
-        reply = base(schema, messages)
-        if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
-            for claim in reply["action"]["support"]:
-                claim["url"] = respell(claim["url"])
-        return reply
+    policy = editing_writes(edit)
 
     web = FakeWeb(health_pages())
     journal = Journal()
@@ -512,14 +522,11 @@ async def test_a_read_page_cited_in_another_spelling_cites_the_page_read(
 
 
 async def test_a_url_that_names_no_page_read_is_still_refused() -> None:
-    base = ResearchPolicy()
+    def edit(action: dict[str, Any]) -> None:
+        for claim in action["support"]:  # no source it cites was read
+            claim["url"] = "https://www.cdc.gov/vaccines/other-page"
 
-    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
-        reply = base(schema, messages)
-        if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
-            for claim in reply["action"]["support"]:  # no source it cites was read
-                claim["url"] = "https://www.cdc.gov/vaccines/other-page"
-        return reply
+    policy = editing_writes(edit)
 
     outcome = await runner(policy, FakeWeb(health_pages()), EvidenceBudget(max_rewrites=0)).run(
         POST
@@ -636,14 +643,12 @@ def test_the_post_search_is_of_its_words_not_its_emoji_or_quotes() -> None:
 async def test_a_source_cited_but_never_read_is_dropped_while_a_read_one_remains() -> None:
     """Recorded from the real model (healthnotes post 3): it cited the post's own t.co link
     beside the pages it read, and was refused for it twice."""
-    base = ResearchPolicy()
 
-    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
-        reply = base(schema, messages)
-        if isinstance(reply, dict) and (reply.get("action") or {}).get("kind") == "write":
-            claim = dict(reply["action"]["support"][0], url="https://t.co/dvs95utCCc")
-            reply["action"]["support"].append(claim)
-        return reply
+    def edit(action: dict[str, Any]) -> None:
+        claim = dict(action["support"][0], url="https://t.co/dvs95utCCc")
+        action["support"].append(claim)
+
+    policy = editing_writes(edit)
 
     web = FakeWeb(health_pages())
     outcome = await runner(policy, web, EvidenceBudget(max_rewrites=0)).run(POST)
