@@ -6,11 +6,13 @@ start without loading the model, search and chat libraries.
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from alembic.util.exc import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -31,6 +33,14 @@ async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
     try:
         try:
             await upgrade(settings.database_url)
+        except CommandError as e:  # a revision this build does not know: a newer one migrated
+            where = engine.url.host or engine.url.database or "?"
+            found = re.search(r"identified by '([^']+)'", str(e))
+            raise ConfigurationError(
+                f"the database at {where} (EVONOTE_DB__URL) is at schema "
+                f"{found.group(1) if found else '?'}, newer than this EvoNote knows: run the "
+                "EvoNote that upgraded it, or point EVONOTE_DB__URL at another database"
+            ) from e
         except (OSError, SQLAlchemyError) as e:
             where = engine.url.host or engine.url.database or "?"
             raise ConfigurationError(

@@ -213,3 +213,22 @@ def test_an_unusable_data_dir_is_named_as_the_data_dir(
     problem = err.splitlines()[-1]
     assert problem.startswith(f"evonote: EVONOTE_DATA_DIR: {folder} cannot be used (")
     assert "CORPUS" not in err
+
+
+def test_a_database_a_newer_evonote_migrated_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import sqlite3
+
+    db = tmp_path / "evonote.db"
+    monkeypatch.setenv("EVONOTE_DATA_DIR", str(tmp_path))
+    assert main(["db", "upgrade"]) == 0
+    capsys.readouterr()
+    with sqlite3.connect(db) as connection:  # as a later release would leave it
+        connection.execute("UPDATE alembic_version SET version_num = '0099'")
+    code, _, err = run(capsys, "episodes", "list")
+    assert code == 2 and "Traceback" not in err
+    assert err.strip().endswith(
+        "is at schema 0099, newer than this EvoNote knows: run the EvoNote that upgraded it, "
+        "or point EVONOTE_DB__URL at another database"
+    )
