@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import aiohttp
 
 from bot.background import BackgroundTasks
+from pipeline.redact import redact
 
 FIRST_RETRY_S = 5.0
 LONGEST_RETRY_S = 300.0
@@ -85,4 +86,5 @@ async def connect_with_retries(
 
 
 def say(line: str) -> None:
-    print(f"evonote: {line}", file=sys.stderr, flush=True)
+    # A connection error may quote the URL it tried, credentials included.
+    print(f"evonote: {redact(line)}", file=sys.stderr, flush=True)

@@ -139,6 +139,7 @@ class _Run:
         self.results: dict[str, SearchResult] = {}
         self.post_links = list(dict.fromkeys(post.all_links()))
         self.evidence: dict[str, Evidence] = {}
+        self._provenance: tuple[tuple[tuple[str, ...], str], Provenance] | None = None
         self.unreadable: dict[str, str] = {}
         self.research: list[str] = []  # the research log, append-only (see `agent_messages`)
         self.fresh: list[str] = []  # the last search's results
@@ -564,13 +565,8 @@ class _Run:
         await self.tell("reading", f"{len(self.evidence)} sources read")
 
     def known_spelling(self, url: str) -> str:
-        """The URL as a page read, a search result or the post wrote it, when `url` names the
-        same page; else `url` itself."""
-        if url in self.evidence or url in self.results or url in self.post_links:
-            return url
-        key = page_key(url)
-        known = [*self.evidence, *self.results, *self.post_links]
-        return next((k for k in known if page_key(k) == key), url)
+        """The URL as a page read, a search result or the post wrote it."""
+        return same_page(url, [*self.evidence, *self.results, *self.post_links])
 
     async def visit(self, targets: list[VisitTarget], by_code: bool = False) -> list[str]:
         """Read the pages concurrently; one line about each."""
@@ -770,27 +766,22 @@ class _Run:
         chorea for a claim about autism."""
         page = self.evidence[url]
         claims = _key_stems(" ".join([self.post.all_text(), *self.claims()]))
-        return bool(claims & _key_stems(" ".join([page.title, page.excerpt, *page.quotes])))
+        return not claims.isdisjoint(_key_stems(" ".join([page.title, page.excerpt, *page.quotes])))
 
     def citing_read_pages(self, action: Write) -> Write:
         """Each cited URL that names a page read in another spelling (scheme, `www.`, trailing
         slash, fragment, tracking parameters, percent-encoding) cites that page's own URL; a
         URL that matches no page read is left for the check to refuse."""
-        read = {page_key(url): url for url in self.evidence}
-        support = [
-            s.model_copy(update={"url": read.get(page_key(s.url), s.url)})
-            if s.url not in self.evidence
-            else s
-            for s in action.support
-        ]
+        read = list(self.evidence)
+        support = [s.model_copy(update={"url": same_page(s.url, read)}) for s in action.support]
         return action.model_copy(update={"support": support})
 
     def repaired_by_code(self, action: Write) -> Write | None:
         """The draft with sentences removed, when that alone makes it pass every check: code
         removes, it never adds. In order: the post's links and unread URLs in the prose, the
-        sources cited that were not read (while one that was remains), the sentences the text
-        policy refuses (a payload
-        appended to a sound note), a last sentence cut off mid-way (a grammar's `maxLength`
+        sources cited that were not read or are off the claims' topic (while a sound one
+        remains), the sentences the text policy refuses (a payload appended to a sound note),
+        a last sentence cut off mid-way (a grammar's `maxLength`
         stops strings there), then trailing sentences while the note is over the limit (the
         first, the main correction, always stays). None when nothing would remain or another
         check still fails."""
@@ -832,10 +823,14 @@ class _Run:
         return re.sub(r"\s+([.,;:!?])", r"\1", joined).strip()
 
     def provenance(self) -> Provenance:
-        """What a note may be made of: the pages read (their URLs, words and numbers)."""
-        read = [t for e in self.evidence.values() for t in (e.title, e.excerpt, *e.quotes)]
-        language = self.brief.language if self.brief is not None else "en"
-        return Provenance(tuple(self.evidence), "\n".join(read), language.split("-")[0].lower())
+        """What a note may be made of: the pages read (their URLs, words and numbers). Built
+        once per set of pages read: a draft and its repairs are checked many times over."""
+        language = (self.brief.language if self.brief is not None else "en").split("-")[0]
+        key = (tuple(self.evidence), language.lower())
+        if self._provenance is None or self._provenance[0] != key:
+            read = [t for e in self.evidence.values() for t in (e.title, e.excerpt, *e.quotes)]
+            self._provenance = key, Provenance(key[0], "\n".join(read), key[1])
+        return self._provenance[1]
 
     def check_write(self, action: Write) -> list[str]:
         problems: list[str] = []
@@ -894,6 +889,15 @@ _PROBLEM_KINDS = (
     ("The note has no prose", "had no prose"),
     ("The last sentence is cut off", "ended mid-sentence"),
 )
+
+
+def same_page(url: str, known: list[str]) -> str:
+    """The URL of `known` that names the same page as `url` in another spelling (`page_key`),
+    or `url` itself."""
+    if url in known:
+        return url
+    key = page_key(url)
+    return next((k for k in known if page_key(k) == key), url)
 
 
 def _ends_a_sentence(text: str) -> bool:

@@ -46,11 +46,14 @@ class Provenance:
     read_urls: tuple[str, ...] = ()
     read_text: str = ""  # titles, excerpts and quotes of the pages read
     language: str = "en"  # the note's language (its vocabulary counts beside English)
+    read: str = field(init=False, repr=False, compare=False)  # read_text, normalised
     words: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        words = {w.lower() for w in _LETTERS.findall(normalise(self.read_text))}
-        object.__setattr__(self, "words", frozenset(words))
+        # Computed once: a draft is checked sentence by sentence against the same pages.
+        read = normalise(self.read_text)
+        object.__setattr__(self, "read", read)
+        object.__setattr__(self, "words", frozenset(w.lower() for w in _LETTERS.findall(read)))
 
     @classmethod
     def of_urls(cls, urls: Iterable[str], language: str = "en") -> Provenance:
@@ -205,7 +208,7 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     """The tokens of normalised `text` that may not be published or remembered, in order."""
     allowed = set(provenance.read_urls)
     hosts = {h for h in (_host(u) for u in allowed) if h}
-    read = normalise(provenance.read_text)
+    read = provenance.read
     refused: list[str] = []
     for token in text.split():
         bare = token.strip("()[]\"'“”‘’«».,;:!?…*")
