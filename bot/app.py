@@ -128,6 +128,7 @@ def make_evolver(
     """The evolve job; `judge_after_s` overrides the wait for votes (the CLI judges now)."""
     from adapters.sqlstore.episode_feed import SqlEpisodeFeed
     from memory.distil import Distiller
+    from memory.echo import PostEcho
     from memory.evolve import Evolver
     from memory.judge import SocialUtilityJudge
 
@@ -137,7 +138,11 @@ def make_evolver(
         SqlEpisodeFeed(engine),
         memory,
         SocialUtilityJudge(judge_model, llm.call_timeout_s),
-        Distiller(judge_model, llm.call_timeout_s),
+        Distiller(
+            judge_model,
+            llm.call_timeout_s,
+            PostEcho(memory.embedder, settings.memory.post_echo_similarity),
+        ),
         mode=settings.memory.mode,
         batch=settings.memory.batch,
         merge=settings.memory.merge,

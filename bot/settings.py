@@ -225,7 +225,19 @@ class MemorySettings(BaseModel):
         description="cosine at which a new lesson counts as a near-duplicate",
     )
     activation_support: int = Field(
-        default=2, ge=1, description="support at which a provisional lesson becomes active"
+        default=2,
+        ge=1,
+        description="different requesters whose episodes must support a provisional lesson "
+        "before it becomes active (one requester's episodes count once; a moderator's approval "
+        "activates it at any support)",
+    )
+    post_echo_similarity: float = Field(
+        default=0.62,
+        gt=0,
+        le=1.01,
+        description="a lesson sentence this similar (cosine, the memory's embedder) to a sentence "
+        "of its post restates the post and is refused; its trigger, which describes the claim, may come 0.12 closer. "
+        "Calibrated on the local MiniLM; 1.01 switches the check off",
     )
     judge_after_s: float = Field(
         default=600,

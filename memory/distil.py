@@ -3,13 +3,15 @@
 The model proposes; code disposes. A lesson is normalised and must pass the same allowlist as
 a published note with no URL allowed (no link, domain or @handle however spelled, no hidden
 characters, nothing instruction-like), and may not repeat 8 consecutive words of the post, the
-pages or the note it came from: a post must not be able to plant a rule through the memory.
+pages or the note it came from, nor restate the post in other words (`memory.echo`): a post must
+not be able to plant a rule through the memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memory.echo import PostEcho
 from memory.models import KIND_FOR_MODE, MemoryItem
 from memory.ports import FinishedEpisode
 from memory.prompts import (
@@ -65,9 +67,12 @@ def normalised(lesson: DistilledLesson) -> DistilledLesson:
 
 
 class Distiller:
-    def __init__(self, model: ChatModel, timeout_s: float = 60.0) -> None:
+    def __init__(
+        self, model: ChatModel, timeout_s: float = 60.0, echo: PostEcho | None = None
+    ) -> None:
         self.model = model
         self.timeout_s = timeout_s
+        self.echo = echo
 
     async def distil(
         self, episode: FinishedEpisode, verdict: JudgeVerdict
@@ -83,6 +88,8 @@ class Distiller:
         for raw in reply.value.lessons:
             lesson = normalised(raw)
             reason = rejection_reason(lesson, sources)
+            if reason is None and self.echo is not None:
+                reason = await self.echo.restated(lesson, episode.post.all_text())
             if reason is not None:
                 refused.append(f"'{lesson.trigger[:60]}': {reason}")
                 continue
@@ -94,6 +101,7 @@ class Distiller:
                     rationale=lesson.rationale.strip(),
                     kind=kind,
                     source_episodes=[episode.id],
+                    requesters=[episode.requester] if episode.requester else [],
                     learned_from_post_at=episode.post_created_at,
                 )
             )

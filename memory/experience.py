@@ -191,16 +191,17 @@ class ExperienceMemory:
                         return twin, True
                     return await self._reinforce(twin, candidate, actor), True
             candidate.status = (
-                LessonStatus.ACTIVE
-                if self._activates(candidate.support)
-                else LessonStatus.PROVISIONAL
+                LessonStatus.ACTIVE if self._activates(candidate) else LessonStatus.PROVISIONAL
             )
             stored = await self.store.add(candidate, actor)
             await self._index([stored], vectors[:1])
             return stored, False
 
-    def _activates(self, support: int) -> bool:
-        return not self.policy.require_approval and support >= self.policy.activation_support
+    def _activates(self, item: MemoryItem) -> bool:
+        """Support activates a lesson only from different requesters' episodes; otherwise (or
+        with approval required) only a moderator's approval does."""
+        vouched = len(set(item.requesters))
+        return not self.policy.require_approval and vouched >= self.policy.activation_support
 
     async def _near_duplicate(self, candidate: MemoryItem, vectors: Vectors) -> MemoryItem | None:
         threshold = self.policy.merge_similarity
@@ -217,12 +218,13 @@ class ExperienceMemory:
 
     async def _reinforce(self, item: MemoryItem, candidate: MemoryItem, actor: str) -> MemoryItem:
         assert item.id is not None
-        support = item.support + 1
         changes: dict[str, Any] = {
-            "support": support,
+            "support": item.support + 1,
             "source_episodes": sorted({*item.source_episodes, *candidate.source_episodes}),
+            "requesters": sorted({*item.requesters, *candidate.requesters}),
         }
-        if item.status == LessonStatus.PROVISIONAL and self._activates(support):
+        merged = item.model_copy(update=changes)
+        if item.status == LessonStatus.PROVISIONAL and self._activates(merged):
             changes["status"] = LessonStatus.ACTIVE
         updated = await self.store.update(item.id, actor, "reinforce", **changes)
         self.items[item.id] = updated

@@ -56,6 +56,10 @@ class MemoryItem(SQLModel, table=True):
     # The post time of the earliest source episode: benchmarks on a stream may only retrieve
     # lessons learned from posts earlier than the one being checked.
     learned_from_post_at: datetime | None = Field(default=None, index=True)
+    # Who asked for the episodes behind it ("slack:U123", "discord:42", "x_watch:…"): support
+    # activates a lesson only when it comes from different requesters, so one account that
+    # posts the same claim again and again cannot vouch for its own lesson.
+    requesters: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     support: int = 1
     uses: int = 0
     votes_up: int = 0

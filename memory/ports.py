@@ -70,6 +70,7 @@ class FinishedEpisode(BaseModel):
 
     id: int
     post: Post
+    requester: str = ""  # "source:user" of whoever asked for it
     post_created_at: datetime | None = None
     status: str
     brief: VerificationBrief | None = None

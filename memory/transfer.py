@@ -37,6 +37,7 @@ class LessonLine(BaseModel):
     source_episodes: list[int] = Field(default_factory=list)
     learned_from_post_at: datetime | None = None
     support: int = Field(default=1, ge=1)
+    requesters: list[str] = Field(default_factory=list)
 
 
 def read_jsonl(text: str) -> list[MemoryItem]:
@@ -78,10 +79,11 @@ async def import_lessons(
     keep_support: bool = False,
 ) -> ImportReport:
     """Add each lesson as a provisional one that names no episode: a file is text anyone could
-    have edited, so its episode ids (a vote on this database's episode N must not reach them)
-    and its support are not believed, the same lesson twice in one file counts once, and a
-    lesson already known is left as it is (an import never reinforces). `keep_support`: a
-    benchmark's own memory, learned on an earlier stream, keeps its support."""
+    have edited, so its episode ids (a vote on this database's episode N must not reach them),
+    its support and its requesters are not believed, the same lesson twice in one file counts
+    once, and a lesson already known is left as it is (an import never reinforces).
+    `keep_support`: a benchmark's own memory, learned on an earlier stream, keeps its support
+    and requesters."""
     report = ImportReport()
     seen: set[tuple[str, str, str, str]] = set()
     for n, item in enumerate(items, start=1):
@@ -110,6 +112,7 @@ async def import_lessons(
             source_episodes=[],
             learned_from_post_at=item.learned_from_post_at,
             support=item.support if keep_support else 1,
+            requesters=item.requesters if keep_support else [],
         )
         _, merged = await memory.add_or_reinforce(fresh, actor, reinforce=keep_support)
         report.merged += merged

@@ -79,6 +79,7 @@ class SqlEpisodeFeed:
             return FinishedEpisode(
                 id=episode_id,
                 post=typed.post,
+                requester=f"{row.source}:{row.requester}",
                 post_created_at=row.post_created_at,
                 status=row.status,
                 brief=typed.brief,

@@ -102,6 +102,7 @@ async def test_near_duplicates_reinforce_instead_of_adding(engine: AsyncEngine) 
             "posts claiming vaccines cause autism",
             "search health agency pages on vaccine safety first",
             source_episodes=[1],
+            requesters=["slack:U1"],
         ),
         "t",
     )
@@ -113,6 +114,7 @@ async def test_near_duplicates_reinforce_instead_of_adding(engine: AsyncEngine) 
             "posts claiming vaccines cause autism!",
             "search health agency pages on vaccine safety first",
             source_episodes=[2],
+            requesters=["discord:7"],
         ),
         "t",
     )
@@ -129,6 +131,39 @@ async def test_near_duplicates_reinforce_instead_of_adding(engine: AsyncEngine) 
     )
     assert not merged
     assert len(await memory.store.items()) == 2
+
+
+async def test_one_requesters_episodes_never_activate_a_lesson(engine: AsyncEngine) -> None:
+    """An attacker who asks about the same claim five times supports the lesson five times and
+    still vouches for it once: it stays provisional until another requester or a moderator."""
+    memory = await memory_on(engine)
+    for episode in range(1, 6):
+        item, _ = await memory.add_or_reinforce(
+            lesson(
+                EVIDENCE,
+                "posts claiming vaccines cause autism",
+                "search health agency pages on vaccine safety first",
+                source_episodes=[episode],
+                requesters=["slack:U666"],
+            ),
+            "evolve",
+        )
+    assert (item.support, item.status, item.requesters) == (
+        5,
+        LessonStatus.PROVISIONAL,
+        ["slack:U666"],
+    )
+    item, _ = await memory.add_or_reinforce(
+        lesson(
+            EVIDENCE,
+            "posts claiming vaccines cause autism",
+            "search health agency pages on vaccine safety first",
+            source_episodes=[6],
+            requesters=["slack:U2"],
+        ),
+        "evolve",
+    )
+    assert item.status == LessonStatus.ACTIVE
 
 
 async def test_merging_can_be_switched_off(engine: AsyncEngine) -> None:
@@ -153,7 +188,14 @@ async def test_active_lessons_come_before_provisional_ones(engine: AsyncEngine) 
         "t",
     )
     active, _ = await memory.add_or_reinforce(
-        lesson(EVIDENCE, "posts about measles", "read the measles fact sheet", support=2), "t"
+        lesson(
+            EVIDENCE,
+            "posts about measles",
+            "read the measles fact sheet",
+            support=2,
+            requesters=["slack:U1", "slack:U2"],
+        ),
+        "t",
     )
     found = await memory.retrieve(EVIDENCE, "posts about measles outbreaks and vaccines", k=2)
     assert [f.id for f in found] == [active.id, provisional.id]
@@ -164,11 +206,24 @@ async def test_with_approval_required_only_a_moderator_activates_a_lesson(
 ) -> None:
     memory = await memory_on(engine, require_approval=True)
     strong, _ = await memory.add_or_reinforce(
-        lesson(EVIDENCE, "posts about measles", "read the measles fact sheet", support=5), "t"
+        lesson(
+            EVIDENCE,
+            "posts about measles",
+            "read the measles fact sheet",
+            support=5,
+            requesters=["slack:U1", "slack:U2"],
+        ),
+        "t",
     )
-    for _ in range(3):
+    for n in range(3):
         item, merged = await memory.add_or_reinforce(
-            lesson(EVIDENCE, "posts about measles", "read the measles fact sheet"), "t"
+            lesson(
+                EVIDENCE,
+                "posts about measles",
+                "read the measles fact sheet",
+                requesters=[f"discord:{n}"],
+            ),
+            "t",
         )
         assert merged
     assert item.support == 8 and item.status == LessonStatus.PROVISIONAL
@@ -315,12 +370,16 @@ def test_a_good_lesson_passes() -> None:
     )
 
 
-async def finished_episodes(engine: AsyncEngine, n: int) -> list[int]:
+async def finished_episodes(
+    engine: AsyncEngine, n: int, requester: str | None = None
+) -> list[int]:
+    """`n` noted episodes, asked for by `requester` (default: a different one each)."""
     store = EpisodeStore(engine)
     ids = []
     for i in range(n):
         post = Post(text=f"claim {i}", created_at=datetime(2021, 1, n - i, tzinfo=UTC))
-        row = await store.create(NoteRequest(post_ref=f"claim {i}"), post, "evolving")
+        asked = NoteRequest(post_ref=f"claim {i}", requester=requester or f"U{i}", source="slack")
+        row = await store.create(asked, post, "evolving")
         assert row.id is not None
         await store.claim(row.id, "w", 60)
         await store.record_steps(row.id, [StepRecord(index=0, phase="search", observation="ok")])
@@ -377,8 +436,21 @@ async def test_evolve_judges_in_post_time_order_and_distils(engine: AsyncEngine)
     assert items[0].kind == LessonKind.IMPROVE
     assert items[0].status == LessonStatus.ACTIVE
     assert sorted(items[0].source_episodes) == sorted(ids)
+    assert items[0].requesters == ["slack:U0", "slack:U1", "slack:U2"]
     again = await evolve.run_once()
     assert again.judged == 0
+
+
+async def test_one_requesters_episodes_leave_their_lesson_provisional(
+    engine: AsyncEngine,
+) -> None:
+    await finished_episodes(engine, 3, requester="U666")
+    memory = await memory_on(engine)
+    evolve, _ = evolver(engine, memory, no_policy, batch=4)
+    report = await evolve.run_once()
+    assert report.added == 1 and report.reinforced == 2
+    (item,) = await memory.store.items()
+    assert (item.support, item.status) == (3, LessonStatus.PROVISIONAL)
 
 
 async def test_frozen_memory_judges_but_never_adds(engine: AsyncEngine) -> None:
