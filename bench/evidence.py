@@ -141,6 +141,7 @@ async def visit_numbers(delay_s: float) -> None:
             budget=EvidenceBudget(),
         )
         outcome = await runner.run(Post(text="The MMR vaccine causes autism."))
+        await reader.aclose()
     server.shutdown()
     print(
         f"3. one visit step of 4 URLs, {delay_s:.1f} s per response: "

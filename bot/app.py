@@ -298,9 +298,10 @@ def make_web_search(settings: Settings, client: httpx.AsyncClient) -> SearchEngi
 
 
 async def make_evidence(
-    settings: Settings, client: httpx.AsyncClient
+    settings: Settings, client: httpx.AsyncClient, stack: AsyncExitStack | None = None
 ) -> tuple[SearchEngine, PageReader]:
-    """The search engine and the page reader the settings ask for."""
+    """The search engine and the page reader the settings ask for (a web reader's extraction
+    children are stopped with `stack`)."""
     local = settings.search.backend == "local"
     use_corpus_reader = settings.reader.source == "corpus" or (
         settings.reader.source == "auto" and local
@@ -313,6 +314,7 @@ async def make_evidence(
     if use_corpus_reader and corpus is not None:
         return search, corpus
     from adapters.web.address_guard import SystemResolver
+    from adapters.web.extraction import ExtractionLimits, IsolatedExtractor
     from adapters.web.page_cache import PageCache
     from adapters.web.reader import GuardedPageReader
 
@@ -326,7 +328,12 @@ async def make_evidence(
         max_redirects=r.max_redirects,
         timeout_s=settings.budget.page_timeout_s,
         user_agent=r.user_agent,
+        extractor=IsolatedExtractor(
+            ExtractionLimits(r.extract_timeout_s, r.extract_memory_mb << 20, r.extract_processes)
+        ),
     )
+    if stack is not None:
+        stack.push_async_callback(reader.aclose)
     return search, reader
 
 
@@ -526,7 +533,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
                 timeout=settings.search.timeout_s, cookies=no_cookies(), follow_redirects=False
             )
         )
-        search, reader = await make_evidence(settings, http)
+        search, reader = await make_evidence(settings, http, stack)
         model, client = make_chat_model(settings)
         stack.push_async_callback(client.close)
         engine = await stack.enter_async_context(open_database(settings))

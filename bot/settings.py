@@ -197,6 +197,17 @@ class ReaderSettings(BaseModel):
         default=86_400, ge=0, description="how long read pages are kept on disk (0 = no cache)"
     )
     user_agent: str = Field(default=DEFAULT_USER_AGENT, description="User-Agent sent")
+    extract_timeout_s: float = Field(
+        default=10,
+        gt=0,
+        description="seconds a page's parsing may take (in a child process, killed after)",
+    )
+    extract_memory_mb: int = Field(
+        default=1024, ge=128, description="memory a child process that parses pages may use"
+    )
+    extract_processes: int = Field(
+        default=2, ge=1, le=32, description="child processes that parse pages at once"
+    )
 
 
 class MemorySettings(BaseModel):

@@ -4,7 +4,8 @@ Every hop: http(s) only, no credentials in the URL, the host resolved and every 
 public, then the connection made to that checked address (Host header and TLS SNI carry the
 name), so a DNS answer that changes after the check cannot redirect the fetch. Redirects are
 followed by hand (at most `max_redirects`), the body is capped, nothing is remembered between
-requests (no cookies), and the whole read runs under one deadline.
+requests (no cookies), the whole read runs under one deadline, and the document is parsed in
+a child process that a hostile page cannot take down with it (`adapters.web.extraction`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import httpx
 
 from adapters.web import DEFAULT_USER_AGENT
 from adapters.web.address_guard import Resolver, pinned
-from adapters.web.extract import PDF_TYPES, SUPPORTED_TYPES, extract
+from adapters.web.extract import PDF_TYPES, SUPPORTED_TYPES
+from adapters.web.extraction import IsolatedExtractor
 from adapters.web.page_cache import PageCache
 from pipeline.errors import PageUnreadable
 from pipeline.evidence import Page
@@ -33,8 +35,10 @@ class GuardedPageReader:
         max_redirects: int = 5,
         timeout_s: float = 20.0,
         user_agent: str = DEFAULT_USER_AGENT,
+        extractor: IsolatedExtractor | None = None,
     ) -> None:
         self.client = client
+        self.extractor = extractor or IsolatedExtractor()
         self.resolver = resolver
         self.cache = cache
         self.max_bytes = max_bytes
@@ -116,11 +120,10 @@ class GuardedPageReader:
                     raise PageUnreadable(f"the PDF is larger than {self.max_bytes:,} bytes")
                 del body[self.max_bytes :]  # HTML and text: the first part is still useful
                 break
-        try:
-            return await asyncio.to_thread(
-                extract, bytes(body), url, content_type, response.charset_encoding
-            )
-        except PageUnreadable:
-            raise
-        except Exception as e:  # parsers fail in their own ways on hostile or broken input
-            raise PageUnreadable(f"the page could not be parsed ({type(e).__name__})") from e
+        return await self.extractor.extract(
+            bytes(body), url, content_type, response.charset_encoding
+        )
+
+    async def aclose(self) -> None:
+        """Stop the extraction children (they would also stop when this process ends)."""
+        await self.extractor.aclose()

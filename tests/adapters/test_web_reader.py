@@ -12,6 +12,7 @@ import respx
 
 from adapters.web.address_guard import why_not_public
 from adapters.web.cookies import no_cookies
+from adapters.web.extraction import IsolatedExtractor
 from adapters.web.page_cache import PageCache
 from adapters.web.reader import GuardedPageReader
 from pipeline.errors import PageUnreadable
@@ -39,11 +40,23 @@ async def client() -> AsyncIterator[httpx.AsyncClient]:
         yield c
 
 
+_extractors: list[IsolatedExtractor] = []
+
+
+@pytest.fixture(autouse=True)
+async def _stop_extraction_children() -> AsyncIterator[None]:
+    yield
+    while _extractors:
+        await _extractors.pop().aclose()
+
+
 def reader(
     client: httpx.AsyncClient, table: dict[str, list[list[str]]] | None = None, **kwargs: object
 ) -> GuardedPageReader:
     resolver = StubResolver(table or {"example.org": [[PUBLIC]]})
-    return GuardedPageReader(client, resolver, **kwargs)  # type: ignore[arg-type]
+    extractor = IsolatedExtractor()
+    _extractors.append(extractor)
+    return GuardedPageReader(client, resolver, extractor=extractor, **kwargs)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
