@@ -14,7 +14,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from adapters.answers import AnswerUnreadable, get_capped, shape_problem
 from pipeline.errors import InvalidPostInput, PostUnavailable
 from pipeline.post import MAX_POST_CHARS, Media, Post
 
@@ -54,101 +56,163 @@ class BlueskyPostSource:
         uri, web = at_uri(url)
         try:
             async with asyncio.timeout(self.timeout_s):
-                response = await self.client.get(
+                answer = await get_capped(
+                    self.client,
                     f"{self.appview}/xrpc/app.bsky.feed.getPostThread",
                     params={"uri": uri, "depth": 0, "parentHeight": 1},
                 )
         except (httpx.HTTPError, TimeoutError) as e:
             raise PostUnavailable(f"Bluesky could not be reached ({type(e).__name__})") from e
-        body = _json(response)
-        if response.status_code == 429:
+        except AnswerUnreadable as e:
+            raise PostUnavailable(f"Bluesky answered in an unexpected way ({e})") from e
+        if answer.status_code == 429:
             raise PostUnavailable("Bluesky is rate-limiting; try again in a minute")
-        if response.status_code >= 400:
-            error = str(body.get("error") or "")
-            if error == "NotFound" or response.status_code == 404:
+        try:
+            body = ThreadAnswer.model_validate(answer.json())
+        except (AnswerUnreadable, ValidationError) as e:
+            if answer.status_code == 404:
+                raise PostUnavailable(GONE) from e
+            if answer.status_code >= 400:
+                raise PostUnavailable(f"Bluesky answered HTTP {answer.status_code}") from e
+            why = shape_problem(e) if isinstance(e, ValidationError) else str(e)
+            raise PostUnavailable(f"Bluesky answered in an unexpected way ({why})") from e
+        if answer.status_code >= 400:
+            if body.error == "NotFound" or answer.status_code == 404:
                 raise PostUnavailable(GONE)
-            raise PostUnavailable(f"Bluesky answered HTTP {response.status_code} {error}".strip())
-        thread = body.get("thread") or {}
-        kind = str(thread.get("$type") or "")
-        if kind.endswith("#notFoundPost"):
+            reason = f"Bluesky answered HTTP {answer.status_code} {body.error or ''}"
+            raise PostUnavailable(reason.strip()[:200])
+        thread = body.thread or Thread()
+        if thread.type.endswith("#notFoundPost"):
             raise PostUnavailable(GONE)
-        if kind.endswith("#blockedPost"):
+        if thread.type.endswith("#blockedPost"):
             raise PostUnavailable("the post is not visible: its author blocks it from viewers")
-        view = thread.get("post")
-        if not isinstance(view, dict):
+        if thread.post is None:
             raise PostUnavailable("Bluesky's answer holds no post")
-        post = to_post(view, web)
-        parent = (thread.get("parent") or {}).get("post")
-        if isinstance(parent, dict):
-            post.replied_to = to_post(parent, None)
+        try:
+            post = to_post(thread.post, web)
+            if thread.parent is not None and thread.parent.post is not None:
+                post.replied_to = to_post(thread.parent.post, None)
+        except ValidationError as e:
+            raise PostUnavailable(
+                f"Bluesky answered in an unexpected way ({shape_problem(e)})"
+            ) from e
         return post
 
 
-def _json(response: httpx.Response) -> dict[str, Any]:
-    try:
-        data = response.json()
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+class _View(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
 
 
-def to_post(view: dict[str, Any], web: str | None, nested: bool = False) -> Post:
+class Feature(_View):
+    type: str = Field(default="", alias="$type")
+    uri: str | None = None
+
+
+class Facet(_View):
+    features: list[Feature] = Field(default_factory=list)
+
+
+class Record(_View):
+    text: str = ""
+    facets: list[Facet] = Field(default_factory=list)
+    createdAt: str | None = None
+    langs: list[str] = Field(default_factory=list)
+
+
+class Author(_View):
+    handle: str | None = None
+    did: str | None = None
+
+
+class Image(_View):
+    fullsize: str | None = None
+    thumb: str | None = None
+    alt: str | None = None
+
+
+class Embed(_View):
+    type: str = Field(default="", alias="$type")
+    images: list[Image] = Field(default_factory=list)
+    # A quoted post's view, or (record with media) a wrapper around one: read when used.
+    record: dict[str, Any] | None = None
+    media: Embed | None = None
+
+
+class PostView(_View):
+    """A post view (`record`) or an embedded record view (`value`): what a post needs."""
+
+    uri: str = ""
+    author: Author = Field(default_factory=Author)
+    record: Record | None = None
+    value: Record | None = None
+    embed: Embed | None = None
+    embeds: list[Embed] = Field(default_factory=list)
+
+
+class Thread(_View):
+    type: str = Field(default="", alias="$type")
+    post: PostView | None = None
+    parent: Thread | None = None
+
+
+class ThreadAnswer(_View):
+    thread: Thread | None = None
+    error: str | None = None
+
+
+def to_post(view: PostView, web: str | None, nested: bool = False) -> Post:
     """A post view (or an embedded record view) → Post."""
-    record = view.get("record") or view.get("value") or {}
-    author = view.get("author") or {}
-    text = str(record.get("text") or "")
-    if len(text) > MAX_POST_CHARS:
+    record = view.record or view.value or Record()
+    if len(record.text) > MAX_POST_CHARS:
         raise InvalidPostInput("the Bluesky post is longer than any post can be")
-    links: list[str] = []
-    for facet in record.get("facets") or []:
-        for feature in facet.get("features") or []:
-            if str(feature.get("$type", "")).endswith("#link") and feature.get("uri"):
-                links.append(str(feature["uri"]))
-    embed = view.get("embed") or (view.get("embeds") or [None])[0] or {}
-    media, quoted = _embed(embed, nested)
-    langs = record.get("langs") or []
-    handle = author.get("handle") or author.get("did")
-    uri = str(view.get("uri") or "")
+    links = [
+        feature.uri
+        for facet in record.facets
+        for feature in facet.features
+        if feature.type.endswith("#link") and feature.uri
+    ]
+    embed = view.embed or (view.embeds[0] if view.embeds else None)
+    media, quoted = _embed(embed, nested) if embed else ([], None)
+    handle = view.author.handle or view.author.did
     return Post(
-        text=text,
-        url=web or _web(uri, handle),
-        post_id=uri or None,
+        text=record.text,
+        url=web or _web(view.uri, handle),
+        post_id=view.uri or None,
         author=handle,
-        created_at=_time(record.get("createdAt")),
-        language=str(langs[0]) if langs else None,
+        created_at=_time(record.createdAt),
+        language=record.langs[0] if record.langs else None,
         media=media,
         quoted=quoted,
         links=list(dict.fromkeys(links)),
     )
 
 
-def _embed(embed: dict[str, Any], nested: bool) -> tuple[list[Media], Post | None]:
-    kind = str(embed.get("$type") or "")
+def _embed(embed: Embed, nested: bool) -> tuple[list[Media], Post | None]:
     media: list[Media] = []
     quoted: Post | None = None
-    if kind.startswith("app.bsky.embed.images"):
+    if embed.type.startswith("app.bsky.embed.images"):
         media = [
-            Media(kind="photo", url=i.get("fullsize") or i.get("thumb"), alt_text=i.get("alt"))
-            for i in embed.get("images") or []
-        ][:10]
-    elif kind.startswith("app.bsky.embed.record") and not nested:
-        record = embed.get("record") or {}
-        if kind.startswith("app.bsky.embed.recordWithMedia"):
-            record = record.get("record", record)
-        if isinstance(record, dict) and (record.get("value") or record.get("record")):
-            quoted = to_post(record, None, nested=True)
-        if kind.startswith("app.bsky.embed.recordWithMedia"):
-            media, _ = _embed(embed.get("media") or {}, True)
+            Media(kind="photo", url=i.fullsize or i.thumb, alt_text=i.alt) for i in embed.images
+        ]
+    elif embed.type.startswith("app.bsky.embed.record") and not nested:
+        record = embed.record or {}
+        with_media = embed.type.startswith("app.bsky.embed.recordWithMedia")
+        if with_media and isinstance(record.get("record"), dict):
+            record = record["record"]
+        if record.get("value") or record.get("record"):
+            quoted = to_post(PostView.model_validate(record), None, nested=True)
+        if with_media and embed.media is not None:
+            media, _ = _embed(embed.media, True)
     return media, quoted
 
 
-def _web(uri: str, handle: Any) -> str | None:
+def _web(uri: str, handle: str | None) -> str | None:
     rkey = uri.rsplit("/", 1)[-1] if uri else ""
     return f"https://bsky.app/profile/{handle}/post/{rkey}" if handle and rkey else None
 
 
-def _time(value: Any) -> datetime | None:
+def _time(value: str | None) -> datetime | None:
     try:
-        return datetime.fromisoformat(str(value).replace("Z", "+00:00")) if value else None
+        return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
     except ValueError:
         return None

@@ -12,20 +12,56 @@ from __future__ import annotations
 import asyncio
 import re
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 import httpx
+import lxml.etree
 import lxml.html
+from pydantic import BaseModel, BeforeValidator, Field, ValidationError
 
+from adapters.answers import AnswerUnreadable, get_capped, shape_problem
 from adapters.web.address_guard import Resolver, pinned
 from pipeline.errors import InvalidPostInput, PageUnreadable, PostUnavailable
 from pipeline.post import MAX_POST_CHARS, Media, Post
+
+
+def _text(value: Any) -> Any:
+    """Ids come as strings; some servers send numbers."""
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
 
 _STATUS = re.compile(
     r"^/(?:@[A-Za-z0-9_.@-]{1,100}|users/[A-Za-z0-9_.-]{1,100}/statuses)/(\d{1,25})/?$"
 )
 _KINDS = {"image": "photo", "gifv": "animated_gif"}
+
+
+class Attachment(BaseModel):
+    type: str | None = None
+    url: str | None = None
+    preview_url: str | None = None
+    description: str | None = None
+
+
+class Account(BaseModel):
+    acct: str | None = None
+    username: str | None = None
+
+
+class Status(BaseModel):
+    """The fields of a Mastodon status that a post needs; anything else is ignored."""
+
+    content: str
+    spoiler_text: str = ""
+    id: Annotated[str, BeforeValidator(_text)] | None = None
+    url: str | None = None
+    uri: str | None = None
+    created_at: str | None = None
+    language: str | None = None
+    in_reply_to_id: Annotated[str, BeforeValidator(_text)] | None = None
+    account: Account | None = None
+    media_attachments: list[Attachment] = Field(default_factory=list)
 
 
 def status_id(url: str) -> str | None:
@@ -51,16 +87,21 @@ class MastodonPostSource:
         if number is None:
             raise InvalidPostInput(f"'{url[:120]}' is not a link to a Mastodon post")
         status = await self._status(host, number)
-        post = to_post(status, url)
-        parent = status.get("in_reply_to_id")
-        if parent:
+        try:
+            post = to_post(status, url)
+        except (ValidationError, lxml.etree.LxmlError) as e:
+            raise PostUnavailable(
+                f"the post on {host} could not be read ({type(e).__name__})"
+            ) from e
+        if status.in_reply_to_id:
             try:
-                post.replied_to = to_post(await self._status(host, str(parent)), None)
-            except PostUnavailable:
+                parent = await self._status(host, status.in_reply_to_id)
+                post.replied_to = to_post(parent, None)
+            except (PostUnavailable, ValidationError, lxml.etree.LxmlError):
                 post.unseen.append("the post it replies to (not public, or deleted)")
         return post
 
-    async def _status(self, host: str, number: str) -> dict[str, Any]:
+    async def _status(self, host: str, number: str) -> Status:
         try:
             target, headers, extensions = await pinned(
                 f"https://{host}/api/v1/statuses/{number}", self.resolver
@@ -70,26 +111,31 @@ class MastodonPostSource:
         headers["Accept"] = "application/json"
         try:
             async with asyncio.timeout(self.timeout_s):
-                response = await self.client.get(target, headers=headers, extensions=extensions)
+                answer = await get_capped(
+                    self.client, target, headers=headers, extensions=extensions
+                )
         except (httpx.HTTPError, TimeoutError) as e:
             raise PostUnavailable(f"{host} could not be reached ({type(e).__name__})") from e
-        if response.status_code == 404:
+        except AnswerUnreadable as e:
+            raise PostUnavailable(f"{host} did not answer like a Mastodon server ({e})") from e
+        if answer.status_code == 404:
             raise PostUnavailable(f"the post does not exist on {host} (deleted, or a wrong link)")
-        if response.status_code in (401, 403):
+        if answer.status_code in (401, 403):
             raise PostUnavailable(
                 f"the post on {host} is not public (followers-only, or the server needs a login)"
             )
-        if response.status_code == 429:
+        if answer.status_code == 429:
             raise PostUnavailable(f"{host} is rate-limiting; try again in a minute")
-        if response.status_code >= 400:
-            raise PostUnavailable(f"{host} answered HTTP {response.status_code}")
+        if answer.status_code >= 400:
+            raise PostUnavailable(f"{host} answered HTTP {answer.status_code}")
         try:
-            data = response.json()
-        except ValueError as e:
-            raise PostUnavailable(f"{host} did not answer like a Mastodon server") from e
-        if not isinstance(data, dict) or "content" not in data:
-            raise PostUnavailable(f"{host} did not answer like a Mastodon server")
-        return data
+            return Status.model_validate(answer.json())
+        except AnswerUnreadable as e:
+            raise PostUnavailable(f"{host} did not answer like a Mastodon server ({e})") from e
+        except ValidationError as e:
+            raise PostUnavailable(
+                f"{host} did not answer like a Mastodon server ({shape_problem(e)})"
+            ) from e
 
 
 def html_text(html: str) -> tuple[str, list[str]]:
@@ -111,31 +157,31 @@ def html_text(html: str) -> tuple[str, list[str]]:
     return root.text_content().strip(), links
 
 
-def to_post(status: dict[str, Any], url: str | None) -> Post:
-    text, links = html_text(str(status.get("content") or ""))
-    warning = str(status.get("spoiler_text") or "").strip()
+def to_post(status: Status, url: str | None) -> Post:
+    text, links = html_text(status.content)
+    warning = status.spoiler_text.strip()
     if warning:
         text = f"[content warning: {warning}]\n{text}"
     if len(text) > MAX_POST_CHARS:
         raise InvalidPostInput("the Mastodon post is longer than any post can be")
-    account = status.get("account") or {}
     media = [
         Media(
-            kind=_KINDS.get(str(m.get("type")), str(m.get("type") or "photo"))[:20],
-            url=m.get("url") or m.get("preview_url"),
-            alt_text=m.get("description"),
+            kind=_KINDS.get(m.type or "", m.type or "photo"),
+            url=m.url or m.preview_url,
+            alt_text=m.description,
         )
-        for m in status.get("media_attachments") or []
-    ][:10]
+        for m in status.media_attachments
+    ]
+    account = status.account
     return Post(
         text=text,
-        url=url or status.get("url") or status.get("uri"),
-        post_id=str(status.get("id") or "") or None,
-        author=account.get("acct") or account.get("username"),
-        created_at=_time(status.get("created_at")),
-        language=status.get("language"),
+        url=url or status.url or status.uri,
+        post_id=status.id,
+        author=account.acct or account.username if account else None,
+        created_at=_time(status.created_at),
+        language=status.language,
         media=media,
-        links=list(dict.fromkeys(links))[:50],
+        links=list(dict.fromkeys(links)),
     )
 
 

@@ -18,6 +18,31 @@ MAX_EXISTING_NOTES = 20
 MAX_LINKS = 50
 MAX_URL_CHARS = 2_000
 Url = Annotated[str, Field(max_length=MAX_URL_CHARS)]
+MAX_AUTHOR_CHARS = 300  # a Mastodon acct: 30-character user @ a 253-character domain
+MAX_POST_ID_CHARS = 512  # a Bluesky at:// URI may carry a 253-character handle
+
+
+def _clipped(value: object, limit: int) -> object:
+    """A legal post is always accepted: its long parts are cut, with an ellipsis."""
+    if isinstance(value, str) and len(value) > limit:
+        return value[: limit - 1] + "…"
+    return value
+
+
+def _primary_language(value: object) -> object:
+    """ "zh-Hant-TW-x-private" → "zh-Hant-TW"; a tag is used only to pick a word list."""
+    if isinstance(value, str) and len(value) > 12:
+        return value[:12].rsplit("-", 1)[0] or None
+    return value
+
+
+def _first(value: object, limit: int, item_limit: int | None = None) -> object:
+    """The first `limit` items of a list (dropping strings over `item_limit`: cut links break)."""
+    if not isinstance(value, list):
+        return value
+    if item_limit is not None:
+        value = [v for v in value if not (isinstance(v, str) and len(v) > item_limit)]
+    return value[:limit]
 
 
 def as_utc(value: datetime) -> datetime:
@@ -35,6 +60,21 @@ class Media(BaseModel):
         default=None, max_length=MAX_ALT_TEXT_CHARS, description="what a vision model saw, if run"
     )
 
+    @field_validator("alt_text", "caption", mode="before")
+    @classmethod
+    def _cut_text(cls, value: object) -> object:
+        return _clipped(value, MAX_ALT_TEXT_CHARS)
+
+    @field_validator("kind", mode="before")
+    @classmethod
+    def _cut_kind(cls, value: object) -> object:
+        return _clipped(value, 20)
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _no_cut_url(cls, value: object) -> object:
+        return None if isinstance(value, str) and len(value) > MAX_URL_CHARS else value
+
 
 class ExistingNote(BaseModel):
     """A Community Note already proposed on the post (used to find gaps)."""
@@ -48,8 +88,8 @@ class Post(BaseModel):
 
     text: str = Field(max_length=MAX_POST_CHARS)
     url: Url | None = None
-    post_id: str | None = Field(default=None, max_length=100)
-    author: str | None = Field(default=None, max_length=200)
+    post_id: str | None = Field(default=None, max_length=MAX_POST_ID_CHARS)
+    author: str | None = Field(default=None, max_length=MAX_AUTHOR_CHARS)
     created_at: datetime | None = None
     language: str | None = Field(default=None, max_length=12)
     media: list[Media] = Field(default_factory=list, max_length=MAX_MEDIA)
@@ -66,6 +106,31 @@ class Post(BaseModel):
         max_length=5,
         description="what the source that read the post could not see (media, quoted posts)",
     )
+
+    @field_validator("url", mode="before")
+    @classmethod
+    def _no_cut_url(cls, value: object) -> object:
+        return None if isinstance(value, str) and len(value) > MAX_URL_CHARS else value
+
+    @field_validator("author", mode="before")
+    @classmethod
+    def _cut_author(cls, value: object) -> object:
+        return _clipped(value, MAX_AUTHOR_CHARS)
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def _language_tag(cls, value: object) -> object:
+        return _primary_language(value)
+
+    @field_validator("media", mode="before")
+    @classmethod
+    def _first_media(cls, value: object) -> object:
+        return _first(value, MAX_MEDIA)
+
+    @field_validator("links", mode="before")
+    @classmethod
+    def _first_links(cls, value: object) -> object:
+        return _first(value, MAX_LINKS, MAX_URL_CHARS)
 
     @field_validator("created_at")
     @classmethod

@@ -8,6 +8,7 @@ from typing import Any
 
 import httpx
 
+from adapters.answers import AnswerUnreadable, send_capped
 from adapters.search.results import finish_results, parse_date
 from pipeline.errors import SearchFailed
 from pipeline.evidence import SearchResult
@@ -46,20 +47,24 @@ class HttpSearch:
         payload = await self._send(self.request(query, limit, published_before))
         try:
             results = self.parse(payload)
-        except (KeyError, TypeError, ValueError) as e:
-            raise SearchFailed(f"{self.name} answered in an unexpected shape ({e})") from e
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            # ValueError includes pydantic's: a result whose parts are not what they must be
+            why = f"{type(e).__name__}: {str(e)[:120]}"
+            raise SearchFailed(f"{self.name} answered in an unexpected shape ({why})") from e
         return finish_results(results, limit, published_before)
 
     async def _send(self, request: httpx.Request) -> Any:
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
             try:
-                response = await self.client.send(request)
+                response = await send_capped(self.client, request)
             except httpx.HTTPError as e:
                 if last:
                     raise SearchFailed(
                         f"{self.name} could not be reached ({type(e).__name__})"
                     ) from e
+            except AnswerUnreadable as e:
+                raise SearchFailed(f"{self.name} answered in an unexpected way ({e})") from e
             else:
                 if response.status_code in RETRYABLE and not last:
                     pass
@@ -72,9 +77,9 @@ class HttpSearch:
                 else:
                     try:
                         return response.json()
-                    except ValueError as e:
+                    except AnswerUnreadable as e:
                         raise SearchFailed(
-                            f"{self.name} answered with something other than JSON"
+                            f"{self.name} answered with something other than JSON ({e})"
                         ) from e
             await asyncio.sleep(self.backoff_s * 2**attempt)
         raise SearchFailed(f"{self.name} kept failing")

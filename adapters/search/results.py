@@ -21,7 +21,10 @@ def finish_results(
     for result in results:
         if not result.url.lower().startswith(("http://", "https://")):
             continue
-        url = canonical_url(result.url)
+        try:
+            url = canonical_url(result.url)
+        except ValueError:  # a port out of range, a broken IPv6 literal: not a result to read
+            continue
         if url in seen:
             continue
         if (

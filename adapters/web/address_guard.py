@@ -109,6 +109,10 @@ async def pinned(url: str, resolver: Resolver) -> tuple[str, dict[str, str], dic
     host = parts.hostname
     if not host:
         raise PageUnreadable("refused: the link has no host")
+    try:  # an international name travels as its ASCII form (bücher.example → xn--bcher-kva…)
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError as e:
+        raise PageUnreadable("refused: the link's host is not a valid domain name") from e
     address = await public_address(host, port, resolver)
     literal = f"[{address}]" if ":" in address else address
     netloc = literal if parts.port is None else f"{literal}:{parts.port}"

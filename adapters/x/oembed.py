@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
-from typing import Any
 
 import httpx
 import lxml.html
+from pydantic import BaseModel, ValidationError
 
+from adapters.answers import AnswerUnreadable, get_capped, shape_problem
 from adapters.x.urls import is_x_url, post_id
 from pipeline.errors import PostUnavailable
 from pipeline.post import MAX_POST_CHARS, Post
@@ -39,13 +40,16 @@ class XOEmbedSource:
         canonical = f"https://x.com/i/status/{number}"
         try:
             async with asyncio.timeout(self.timeout_s):
-                response = await self.client.get(
+                response = await get_capped(
+                    self.client,
                     self.endpoint,
                     params={"url": canonical, "omit_script": "true", "dnt": "true"},
                 )
         except (httpx.HTTPError, TimeoutError) as e:
             reason = f"X's embed service could not be reached ({type(e).__name__})"
             raise PostUnavailable(reason) from e
+        except AnswerUnreadable as e:
+            raise PostUnavailable(f"X's embed service answered in an unexpected way ({e})") from e
         if response.status_code == 404:
             raise PostUnavailable("the post does not exist on X (deleted, or a wrong link)")
         if response.status_code in (401, 403):
@@ -55,13 +59,25 @@ class XOEmbedSource:
         if response.status_code >= 400:
             raise PostUnavailable(f"X's embed service answered HTTP {response.status_code}")
         try:
-            data: dict[str, Any] = response.json()
-        except ValueError as e:
-            raise PostUnavailable("X's embed service answered something other than JSON") from e
-        return embedded_post(str(data.get("html") or ""), number, data)
+            data = Embed.model_validate(response.json())
+        except AnswerUnreadable as e:
+            raise PostUnavailable(
+                f"X's embed service answered something other than JSON ({e})"
+            ) from e
+        except ValidationError as e:
+            why = shape_problem(e)
+            raise PostUnavailable(f"X's embed service answered in an unexpected way ({why})") from e
+        return embedded_post(data.html, number, data.author_url)
 
 
-def embedded_post(html: str, number: str, data: dict[str, Any]) -> Post:
+class Embed(BaseModel):
+    """The oEmbed fields a post needs."""
+
+    html: str = ""
+    author_url: str = ""
+
+
+def embedded_post(html: str, number: str, author_url: str = "") -> Post:
     """The post in an oEmbed blockquote: text, expanded links, author, date, language."""
     try:
         root = lxml.html.fragment_fromstring(html, create_parent="div")
@@ -94,7 +110,7 @@ def embedded_post(html: str, number: str, data: dict[str, Any]) -> Post:
     text = paragraph.text_content().strip()
     if not text:
         raise PostUnavailable("X's embed holds no post text")
-    handle = str(data.get("author_url") or "").rstrip("/").rsplit("/", 1)[-1] or None
+    handle = author_url.rstrip("/").rsplit("/", 1)[-1] or None
     dated = [a.text_content() for a in root.findall(".//blockquote/a")]
     return Post(
         text=text[:MAX_POST_CHARS],

@@ -8,6 +8,7 @@ mention or post text, never a path.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import stat
@@ -18,13 +19,14 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from pipeline.errors import InvalidPostInput, SourceRefused
+from pipeline.errors import EvoNoteError, InvalidPostInput, PostUnavailable, SourceRefused
 from pipeline.note_text import find_urls
 from pipeline.ports import PostSource
 from pipeline.post import MAX_POST_CHARS, Post
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
 _BARE_LINK = re.compile(r"^(www\.)?[\w-]+(\.[\w-]+)+/\S*$", re.IGNORECASE)
+log = logging.getLogger(__name__)
 # A post file holds one post: 25,000 characters of text and bounded context fit well within.
 MAX_POST_FILE_BYTES = 1_000_000
 
@@ -65,6 +67,16 @@ class PostResolver:
                     return await source.fetch(ref)
                 except SourceRefused as e:  # a tier or quota: the next reader of the site
                     refused = e
+                except EvoNoteError:
+                    raise
+                except Exception as e:
+                    # An answer no adapter foresaw: this request's failure with a message,
+                    # never a traceback after the request was accepted.
+                    log.exception("post source %s failed on %s", type(source).__name__, ref[:200])
+                    raise PostUnavailable(
+                        f"the post at {parts.hostname} could not be read: its site answered in "
+                        f"a way EvoNote does not understand ({type(e).__name__})"
+                    ) from e
         if refused is not None:
             raise refused
         raise InvalidPostInput(

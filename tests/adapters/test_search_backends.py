@@ -199,3 +199,49 @@ async def test_ddgs_errors_become_search_failed() -> None:
 
     with pytest.raises(SearchFailed, match="DDGS failed: RuntimeError: 202 Ratelimit"):
         await DdgsSearch(Limited).search("measles", limit=5)
+
+
+HOSTILE_SEARXNG = [
+    {"results": "not a list"},
+    {"results": [1, "two", None, []]},
+    {"results": [{"url": 5, "title": []}]},
+    {"results": [{"title": "no url"}]},
+    {"results": None},
+    [],
+    "just a string",
+]
+
+
+@pytest.mark.parametrize("body", HOSTILE_SEARXNG)
+@respx.mock
+async def test_searxng_answers_of_the_wrong_shape_are_search_failures(
+    client: httpx.AsyncClient, body: object
+) -> None:
+    respx.get("http://searx.local:8080/search").respond(200, json=body)
+    engine = SearxngSearch(client, "http://searx.local:8080/", retries=0)
+    with pytest.raises(SearchFailed, match="SearXNG answered in an unexpected shape"):
+        await engine.search("mmr autism", limit=10)
+
+
+@respx.mock
+async def test_a_result_with_a_port_out_of_range_is_dropped(client: httpx.AsyncClient) -> None:
+    bad = {"url": "https://a.example:99999/x", "title": "bad port", "content": ""}
+    good = {"url": "https://www.who.int/x", "title": "WHO", "content": ""}
+    respx.get("http://searx.local:8080/search").respond(200, json={"results": [bad, good]})
+    engine = SearxngSearch(client, "http://searx.local:8080/", retries=0)
+    results = await engine.search("q", limit=10)
+    assert [r.url for r in results] == ["https://www.who.int/x"]
+
+
+@respx.mock
+async def test_a_searxng_answer_nested_too_deep_or_too_big_is_a_search_failure(
+    client: httpx.AsyncClient,
+) -> None:
+    route = respx.get("http://searx.local:8080/search")
+    engine = SearxngSearch(client, "http://searx.local:8080/", retries=0)
+    route.respond(200, content=b"[" * 100_000 + b"]" * 100_000)
+    with pytest.raises(SearchFailed, match="nested too deeply"):
+        await engine.search("q", limit=3)
+    route.respond(200, content=b" " * 3_000_000)
+    with pytest.raises(SearchFailed, match="larger than"):
+        await engine.search("q", limit=3)

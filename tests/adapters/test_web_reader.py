@@ -141,6 +141,17 @@ async def test_redirects_are_followed_and_rechecked(client: httpx.AsyncClient) -
 
 
 @respx.mock
+async def test_international_names_travel_in_their_ascii_form(client: httpx.AsyncClient) -> None:
+    route = respx.get(f"http://{PUBLIC}/buch").respond(200, html=article_html())
+    table = {"xn--bcher-kva.example": [[PUBLIC]]}
+    page = await reader(client, table).read("http://bücher.example/buch")
+    assert route.calls[0].request.headers["host"] == "xn--bcher-kva.example"
+    assert "measles" in page.text.lower()
+    with pytest.raises(PageUnreadable, match="not a valid domain name"):
+        await reader(client, table).read(f"http://{'ü' * 70}.example/")
+
+
+@respx.mock
 async def test_redirect_loops_and_chains_end(client: httpx.AsyncClient) -> None:
     respx.get(f"http://{PUBLIC}/a").respond(302, headers={"Location": "/b"})
     respx.get(f"http://{PUBLIC}/b").respond(302, headers={"Location": "/a"})

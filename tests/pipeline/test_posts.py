@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.desk.posts import MAX_POST_FILE_BYTES, PostResolver, read_post_file
 from pipeline.errors import InvalidPostInput
-from pipeline.post import Post
+from pipeline.post import MAX_ALT_TEXT_CHARS, MAX_LINKS, MAX_MEDIA, Post
 
 
 async def test_plain_text_becomes_a_post_with_its_links() -> None:
@@ -130,10 +130,8 @@ def test_a_path_with_nul_is_a_clear_message() -> None:
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("media", [{"kind": "photo", "alt_text": "a" * 100_000}], "media.0.alt_text"),
         ("existing_notes", [{"text": "n" * 100_000}], "existing_notes.0.text"),
         ("existing_notes", [{"text": "n"}] * 1000, "existing_notes"),
-        ("links", ["https://a.example/"] * 1_000, "links"),
         ("quoted", {"text": "q" * 30_000}, "quoted.text"),
         ("quoted", {"text": "q", "quoted": {"text": "deeper"}}, "quoted"),
     ],
@@ -145,6 +143,28 @@ def test_every_post_part_has_a_limit(
     path.write_text(json.dumps({"text": "claim", field: value}), encoding="utf-8")
     with pytest.raises(InvalidPostInput, match=f"field '{message}"):
         read_post_file(path)
+
+
+def test_parts_a_platform_allows_longer_are_cut_not_refused(tmp_path: Path) -> None:
+    """A legal post is always accepted (Bluesky alt text has no 2,000-character limit; a
+    Mastodon acct may be 284 characters): the part is cut, the post still checked."""
+    path = tmp_path / "post.json"
+    post = {
+        "text": "claim",
+        "media": [{"kind": "photo", "alt_text": "🙂" * 2_100}] * 12,
+        "links": ["https://a.example/" + "x" * 3_000]
+        + [f"https://a.example/{n}" for n in range(60)],
+        "author": "u" * 30 + "@" + "d" * 253,
+        "language": "zh-Hant-TW-x-private",
+    }
+    path.write_text(json.dumps(post), encoding="utf-8")
+    read = read_post_file(path)
+    assert len(read.media) == MAX_MEDIA
+    alt = read.media[0].alt_text or ""
+    assert len(alt) == MAX_ALT_TEXT_CHARS and alt.endswith("…")
+    assert read.links[0] == "https://a.example/0" and len(read.links) == MAX_LINKS
+    assert read.author is not None and len(read.author) == 284
+    assert read.language == "zh-Hant-TW"
 
 
 @pytest.mark.parametrize("ref", ["http://example.com:99999/x", "http://[::1:80/"])
