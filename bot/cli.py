@@ -41,9 +41,11 @@ from bot.commands.exits import (
     EXIT_INPUT,
     EXIT_INTERRUPTED,
     EXIT_OK,
+    EXIT_STORAGE,
     EXIT_TERMINATED,
 )
 from bot.settings import ConfigurationError, load_settings
+from pipeline.errors import StorageUnavailable
 from pipeline.redact import redact
 
 # In `--help` order. Each module: `add_parser(sub)` and `run(settings, args)`.
@@ -125,6 +127,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigurationError as e:
         print(f"evonote: {redact(str(e))}", file=sys.stderr)
         return EXIT_CONFIG
+    except StorageUnavailable as e:
+        print(f"evonote: {redact(str(e))}", file=sys.stderr)
+        return EXIT_STORAGE
     except KeyboardInterrupt:
         print("evonote: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -6,10 +6,11 @@ import contextlib
 from typing import Protocol
 
 from pipeline.card import NoteCard
-from pipeline.desk.cards import card_for
+from pipeline.desk.cards import card_for, unstored_card
 from pipeline.desk.episode import Episode
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import EpisodeFailed, NoteService
+from pipeline.errors import StorageUnavailable
 from pipeline.request import NoteRequest
 from pipeline.trajectory import Progress
 
@@ -47,12 +48,16 @@ class LiveCards:
 
     async def request(self, request: NoteRequest, place: CardPlacer) -> None:
         """A person's request, on any platform: stored once (a retried event or a double click
-        starts nothing), its card shown at once — the failure card when the input is refused —
-        then run behind the card here, or left queued for a worker."""
+        starts nothing), its card shown at once — the failure card when the input is refused or
+        the database cannot take it — then run behind the card here, or left queued for a
+        worker."""
         try:
             episode = await self.notes.submit_once(request)
         except EpisodeFailed as failed:
             await place(card_for(failed.episode))
+            return
+        except StorageUnavailable as e:  # never acknowledged and then silently dropped
+            await place(unstored_card(request.post_ref, str(e)))
             return
         if episode is not None:
             await self.attend(episode, place)

@@ -75,8 +75,8 @@ class NoteCard(BaseModel):
         """The buttons: none while running; Retry after a failure; votes and Regenerate on a
         note or an abstention; Show evidence and Approve (until approved) on a note; Submit to
         X once approved and submittable."""
-        if self.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
-            return []
+        if self.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING) or not self.episode_id:
+            return []  # (no episode: a request that was never stored has nothing to act on)
         if self.status == EpisodeStatus.FAILED:
             return [CardAction.RETRY]
         actions = [CardAction.VOTE_UP, CardAction.VOTE_DOWN, CardAction.REGENERATE]

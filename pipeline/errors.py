@@ -15,6 +15,11 @@ class PostUnavailable(EvoNoteError):
     """The post exists as a reference but could not be fetched (deleted, protected, ...)."""
 
 
+class StorageUnavailable(EvoNoteError):
+    """The database cannot take this now (locked past its wait, disk full, unreachable); nothing
+    was half-written (the transaction rolled back): the same action may be tried again."""
+
+
 class DuplicateRequest(EvoNoteError):
     """A request with this key is already stored (a retried event or a double click)."""
 

@@ -4,25 +4,61 @@ from __future__ import annotations
 
 import asyncio
 import fcntl
+import functools
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import event
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import ExceptionContext, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+from pipeline.errors import StorageUnavailable
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+# Another process may hold SQLite's write lock for a while (a backup, `sqlite3` in a shell):
+# a write waits this long for it before it gives up with a message.
+BUSY_TIMEOUT_S = 60.0
+
+
+def _sqlite_pragmas(busy_timeout_s: float, dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_s * 1000)}")  # first: WAL may wait
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+_WHY = (
+    ("locked", "the database is locked by another process (waited for it)"),
+    ("disk is full", "the database's disk is full: free some space"),
+    ("disk i/o", "the database's disk failed to read or write"),
+    ("readonly", "the database is read-only here"),
+)
+
+
+def _storage_unavailable(context: ExceptionContext) -> None:
+    """SQLAlchemy's errors of the storage itself become one typed, person-readable error; a
+    bug (a constraint, bad SQL) stays what it is."""
+    error = context.original_exception
+    if not isinstance(error, Exception) or not isinstance(context.sqlalchemy_exception, DBAPIError):
+        return  # a cancellation (SQLAlchemy counts it as a disconnect) stays a cancellation
+    message = str(error).lower()
+    if context.is_disconnect or isinstance(error, (ConnectionError, OSError)):
+        raise StorageUnavailable(
+            "the database cannot be reached (it is restarting or down): try again shortly"
+        ) from context.sqlalchemy_exception
+    if type(error).__name__ == "OperationalError":
+        for marker, why in _WHY:
+            if marker in message:
+                raise StorageUnavailable(f"{why}; nothing was stored") from (
+                    context.sqlalchemy_exception
+                )
 
 
 def _ensure_sqlite_folder(url: str) -> None:
@@ -35,13 +71,17 @@ def _ensure_sqlite_folder(url: str) -> None:
 POOL_HEADROOM = 10
 
 
-def make_engine(url: str, concurrency: int = 8) -> AsyncEngine:
+def make_engine(
+    url: str, concurrency: int = 8, busy_timeout_s: float = BUSY_TIMEOUT_S
+) -> AsyncEngine:
     """The engine; a server database's pool is sized from the episodes run at once
-    (`concurrency`), and a request that finds it busy waits its turn instead of failing."""
+    (`concurrency`), and a request that finds it busy waits its turn instead of failing (a
+    SQLite write waits `busy_timeout_s` for another process's lock). Errors of the storage
+    itself arrive as `StorageUnavailable`."""
     parsed = make_url(url)
     _ensure_sqlite_folder(url)
     if parsed.get_backend_name() == "sqlite":
-        engine = create_async_engine(url)
+        engine = create_async_engine(url, connect_args={"timeout": busy_timeout_s})
     else:
         engine = create_async_engine(
             url,
@@ -51,7 +91,10 @@ def make_engine(url: str, concurrency: int = 8) -> AsyncEngine:
             pool_pre_ping=True,
         )
     if parsed.get_backend_name() == "sqlite":
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(
+            engine.sync_engine, "connect", functools.partial(_sqlite_pragmas, busy_timeout_s)
+        )
+    event.listen(engine.sync_engine, "handle_error", _storage_unavailable)
     return engine
 
 

@@ -19,6 +19,17 @@ def timings_line(row: Episode) -> str:
     )
 
 
+def unstored_card(post_ref: str, why: str) -> NoteCard:
+    """The answer to a request the database could not take: it says so (nothing is running
+    behind it) and has no buttons; asking again is the retry."""
+    return NoteCard(
+        episode_id=0,
+        status=EpisodeStatus.FAILED,
+        post_excerpt=post_excerpt(post_ref),
+        failure_reason=f"This request was not stored — {redact(why)}. Ask again in a minute.",
+    )
+
+
 def card_for(
     row: Episode,
     votes: list[Vote] | None = None,
