@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -14,6 +15,14 @@ from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus, StepRecord
 
 AI_LABEL = "AI-drafted — needs human review"
+# What a terminal would obey rather than show: C0/C1 controls (ESC starts colour, cursor and
+# title sequences) and the bidirectional overrides that reorder what follows them.
+_OBEYED = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def for_terminal(text: str) -> str:
+    """Untrusted text as a terminal should print it: every control character shown, not run."""
+    return _OBEYED.sub(lambda m: m.group(0).encode("unicode_escape").decode("ascii"), text)
 
 
 def episode_text(row: Episode, votes: Sequence[Vote] = ()) -> str:
@@ -65,7 +74,7 @@ def episode_text(row: Episode, votes: Sequence[Vote] = ()) -> str:
     if row.approved_by:
         lines.append(f"Approved by {row.approved_by}")
     lines.append(timings_line(row))
-    return "\n".join(lines)
+    return for_terminal("\n".join(lines))
 
 
 def steps_text(steps: list[StepRecord]) -> str:
@@ -76,7 +85,7 @@ def steps_text(steps: list[StepRecord]) -> str:
         if s.action:
             out.append(textwrap.indent(textwrap.shorten(str(s.action), 300), "    action: "))
         out.append(textwrap.indent(textwrap.shorten(s.observation, 400), "    → "))
-    return "\n".join(out)
+    return for_terminal("\n".join(out))
 
 
 def episode_list_text(rows: list[Episode]) -> str:
@@ -90,7 +99,7 @@ def episode_list_text(rows: list[Episode]) -> str:
             f"{r.id:>5}  {r.status:<10} {r.created_at:%Y-%m-%d %H:%M} {total:>7}  "
             f"{textwrap.shorten(text, 60)}"
         )
-    return "\n".join(out)
+    return for_terminal("\n".join(out))
 
 
 def episode_json(

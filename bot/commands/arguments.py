@@ -21,14 +21,20 @@ def record_id(text: str) -> int:
     return int(text)
 
 
+# Far beyond any count a command can use, far below what a database integer can hold.
+LARGEST_COUNT = 1_000_000
+
+
 def positive(text: str) -> int:
-    """A count that must be at least 1 (--limit, --k, --folds, --concurrency)."""
+    """A count from 1 to LARGEST_COUNT (--limit, --k, --folds, --concurrency)."""
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"'{text[:30]}' must be a whole number of at least 1")
+    if not 1 <= value <= LARGEST_COUNT:
+        raise argparse.ArgumentTypeError(
+            f"'{text[:30]}' must be a whole number from 1 to {LARGEST_COUNT:,}"
+        )
     return value
 
 

@@ -40,6 +40,7 @@ REQUEUED_AT_SHUTDOWN = (
     "requeued: EvoNote was stopped before this episode finished; it runs again when EvoNote is back"
 )
 DEFAULT_WORKERS = 8
+TIMEOUT_ATTEMPTS = 3  # runs of one episode whose model call timed out before it is failed
 DEFAULT_SLOW_CALL_S = 30.0
 
 
@@ -47,9 +48,9 @@ def failure_kind(error: BaseException) -> str:
     """What kind of failure an error is; a rejected input is the requester's, not ours."""
     if isinstance(error, InvalidPostInput | PostUnavailable):
         return "input"
-    if isinstance(error, ModelUnavailable):
-        return "model_unavailable"
-    if isinstance(error, ModelOutputInvalid | ModelTimeout):
+    if isinstance(error, ModelUnavailable | ModelTimeout):
+        return "model_unavailable"  # a hung call is the server's state, not the answer's fault
+    if isinstance(error, ModelOutputInvalid):
         return "model_output"
     return "internal"
 
@@ -107,6 +108,16 @@ class NoteService:
         if request.key and (seen := await self.store.by_request_key(request.key)) is not None:
             return seen
         try:
+            return await self._store_new(request)
+        except DuplicateRequest:  # stored meanwhile by a delivery of the same request
+            assert request.key is not None
+            seen = await self.store.by_request_key(request.key)
+            assert seen is not None
+            return seen
+
+    async def _store_new(self, request: NoteRequest) -> Episode:
+        """Resolve the post and store the episode; DuplicateRequest when its key is taken."""
+        try:
             if request.post_file is not None:
                 post = await asyncio.to_thread(read_post_file, Path(request.post_file))
             else:
@@ -132,7 +143,7 @@ class NoteService:
         if request.key and await self.store.by_request_key(request.key) is not None:
             return None
         try:
-            return await self.submit(request)
+            return await self._store_new(request)  # never `submit`: it returns the stored one
         except DuplicateRequest:
             return None
 
@@ -181,11 +192,13 @@ class NoteService:
     async def run(self, episode_id: int, progress: ProgressListener | None = None) -> Episode:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`.
         It waits for a place at the gate first (its card says how many are ahead); if the
-        process shuts down meanwhile it stays queued and the queued row is returned."""
+        process shuts down meanwhile it stays queued and the queued row is returned; one that
+        another worker has (running, or already finished) is returned as it is."""
         current = await self.store.get(episode_id)
-        if current is None or current.status != EpisodeStatus.QUEUED:
-            status = current.status if current else "missing"
-            raise RuntimeError(f"episode {episode_id} is not queued (status: {status})")
+        if current is None:
+            raise RuntimeError(f"there is no episode {episode_id}")
+        if current.status != EpisodeStatus.QUEUED:
+            return current  # another worker or delivery has it: its card shows where it is
 
         async def waiting(ahead: int) -> None:
             if progress is not None:
@@ -194,10 +207,8 @@ class NoteService:
         try:
             async with self.gate.slot(priority_of(current.source), waiting):
                 row = await self.store.claim(episode_id, self.worker_id, self.lease_s)
-                if row is None:
-                    again = await self.store.get(episode_id)
-                    status = again.status if again else "missing"
-                    raise RuntimeError(f"episode {episode_id} is not queued (status: {status})")
+                if row is None:  # claimed meanwhile by another worker
+                    return await self.store.get(episode_id) or current
                 return await self.execute(row, progress)
         except GateClosed:
             return current
@@ -245,8 +256,12 @@ class NoteService:
                 self.store.fail(episode_id, "interrupted before it finished", "worker")
             )
             raise
-        except ModelUnavailable as e:
-            if not delay_when_model_down:
+        except (ModelUnavailable, ModelTimeout) as e:
+            # A hung server delays the episode like a down one; a call that keeps timing out
+            # on this episode alone fails it after a few tries.
+            if not delay_when_model_down or (
+                isinstance(e, ModelTimeout) and row.attempts >= TIMEOUT_ATTEMPTS
+            ):
                 failed = await self.store.fail(episode_id, str(e), failure_kind(e))
                 self._finished(failed)
                 raise EpisodeFailed(failed, e) from e

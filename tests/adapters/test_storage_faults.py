@@ -133,7 +133,8 @@ async def test_a_full_disk_is_one_line_and_an_exit_code(tmp_path: Path, corpus_f
         }
     )
     long_post = "Vaccines cause autism. " * 1_000  # 23 kB: more pages than the WAL may grow by
-    done = subprocess.run(
+    done = await asyncio.to_thread(
+        subprocess.run,
         [sys.executable, "-m", "bot.cli", "check", long_post],
         cwd=ROOT,
         env=env,

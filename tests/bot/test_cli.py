@@ -80,6 +80,17 @@ def test_episodes_are_listed_and_shown_with_their_trajectory(
     assert code == 3 and "there is no episode 99" in err
 
 
+def test_a_post_with_terminal_escapes_is_printed_not_obeyed(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hostile = "The MMR vaccine causes autism \x1b]0;pwned\x07\x1b[2J\u202eevil"
+    code, out, _ = run(capsys, "check", hostile)
+    assert code == 0
+    for shown in (out, run(capsys, "episodes", "list")[1], run(capsys, "episodes", "show", "1")[1]):
+        assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
+        assert "\\x1b]0;pwned" in shown or "\\x1b]0;pwned"[:6] in shown
+
+
 def test_model_server_down_is_one_actionable_line_and_exit_2(
     corpus_file: Path,
     network_guard: NetworkGuard,

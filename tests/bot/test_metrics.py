@@ -8,7 +8,7 @@ import logging
 from adapters.sqlstore.tables import EpisodeRow
 from bot.metrics import JsonFormatter, Metrics
 from pipeline.desk.notes import failure_kind
-from pipeline.errors import InvalidPostInput, ModelOutputInvalid, ModelUnavailable
+from pipeline.errors import InvalidPostInput, ModelOutputInvalid, ModelTimeout, ModelUnavailable
 
 
 def row(status: str, **values: object) -> EpisodeRow:
@@ -49,6 +49,7 @@ def test_failure_kinds_come_from_the_error() -> None:
     assert failure_kind(InvalidPostInput("the post is empty")) == "input"
     assert failure_kind(ModelOutputInvalid("no fit after a repair attempt")) == "model_output"
     assert failure_kind(ModelUnavailable("down")) == "model_unavailable"
+    assert failure_kind(ModelTimeout("no answer within 60 s")) == "model_unavailable"
     assert failure_kind(RuntimeError("bug")) == "internal"
 
 

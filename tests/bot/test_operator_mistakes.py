@@ -94,8 +94,9 @@ def test_an_unreachable_database_names_its_host(
         (["vote", "9" * 30, "up"], "is not an id"),
         (["memory", "show", "0"], "is not an id"),
         (["x", "submit", "-5"], "is not an id"),
-        (["episodes", "list", "--limit", "0"], "must be a whole number of at least 1"),
-        (["personas", "build", "--ratings", "r.tsv", "--k", "0", "--out", "p.json"], "at least 1"),
+        (["episodes", "list", "--limit", "0"], "must be a whole number from 1 to 1,000,000"),
+        (["episodes", "list", "--limit", "9" * 23], "must be a whole number from 1 to"),
+        (["personas", "build", "--ratings", "r.tsv", "--k", "0", "--out", "p.json"], "from 1 to"),
     ],
 )
 def test_bad_numbers_on_the_command_line_are_exit_3(

@@ -138,6 +138,22 @@ async def test_a_killed_worker_s_episode_is_finished_by_another(
     await engine.dispose()
 
 
+async def test_a_hung_model_server_delays_the_episode_instead_of_failing_it(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EVONOTE_LLM__MAX_RETRIES", "0")
+    monkeypatch.setenv("EVONOTE_LLM__CALL_TIMEOUT_S", "1")
+    async with build(Settings()) as app:
+        row = await app.notes.submit(NoteRequest(post_ref=POST))
+        app_env.delay_s = 3  # every answer comes after the call's time limit
+        delayed = await app.notes.work_once()
+        assert delayed is not None and delayed.id == row.id and delayed.status == "queued"
+        assert "did not answer within 1 s" in (delayed.delay_reason or "")
+        app_env.delay_s = 0
+        done = await app.notes.work_once()
+        assert done is not None and done.id == row.id and done.status == "noted"
+
+
 async def test_workers_delay_episodes_while_the_model_server_is_down(
     app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -177,3 +193,30 @@ async def test_a_user_removed_from_the_moderator_group_loses_it_within_the_ttl(
     now[0] = 300.0
     assert not await moderators.is_moderator("UMOD")  # read again: no longer a moderator
     assert len(slack_api.called("usergroups.users.list")) == 2
+
+
+async def test_concurrent_deliveries_of_one_request_show_one_card(
+    app_env: ScriptedModelServer,
+) -> None:
+    """A platform that delivers one command 8 times at once: one episode, one card, run once."""
+    from bot.live_card import LiveCards
+    from pipeline.card import NoteCard
+
+    placed: list[NoteCard] = []
+    shown: list[NoteCard] = []
+
+    class View:
+        async def show(self, card: NoteCard, force: bool = False) -> None:
+            shown.append(card)
+
+    async def place(card: NoteCard) -> tuple[View, str | None]:
+        placed.append(card)
+        return View(), None
+
+    async with build(Settings()) as app:
+        cards = LiveCards(app.notes, app.desk, run_episodes=True)
+        request = NoteRequest(post_ref=POST, source="slack", requester="U1", key="slack:cmd:T1")
+        await asyncio.gather(*(cards.request(request, place) for _ in range(8)))
+        assert len(placed) == 1
+        assert len(await app.store.recent(10)) == 1
+        assert shown and shown[-1].status == "noted"
