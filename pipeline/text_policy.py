@@ -103,7 +103,12 @@ _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 # one.
 # (A number's own joiners — 24/7, 38.5, 1-800 — are its token's to answer for.)
 _NUMBER_SEPARATOR = r"(?:\s*(?:dot|point|punto|[^\w\s./,:\-–]|[^\W\d_])\s*|\s+)"
-_NUMBER_RUN = re.compile(rf"(?<![\w.,/])\d+(?:{_NUMBER_SEPARATOR}\d+){{3,}}", re.IGNORECASE)
+# A run's members are bare numbers: one with a unit (97%, 38°) is a quantity, one joined to
+# the next (90–95%, 24/7, 1-800) is its token's to answer for.
+_RUN_NUMBER = r"\d+(?![\d%°]|[-–/.,:]\d)"
+_NUMBER_RUN = re.compile(
+    rf"(?<![\w.,/]){_RUN_NUMBER}(?:{_NUMBER_SEPARATOR}{_RUN_NUMBER}){{3,}}", re.IGNORECASE
+)
 # Spelled-out dots between two words: bracketed ("evil (dot) anything") is never prose; a bare
 # "dot" counts when the next word is a public suffix ("evil dot com", "evil dot example").
 _BRACKETED_DOT = re.compile(r"[^\W_]+\s*[(\[{<]\s*(?:dot|punto|point)\s*[)\]}>]\s*[^\W_]+", re.I)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings as hypothesis_settings
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from adapters.sqlstore.engine import make_engine, upgrade
@@ -20,6 +21,12 @@ from tests.fakes.postgres import fresh_database, start_postgres
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 REAL_MODEL = os.environ.get("EVONOTE_TEST_REAL_MODEL") == "1"
 _LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+
+# Property tests search the same examples on every run: a green CI run is repeatable, and an
+# example that breaks a rule is kept as a test (set HYPOTHESIS_PROFILE=explore to search anew).
+hypothesis_settings.register_profile("repeatable", derandomize=True)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 class RealNetworkCall(RuntimeError):
