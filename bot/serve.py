@@ -38,6 +38,7 @@ from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
+from pipeline.desk.episode import Episode
 from pipeline.desk.notes import EpisodeFailed
 from pipeline.trajectory import EpisodeStatus
 from scheduler.jobs import Job, JobScheduler
@@ -138,10 +139,23 @@ async def start_scheduler(
         jobs.append(digest)
     ops = app.settings.ops
     if run_episodes:
+        views = CardViews(
+            app, slack.client if slack else None, discord_bot.client if discord_bot else None
+        )
+
+        async def finished(row: Episode) -> None:
+            await views.final(row)  # the card that showed "Checking…" before the restart
+            if (forecasted := await app.notes.forecast(row)).forecast:
+                await views.final(forecasted)
 
         async def recover_episodes() -> None:
             # Episodes queued for two minutes are nobody's: their front end or worker is gone.
-            await app.notes.recover(ops.max_attempts, queued_for_s=120)
+            await app.notes.recover(
+                ops.max_attempts,
+                queued_for_s=120,
+                progress_for=views.progress_for,
+                finished=finished,
+            )
 
         jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s, at_start=True))
     if app.metrics is not None and app.settings.ops.metrics_port:

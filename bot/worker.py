@@ -23,6 +23,7 @@ from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode
+from pipeline.errors import StorageUnavailable
 from pipeline.trajectory import EpisodeStatus, Progress, ProgressListener
 
 log = logging.getLogger(__name__)
@@ -100,24 +101,34 @@ async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
 
     async def requeue() -> None:
         while True:
-            requeued, failed = await app.store.requeue_expired(ops.max_attempts)
-            if requeued or failed:
-                log.info("requeued %s orphaned episodes, failed %s", requeued, failed)
+            try:
+                requeued, failed = await app.store.requeue_expired(ops.max_attempts)
+            except StorageUnavailable as e:  # the next pass tries again
+                log.warning("could not requeue orphaned episodes: %s", e)
+            else:
+                if requeued or failed:
+                    log.info("requeued %s orphaned episodes, failed %s", requeued, failed)
             await asyncio.sleep(ops.recover_every_s)
 
     async def loop() -> None:
         backoff = poll_s
         while not app.notes.gate.closed:  # closed: the process is shutting down
-            row = await app.notes.work_once(views.progress_for)
+            try:
+                row = await app.notes.work_once(views.progress_for)
+                if row is not None:
+                    await views.final(row)  # the note at once, then its forecast as an edit
+                    if (forecasted := await app.notes.forecast(row)).forecast:
+                        await views.final(forecasted)
+            except StorageUnavailable as e:
+                # The database blinked (a restart, a held lock): an episode it was running
+                # keeps its lease until that runs out and it is requeued; this loop carries on.
+                backoff = min(30.0, backoff * 2)
+                log.warning("worker waiting %.0f s for the database: %s", backoff, e)
+                await asyncio.sleep(backoff)
+                continue
             if row is None:
                 await asyncio.sleep(poll_s)
-                continue
-            await views.final(row)  # the note at once, then its rater forecast as an edit
-            if (forecasted := await app.notes.forecast(row)).forecast:
-                await views.final(forecasted)
-            if (
-                row.status == EpisodeStatus.QUEUED
-            ):  # delayed: the model server is down; wait, then retry
+            elif row.status == EpisodeStatus.QUEUED:  # delayed: the model server is down
                 backoff = min(60.0, backoff * 2)
                 await asyncio.sleep(backoff)
             else:

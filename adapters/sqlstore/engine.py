@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import functools
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,8 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import ExceptionContext, make_url
 from sqlalchemy.exc import DBAPIError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from pipeline.errors import StorageUnavailable
 
@@ -42,23 +45,33 @@ _WHY = (
 )
 
 
+UNREACHABLE = "the database cannot be reached (it is restarting or down): try again shortly"
+# A PostgreSQL server that is stopping or starting answers, but not with data.
+_RESTARTING = ("starting up", "shutting down", "terminating connection", "not yet accepting")
+
+
 def _storage_unavailable(context: ExceptionContext) -> None:
     """SQLAlchemy's errors of the storage itself become one typed, person-readable error; a
-    bug (a constraint, bad SQL) stays what it is."""
+    bug (a constraint, bad SQL) stays what it is, and a cancellation (which SQLAlchemy counts
+    as a disconnect) stays a cancellation."""
     error = context.original_exception
-    if not isinstance(error, Exception) or not isinstance(context.sqlalchemy_exception, DBAPIError):
-        return  # a cancellation (SQLAlchemy counts it as a disconnect) stays a cancellation
+    if not isinstance(error, Exception):
+        return
+    cause = context.sqlalchemy_exception or error
     message = str(error).lower()
-    if context.is_disconnect or isinstance(error, (ConnectionError, OSError)):
-        raise StorageUnavailable(
-            "the database cannot be reached (it is restarting or down): try again shortly"
-        ) from context.sqlalchemy_exception
-    if type(error).__name__ == "OperationalError":
+    # Connecting fails with the socket's own error (not a DBAPI one): refused, reset, no route.
+    if (
+        isinstance(error, OSError)
+        or context.is_disconnect
+        or any(m in message for m in _RESTARTING)
+    ):
+        raise StorageUnavailable(UNREACHABLE) from cause
+    if isinstance(context.sqlalchemy_exception, DBAPIError) and (
+        type(error).__name__ == "OperationalError"
+    ):
         for marker, why in _WHY:
             if marker in message:
-                raise StorageUnavailable(f"{why}; nothing was stored") from (
-                    context.sqlalchemy_exception
-                )
+                raise StorageUnavailable(f"{why}; nothing was stored") from cause
 
 
 def _ensure_sqlite_folder(url: str) -> None:
@@ -96,6 +109,24 @@ def make_engine(
         )
     event.listen(engine.sync_engine, "handle_error", _storage_unavailable)
     return engine
+
+
+def sessions_of(engine: AsyncEngine) -> Callable[[], AbstractAsyncContextManager[AsyncSession]]:
+    """Each store's sessions. A connection that cannot be made fails with the socket's own
+    error, before SQLAlchemy's error events can see it: it becomes `StorageUnavailable` here."""
+    maker = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+
+    @asynccontextmanager
+    async def session() -> AsyncIterator[AsyncSession]:
+        try:
+            async with maker() as opened:
+                yield opened
+        except OSError as e:
+            if isinstance(e, TimeoutError):  # a caller's own time limit, not the database
+                raise
+            raise StorageUnavailable(UNREACHABLE) from e
+
+    return session
 
 
 def alembic_config(url: str) -> Config:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy import or_
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select, update
-from sqlmodel.ext.asyncio.session import AsyncSession
 
+from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.episodes import episode
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow, utcnow
 from memory.models import UtilityMode
@@ -20,7 +20,7 @@ FINISHED = (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED)
 
 class SqlEpisodeFeed:
     def __init__(self, engine: AsyncEngine) -> None:
-        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.sessions = sessions_of(engine)
 
     async def claim_unjudged(self, limit: int, judge_after_s: float = 0.0) -> list[FinishedEpisode]:
         """The oldest posts first, each once it has waited `judge_after_s` after finishing (so

@@ -7,10 +7,10 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import func, insert, or_, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, delete, select
-from sqlmodel.ext.asyncio.session import AsyncSession
 
+from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
 from pipeline.desk.episode import Episode, Vote
 from pipeline.errors import DuplicateRequest
@@ -39,7 +39,7 @@ class EpisodeStore:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.sessions = sessions_of(engine)
 
     async def create(self, request: NoteRequest, post: Post, memory_mode: MemoryMode) -> Episode:
         row = EpisodeRow(
@@ -347,6 +347,26 @@ class EpisodeStore:
             lease_expires_at=None,
             delay_reason=reason,
         )
+
+    async def release(self, episode_id: int, owner: str, reason: str) -> bool:
+        """Back to the queue if `owner` still runs it (not taken over meanwhile); True if so."""
+        async with self.sessions() as session:
+            result = await session.exec(
+                update(EpisodeRow)
+                .where(
+                    col(EpisodeRow.id) == episode_id,
+                    col(EpisodeRow.status) == EpisodeStatus.RUNNING,
+                    col(EpisodeRow.lease_owner) == owner,
+                )
+                .values(
+                    status=EpisodeStatus.QUEUED,
+                    lease_owner=None,
+                    lease_expires_at=None,
+                    delay_reason=reason,
+                )
+            )
+            await session.commit()
+            return bool(result.rowcount)
 
     async def get(self, episode_id: int) -> Episode | None:
         async with self.sessions() as session:

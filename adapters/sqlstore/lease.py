@@ -5,16 +5,16 @@ from __future__ import annotations
 from datetime import timedelta
 
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, delete, or_, update
-from sqlmodel.ext.asyncio.session import AsyncSession
 
+from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import SchedulerLeaseRow, utcnow
 
 
 class SqlLeaseStore:
     def __init__(self, engine: AsyncEngine) -> None:
-        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.sessions = sessions_of(engine)
 
     async def acquire(self, name: str, owner: str, ttl: timedelta) -> bool:
         now = utcnow()

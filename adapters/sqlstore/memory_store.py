@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select, update
-from sqlmodel.ext.asyncio.session import AsyncSession
 
+from adapters.sqlstore.engine import sessions_of
 from memory.models import LessonStatus, MemoryAudit, MemoryItem, utcnow
 from pipeline.ports import MemoryPhase
 
@@ -18,7 +18,7 @@ def _snapshot(item: MemoryItem) -> dict[str, Any]:
 
 class SqlMemoryStore:
     def __init__(self, engine: AsyncEngine) -> None:
-        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.sessions = sessions_of(engine)
 
     async def add(self, item: MemoryItem, actor: str) -> MemoryItem:
         # A fresh row: the caller's object may be a copy that SQLAlchemy cannot track.

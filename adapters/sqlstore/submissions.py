@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, select, update
-from sqlmodel.ext.asyncio.session import AsyncSession
 
+from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import EpisodeRow, SubmissionRow, utcnow
 from pipeline.desk.episode import Submission
 
@@ -21,7 +21,7 @@ FINAL = {"currently_rated_helpful", "currently_rated_not_helpful", "firm_reject"
 
 class SubmissionStore:
     def __init__(self, engine: AsyncEngine) -> None:
-        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.sessions = sessions_of(engine)
 
     async def for_post(self, post_id: str) -> Submission | None:
         async with self.sessions() as session:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker
-from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import WatchStateRow, utcnow
 
 
 class WatchStore:
     def __init__(self, engine: AsyncEngine) -> None:
-        self.sessions = async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)
+        self.sessions = sessions_of(engine)
 
     async def get(self, key: str) -> WatchStateRow | None:
         async with self.sessions() as session:

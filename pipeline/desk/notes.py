@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from pipeline.desk.admission import AdmissionGate, GateClosed, priority_of
@@ -21,6 +21,7 @@ from pipeline.errors import (
     ModelTimeout,
     ModelUnavailable,
     PostUnavailable,
+    StorageUnavailable,
 )
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.ports import MemoryMode
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 REQUEUED_AT_SHUTDOWN = (
     "requeued: EvoNote was stopped before this episode finished; it runs again when EvoNote is back"
+)
+REQUEUED_AFTER_STORAGE = (
+    "requeued: the database was unavailable while this episode ran; it runs again now"
 )
 DEFAULT_WORKERS = 8
 TIMEOUT_ATTEMPTS = 3  # runs of one episode whose model call timed out before it is failed
@@ -89,6 +93,9 @@ class NoteService:
     ) -> None:
         self.gate = gate or AdmissionGate(DEFAULT_WORKERS, slow_call_s=DEFAULT_SLOW_CALL_S)
         self._inflight: dict[int, asyncio.Task[EpisodeOutcome]] = {}
+        # Episodes this process was running when the database went away: handed back to the
+        # queue as soon as it answers again, not left `running` until their lease runs out.
+        self._unreleased: set[int] = set()
         self._stopping = False
         self._all_settled = asyncio.Event()
         self._all_settled.set()
@@ -151,20 +158,36 @@ class NoteService:
         """Remember where the episode's card is, so a worker in another process edits it."""
         await self.store.set_reply_message(episode_id, message_id)
 
-    async def recover(self, max_attempts: int, queued_for_s: float) -> list[int]:
+    async def recover(
+        self,
+        max_attempts: int,
+        queued_for_s: float,
+        progress_for: Callable[[Episode], ProgressListener | None] | None = None,
+        finished: Callable[[Episode], Awaitable[None]] | None = None,
+    ) -> list[int]:
         """Requeue episodes whose worker died, then run every episode left waiting longer
         than `queued_for_s` (one a front end has just queued is still its own to run) and
-        every one run before (requeued at shutdown: after a quick restart it runs at once).
-        Returns the ids of the episodes run."""
+        every one run before (requeued at shutdown: after a quick restart it runs at once),
+        as many at once as the gate admits. `progress_for` and `finished` edit their cards
+        (where they were asked: the card's address is stored with the episode). Returns the
+        ids of the episodes run."""
         await self.store.requeue_expired(max_attempts)
-        done = []
-        while (row := await self.work_once(queued_for_s=queued_for_s)) is not None:
-            if row.status == EpisodeStatus.QUEUED:
-                # Delayed (the model server is down) or requeued at shutdown: claiming it again
-                # at once would loop until the server is back; the next pass retries it.
-                break
-            assert row.id is not None
-            done.append(row.id)
+        done: list[int] = []
+
+        async def take_turns() -> None:
+            while (
+                row := await self.work_once(progress_for, queued_for_s=queued_for_s)
+            ) is not None:
+                if row.status == EpisodeStatus.QUEUED:
+                    # Delayed (the model server is down) or requeued at shutdown: claiming it
+                    # again at once would loop until the server is back; the next pass retries.
+                    return
+                assert row.id is not None
+                done.append(row.id)
+                if finished is not None:
+                    await finished(row)
+
+        await asyncio.gather(*(take_turns() for _ in range(max(1, self.gate.ceiling))))
         return done
 
     async def work_once(
@@ -176,6 +199,7 @@ class NoteService:
         """A worker's turn: wait for a place at the gate, claim the next queued episode
         (requests before scans, then the oldest; SKIP LOCKED) and run it; None when the
         queue is empty or the process is shutting down."""
+        await self._release_unfinished()
         try:
             async with self.gate.slot():
                 row = await self.store.claim_next(self.worker_id, self.lease_s, queued_for_s)
@@ -188,6 +212,12 @@ class NoteService:
                     return failed.episode
         except GateClosed:
             return None
+
+    async def _release_unfinished(self) -> None:
+        for episode_id in sorted(self._unreleased):
+            # raises while the database is still down; False: another worker took it over
+            await self.store.release(episode_id, self.worker_id, REQUEUED_AFTER_STORAGE)
+            self._unreleased.discard(episode_id)
 
     async def run(self, episode_id: int, progress: ProgressListener | None = None) -> Episode:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`.
@@ -268,6 +298,9 @@ class NoteService:
             return await self.store.delay(
                 episode_id, f"delayed: {e}; it will be retried when the model server answers"
             )
+        except StorageUnavailable:
+            self._unreleased.add(episode_id)
+            raise
         except EvoNoteError as e:
             failed = await self.store.fail(episode_id, str(e), failure_kind(e))
             self._finished(failed)
@@ -281,7 +314,11 @@ class NoteService:
             self._inflight.pop(episode_id, None)
             if not self._inflight:
                 self._all_settled.set()
-        finished = await self.store.finish(episode_id, outcome)
+        try:
+            finished = await self.store.finish(episode_id, outcome)
+        except StorageUnavailable:
+            self._unreleased.add(episode_id)
+            raise
         self._finished(finished)
         return finished  # the note is shown now; its forecast follows (`forecast`)
 

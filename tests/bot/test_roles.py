@@ -4,6 +4,7 @@ episode whose worker is killed is finished by another."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -220,3 +221,95 @@ async def test_concurrent_deliveries_of_one_request_show_one_card(
         assert len(placed) == 1
         assert len(await app.store.recent(10)) == 1
         assert shown and shown[-1].status == "noted"
+
+
+async def test_recovery_runs_requeued_episodes_at_once_and_finishes_their_cards(
+    app_env: ScriptedModelServer,
+) -> None:
+    """After a restart: every episode requeued at shutdown runs at once, side by side, and
+    each one's card (asked in chat before the restart) is edited to its end."""
+    from pipeline.desk.episode import Episode
+    from pipeline.trajectory import Progress, ProgressListener
+
+    app_env.delay_s = 0.2
+    running: set[int] = set()
+    most_at_once = 0
+    finished: list[int] = []
+
+    def progress_for(row: Episode) -> ProgressListener:
+        async def progress(event: Progress) -> None:
+            nonlocal most_at_once
+            running.add(row.id or 0)
+            most_at_once = max(most_at_once, len(running))
+
+        return progress
+
+    async def final(row: Episode) -> None:
+        running.discard(row.id or 0)
+        finished.append(row.id or 0)
+
+    async with build(Settings()) as app:
+        ids = []
+        for n in range(4):
+            row = await app.notes.submit(NoteRequest(post_ref=f"{POST} ({n})", source="slack"))
+            assert row.id is not None
+            await app.store.claim(row.id, "old-process", 60)
+            await app.store.delay(row.id, "requeued: EvoNote was stopped")  # as at shutdown
+            ids.append(row.id)
+        done = await app.notes.recover(
+            3, queued_for_s=120, progress_for=progress_for, finished=final
+        )
+    assert sorted(done) == sorted(ids) == sorted(finished)
+    assert most_at_once >= 2  # side by side, not one after another
+
+
+async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worker(
+    app_env: ScriptedModelServer,
+    monkeypatch: pytest.MonkeyPatch,
+    network_guard: NetworkGuard,
+) -> None:
+    """The database stops while a worker runs two episodes and comes back: the worker hands
+    those back to the queue as soon as it can, runs them again, and claims new ones."""
+    from bot.worker import run_workers
+    from tests.fakes.postgres import start_postgres
+
+    server = start_postgres()
+    if server is None:
+        pytest.skip("PostgreSQL is not installed on this machine")
+    try:
+        network_guard.allow(server.port)
+        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, "blip"))
+        monkeypatch.setenv("EVONOTE_OPS__WORKERS", "2")
+        app_env.delay_s = 0.5  # each episode takes a few seconds: the outage lands mid-run
+        async with build(Settings()) as app:
+            first = [await app.notes.submit(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
+            workers = asyncio.create_task(run_workers(app, CardViews(app, None, None), 0.2))
+            try:
+                async with asyncio.timeout(60):
+                    while True:
+                        if (await app.store.count_by_status()).get("running", 0) == 2:
+                            break
+                        await asyncio.sleep(0.2)
+                server.pause()
+                await asyncio.sleep(3)
+                server.resume()
+                later = [
+                    await app.notes.submit(NoteRequest(post_ref=f"{POST} later {n}"))
+                    for n in range(2)
+                ]
+                ids = [row.id for row in first + later]
+                async with asyncio.timeout(120):
+                    while True:
+                        rows = [await app.store.get(i or 0) for i in ids]
+                        if all(r is not None and r.status == "noted" for r in rows):
+                            break
+                        await asyncio.sleep(0.5)
+                assert not workers.done()  # the workers outlived the outage
+            finally:
+                workers.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await workers
+        rows = [r for r in rows if r is not None]
+        assert [r.attempts for r in rows[:2]] == [2, 2]  # run again, once each
+    finally:
+        server.stop()

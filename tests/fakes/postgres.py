@@ -30,12 +30,19 @@ class LocalPostgres:
     prefix: list[str]
     bin: Path
 
-    def stop(self) -> None:
+    def pause(self) -> None:
+        """Stop the server, keeping its data (a restart, an outage)."""
         subprocess.run(
             [*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "stop"],
             check=False,
             capture_output=True,
         )
+
+    def resume(self) -> None:
+        _pg_start(self.prefix, self.bin, self.data, self.port)
+
+    def stop(self) -> None:
+        self.pause()
         shutil.rmtree(self.data, ignore_errors=True)
 
 
@@ -73,6 +80,11 @@ def start_postgres() -> LocalPostgres | None:
         check=True,
         capture_output=True,
     )
+    _pg_start(prefix, found, data, port)
+    return LocalPostgres(port, data, prefix, found)
+
+
+def _pg_start(prefix: list[str], found: Path, data: Path, port: int) -> None:
     options = f"-p {port} -k {data} -c listen_addresses=127.0.0.1 -c fsync=off"
     subprocess.run(
         [
@@ -90,4 +102,3 @@ def start_postgres() -> LocalPostgres | None:
         check=True,
         capture_output=True,
     )
-    return LocalPostgres(port, data, prefix, found)
