@@ -46,7 +46,9 @@ class LiveCards:
         self.desk = desk
         self.run_episodes = run_episodes  # False where workers in other processes run them
 
-    async def request(self, request: NoteRequest, place: CardPlacer) -> None:
+    async def request(
+        self, request: NoteRequest, place: CardPlacer, *, answer_repeats: bool = False
+    ) -> None:
         """A person's request, on any platform: stored once (a retried event or a double click
         starts nothing), its card shown at once — the failure card when the input is refused or
         the database cannot take it — then run behind the card here, or left queued for a
@@ -61,6 +63,12 @@ class LiveCards:
             return
         if episode is not None:
             await self.attend(episode, place)
+        elif answer_repeats and request.key:
+            # Asked before (a second Regenerate): a platform whose every interaction must be
+            # answered shows the episode already asked for; nothing runs twice.
+            seen = await self.notes.asked_before(request.key)
+            if seen is not None:
+                await place(await self.desk.card_of(seen))
 
     async def attend(self, episode: Episode, place: CardPlacer) -> None:
         """Show a queued episode's card, remember where it is, and run it behind the card."""

@@ -193,7 +193,7 @@ def slack_http_app(frontend: SlackFrontend) -> web.Application:
         # Bolt parses the body before it checks the signature and raises on a malformed one.
         try:
             bolt_request = await to_bolt_request(request)
-        except (ValueError, TypeError, AttributeError, KeyError, IndexError):
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
             return web.Response(status=400, text="malformed request body")
         stamp = bolt_request.headers.get("x-slack-request-timestamp", [""])
         if not isinstance(bolt_request.body, dict) or not (stamp and stamp[0].isdigit()):

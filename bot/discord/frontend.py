@@ -121,7 +121,8 @@ class DiscordFrontend:
             message_id = getattr(getattr(editor, "message", None), "id", None)
             return editor, None if message_id is None else str(message_id)
 
-        self.background.spawn(self.cards.request(request, place))
+        # Every Discord interaction waits for an answer ("thinking…"): a repeat gets the card.
+        self.background.spawn(self.cards.request(request, place, answer_repeats=True))
 
     async def _note_command(self, interaction: Interaction, url_or_text: str) -> None:
         await self.on_note(interaction, url_or_text)

@@ -154,6 +154,10 @@ class NoteService:
         except DuplicateRequest:
             return None
 
+    async def asked_before(self, key: str) -> Episode | None:
+        """The episode stored for a request key (a retried event, a second click)."""
+        return await self.store.by_request_key(key)
+
     async def card_placed(self, episode_id: int, message_id: str) -> None:
         """Remember where the episode's card is, so a worker in another process edits it."""
         await self.store.set_reply_message(episode_id, message_id)

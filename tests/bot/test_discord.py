@@ -183,10 +183,16 @@ async def test_evidence_regenerate_and_refusals(app: App) -> None:
     evidence = Interaction(frontend.client)
     await frontend.on_button(evidence, "evidence", episode)
     assert "no link between the MMR vaccine and autism" in evidence.response.calls[-1][1]["content"]
-    for _ in range(2):  # a double click regenerates once
-        await frontend.on_button(Interaction(frontend.client), "regenerate", episode)
-    await frontend.background.drain()
+    clicks = [Interaction(frontend.client) for _ in range(2)]
+    for click in clicks:  # a double click regenerates once
+        await frontend.on_button(click, "regenerate", episode)
+        await frontend.background.drain()
     assert len(await app.store.recent()) == 2
+    # and the second click is answered too (with the regenerated card), not left "thinking"
+    regenerated = max(r.id or 0 for r in await app.store.recent())
+    for click in clicks:
+        assert click.edits, "the interaction was never answered"
+        assert f"evonote:up:{regenerated}" in custom_ids(click.edits[-1]["view"])
     elsewhere = Interaction(frontend.client, channel=99)
     await frontend.on_note(elsewhere, POST)
     assert "not enabled in this channel" in elsewhere.response.calls[-1][1]["content"]

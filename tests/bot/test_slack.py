@@ -616,6 +616,8 @@ MALFORMED: list[tuple[str, str, str, str | None]] = [
         "application/json",
         None,
     ),
+    ("payload nested 5,000 deep", _payload("[" * 5_000 + "]" * 5_000), FORM, None),
+    ("body nested 100,000 deep", '{"a":' * 100_000 + "1" + "}" * 100_000, "application/json", None),
 ]
 
 
