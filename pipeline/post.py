@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, Field, field_validator
 
 # X's long-form posts may hold up to 25,000 characters; anything longer is not a post.
 MAX_POST_CHARS = 25_000
@@ -22,11 +22,20 @@ MAX_AUTHOR_CHARS = 300  # a Mastodon acct: 30-character user @ a 253-character d
 MAX_POST_ID_CHARS = 512  # a Bluesky at:// URI may carry a 253-character handle
 
 
-def _clipped(value: object, limit: int) -> object:
-    """A legal post is always accepted: its long parts are cut, with an ellipsis."""
-    if isinstance(value, str) and len(value) > limit:
-        return value[: limit - 1] + "…"
-    return value
+def cut_to(limit: int) -> BeforeValidator:
+    """Text over `limit` characters is cut, with an ellipsis: a legal post is always accepted,
+    whatever its platform allows beyond these bounds."""
+
+    def cut(value: object) -> object:
+        if isinstance(value, str) and len(value) > limit:
+            return value[: limit - 1] + "…"
+        return value
+
+    return BeforeValidator(cut)
+
+
+def _no_overlong_url(value: object) -> object:
+    return None if isinstance(value, str) and len(value) > MAX_URL_CHARS else value  # cut: broken
 
 
 def _primary_language(value: object) -> object:
@@ -36,13 +45,20 @@ def _primary_language(value: object) -> object:
     return value
 
 
-def _first(value: object, limit: int, item_limit: int | None = None) -> object:
+def first(limit: int, item_limit: int | None = None) -> BeforeValidator:
     """The first `limit` items of a list (dropping strings over `item_limit`: cut links break)."""
-    if not isinstance(value, list):
-        return value
-    if item_limit is not None:
-        value = [v for v in value if not (isinstance(v, str) and len(v) > item_limit)]
-    return value[:limit]
+
+    def keep(value: object) -> object:
+        if not isinstance(value, list):
+            return value
+        if item_limit is not None:
+            value = [v for v in value if not (isinstance(v, str) and len(v) > item_limit)]
+        return value[:limit]
+
+    return BeforeValidator(keep)
+
+
+OptionalUrl = Annotated[Url | None, BeforeValidator(_no_overlong_url)]
 
 
 def as_utc(value: datetime) -> datetime:
@@ -53,27 +69,16 @@ def as_utc(value: datetime) -> datetime:
 class Media(BaseModel):
     """An image, video or GIF attached to a post."""
 
-    kind: str = Field(max_length=20, description="photo, video or animated_gif")
-    url: Url | None = Field(default=None, description="the media file or its preview image")
-    alt_text: str | None = Field(default=None, max_length=MAX_ALT_TEXT_CHARS)
-    caption: str | None = Field(
+    kind: Annotated[str, cut_to(20)] = Field(
+        max_length=20, description="photo, video or animated_gif"
+    )
+    url: OptionalUrl = Field(default=None, description="the media file or its preview image")
+    alt_text: Annotated[str | None, cut_to(MAX_ALT_TEXT_CHARS)] = Field(
+        default=None, max_length=MAX_ALT_TEXT_CHARS
+    )
+    caption: Annotated[str | None, cut_to(MAX_ALT_TEXT_CHARS)] = Field(
         default=None, max_length=MAX_ALT_TEXT_CHARS, description="what a vision model saw, if run"
     )
-
-    @field_validator("alt_text", "caption", mode="before")
-    @classmethod
-    def _cut_text(cls, value: object) -> object:
-        return _clipped(value, MAX_ALT_TEXT_CHARS)
-
-    @field_validator("kind", mode="before")
-    @classmethod
-    def _cut_kind(cls, value: object) -> object:
-        return _clipped(value, 20)
-
-    @field_validator("url", mode="before")
-    @classmethod
-    def _no_cut_url(cls, value: object) -> object:
-        return None if isinstance(value, str) and len(value) > MAX_URL_CHARS else value
 
 
 class ExistingNote(BaseModel):
@@ -87,16 +92,22 @@ class Post(BaseModel):
     """A social-media post and its context. All of it is untrusted data."""
 
     text: str = Field(max_length=MAX_POST_CHARS)
-    url: Url | None = None
+    url: OptionalUrl = None
     post_id: str | None = Field(default=None, max_length=MAX_POST_ID_CHARS)
-    author: str | None = Field(default=None, max_length=MAX_AUTHOR_CHARS)
+    author: Annotated[str | None, cut_to(MAX_AUTHOR_CHARS)] = Field(
+        default=None, max_length=MAX_AUTHOR_CHARS
+    )
     created_at: datetime | None = None
-    language: str | None = Field(default=None, max_length=12)
-    media: list[Media] = Field(default_factory=list, max_length=MAX_MEDIA)
+    language: Annotated[str | None, BeforeValidator(_primary_language)] = Field(
+        default=None, max_length=12
+    )
+    media: Annotated[list[Media], first(MAX_MEDIA)] = Field(
+        default_factory=list, max_length=MAX_MEDIA
+    )
     quoted: Post | None = None
     replied_to: Post | None = None
     existing_notes: list[ExistingNote] = Field(default_factory=list, max_length=MAX_EXISTING_NOTES)
-    links: list[Url] = Field(
+    links: Annotated[list[Url], first(MAX_LINKS, MAX_URL_CHARS)] = Field(
         default_factory=list,
         max_length=MAX_LINKS,
         description="URLs in the post; the only non-search URLs visitable",
@@ -106,31 +117,6 @@ class Post(BaseModel):
         max_length=5,
         description="what the source that read the post could not see (media, quoted posts)",
     )
-
-    @field_validator("url", mode="before")
-    @classmethod
-    def _no_cut_url(cls, value: object) -> object:
-        return None if isinstance(value, str) and len(value) > MAX_URL_CHARS else value
-
-    @field_validator("author", mode="before")
-    @classmethod
-    def _cut_author(cls, value: object) -> object:
-        return _clipped(value, MAX_AUTHOR_CHARS)
-
-    @field_validator("language", mode="before")
-    @classmethod
-    def _language_tag(cls, value: object) -> object:
-        return _primary_language(value)
-
-    @field_validator("media", mode="before")
-    @classmethod
-    def _first_media(cls, value: object) -> object:
-        return _first(value, MAX_MEDIA)
-
-    @field_validator("links", mode="before")
-    @classmethod
-    def _first_links(cls, value: object) -> object:
-        return _first(value, MAX_LINKS, MAX_URL_CHARS)
 
     @field_validator("created_at")
     @classmethod
