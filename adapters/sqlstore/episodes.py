@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func, insert, or_, update
 from sqlalchemy.exc import IntegrityError
@@ -23,6 +24,25 @@ from pipeline.request import BACKGROUND_SOURCES, NoteRequest
 from pipeline.trajectory import EpisodeOutcome, EpisodeStatus, StepRecord
 
 ACTIVE = (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING)
+# What people asked for before what scans found, then oldest.
+_CLAIM_ORDER = (
+    col(EpisodeRow.source).in_(BACKGROUND_SOURCES),
+    col(EpisodeRow.created_at),
+    col(EpisodeRow.id),
+)
+
+
+def _claimable(queued_for_s: float) -> tuple[Any, ...]:
+    """Queued, and either older than `queued_for_s` or run before (requeued at shutdown, lease
+    expired, delayed): an episode never run and younger is left to the front end that queued
+    it."""
+    return (
+        EpisodeRow.status == EpisodeStatus.QUEUED,
+        or_(
+            col(EpisodeRow.created_at) <= utcnow() - timedelta(seconds=queued_for_s),
+            col(EpisodeRow.attempts) > 0,
+        ),
+    )
 
 
 def episode(row: EpisodeRow) -> Episode:
@@ -196,22 +216,8 @@ class EpisodeStore:
                 episode_id = (
                     await session.exec(
                         select(EpisodeRow.id)
-                        .where(
-                            EpisodeRow.status == EpisodeStatus.QUEUED,
-                            or_(
-                                col(EpisodeRow.created_at)
-                                <= utcnow() - timedelta(seconds=queued_for_s),
-                                # run before (requeued at shutdown, lease expired, delayed):
-                                # no front end is waiting to run it
-                                col(EpisodeRow.attempts) > 0,
-                            ),
-                        )
-                        .order_by(
-                            # what people asked for before what scans found, then oldest
-                            col(EpisodeRow.source).in_(BACKGROUND_SOURCES),
-                            col(EpisodeRow.created_at),
-                            col(EpisodeRow.id),
-                        )
+                        .where(*_claimable(queued_for_s))
+                        .order_by(*_CLAIM_ORDER)
                         .limit(1)
                         .with_for_update(skip_locked=True)
                     )
@@ -239,6 +245,14 @@ class EpisodeStore:
                 await session.commit()
             if row is not None:
                 return episode(row)
+
+    async def waiting(self, queued_for_s: float = 0.0) -> list[int]:
+        """The ids `claim_next` would take, in its order (recovery runs them side by side)."""
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(EpisodeRow.id).where(*_claimable(queued_for_s)).order_by(*_CLAIM_ORDER)
+            )
+            return [i for i in rows if i is not None]
 
     async def requeue_expired(self, max_attempts: int) -> tuple[int, int]:
         """Episodes whose worker died (lease expired) run again, at most `max_attempts` times

@@ -177,21 +177,29 @@ class NoteService:
         ids of the episodes run."""
         await self.store.requeue_expired(max_attempts)
         done: list[int] = []
+        server_down = False
 
-        async def take_turns() -> None:
-            while (
-                row := await self.work_once(progress_for, queued_for_s=queued_for_s)
-            ) is not None:
-                if row.status == EpisodeStatus.QUEUED:
-                    # Delayed (the model server is down) or requeued at shutdown: claiming it
-                    # again at once would loop until the server is back; the next pass retries.
-                    return
-                assert row.id is not None
-                done.append(row.id)
+        async def one(episode_id: int) -> None:
+            nonlocal server_down
+            current = await self.store.get(episode_id)
+            if server_down or current is None:
+                return
+            progress = progress_for(current) if progress_for is not None else None
+            try:
+                row = await self.run(episode_id, progress, delay_when_model_down=True)
+            except EpisodeFailed as failed:
+                row = failed.episode
+            if row.status == EpisodeStatus.QUEUED:
+                # Delayed (the model server is down) or requeued at shutdown: the rest of this
+                # pass would only be delayed too; the next pass retries.
+                server_down = True
+            elif row.status != EpisodeStatus.RUNNING:  # running: another worker has it
+                done.append(episode_id)
                 if finished is not None:
                     await finished(row)
 
-        await asyncio.gather(*(take_turns() for _ in range(max(1, self.gate.ceiling))))
+        # Each is claimed by its id, so a delayed one is not claimed again in the same pass.
+        await asyncio.gather(*(one(i) for i in await self.store.waiting(queued_for_s)))
         return done
 
     async def work_once(
@@ -223,7 +231,13 @@ class NoteService:
             await self.store.release(episode_id, self.worker_id, REQUEUED_AFTER_STORAGE)
             self._unreleased.discard(episode_id)
 
-    async def run(self, episode_id: int, progress: ProgressListener | None = None) -> Episode:
+    async def run(
+        self,
+        episode_id: int,
+        progress: ProgressListener | None = None,
+        *,
+        delay_when_model_down: bool = False,
+    ) -> Episode:
         """Run a queued episode to `noted`, `abstained` or `failed` — never left `running`.
         It waits for a place at the gate first (its card says how many are ahead); if the
         process shuts down meanwhile it stays queued and the queued row is returned; one that
@@ -243,7 +257,9 @@ class NoteService:
                 row = await self.store.claim(episode_id, self.worker_id, self.lease_s)
                 if row is None:  # claimed meanwhile by another worker
                     return await self.store.get(episode_id) or current
-                return await self.execute(row, progress)
+                return await self.execute(
+                    row, progress, delay_when_model_down=delay_when_model_down
+                )
         except GateClosed:
             return current
 
