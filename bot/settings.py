@@ -15,6 +15,7 @@ from adapters.web import DEFAULT_USER_AGENT
 from pipeline.budget import EvidenceBudget
 from pipeline.errors import EvoNoteError
 from pipeline.ports import MemoryMode
+from pipeline.prompts import MAX_TOKENS as EPISODE_TOKEN_CAPS
 from pipeline.redact import remember_secret, remember_url_secrets
 
 
@@ -52,7 +53,9 @@ class LLMSettings(BaseModel):
     max_tokens_by_call: dict[str, int] = Field(
         default_factory=dict,
         description="caps by answer schema over the defaults beside each prompt, e.g. "
-        '{"AgentTurn": 600} (VerificationBrief 900, AgentTurn 500, PageNotes 300, RatingForm 350)',
+        '{"AgentTurn": 600} (an episode\'s defaults: '
+        + ", ".join(f"{name} {cap}" for name, cap in EPISODE_TOKEN_CAPS.items())
+        + ")",
     )
     disable_thinking: bool = Field(
         default=False,

@@ -3,44 +3,27 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, Column, Text
 from sqlmodel import Field, SQLModel
 
+from memory.standing import KIND_FOR_MODE, LessonKind, LessonStatus, UtilityMode
 from pipeline.ports import MemoryPhase
+
+__all__ = [
+    "KIND_FOR_MODE",
+    "LessonKind",
+    "LessonStatus",
+    "MemoryAudit",
+    "MemoryItem",
+    "UtilityMode",
+    "utcnow",
+]
 
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-class LessonKind(StrEnum):
-    """Routed by the judge's utility mode."""
-
-    AVOID = "avoid"  # from Unsatisfactory episodes
-    IMPROVE = "improve"  # from Satisfactory ones
-    REUSE = "reuse"  # from Excellent ones
-
-
-class LessonStatus(StrEnum):
-    PROVISIONAL = "provisional"
-    ACTIVE = "active"
-    RETIRED = "retired"
-
-
-class UtilityMode(StrEnum):
-    UNSATISFACTORY = "Unsatisfactory"
-    SATISFACTORY = "Satisfactory"
-    EXCELLENT = "Excellent"
-
-
-KIND_FOR_MODE = {
-    UtilityMode.UNSATISFACTORY: LessonKind.AVOID,
-    UtilityMode.SATISFACTORY: LessonKind.IMPROVE,
-    UtilityMode.EXCELLENT: LessonKind.REUSE,
-}
 
 
 class MemoryItem(SQLModel, table=True):

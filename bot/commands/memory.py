@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 from bot.commands.arguments import Subparsers, record_id
 from bot.commands.exits import EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
-from memory.models import LessonStatus, MemoryItem
+from memory.standing import LessonStatus
 from pipeline.ports import MemoryPhase
 
 if TYPE_CHECKING:
     from memory.experience import ExperienceMemory
+    from memory.models import MemoryItem
 
 
 def add_parser(sub: Subparsers) -> None:

@@ -144,3 +144,22 @@ async def test_replicas_make_a_pool(
         pool = observed.inner
         assert isinstance(pool, ModelPool)
         assert len(pool.endpoints) == 3
+
+
+def test_every_cap_the_settings_name_is_the_cap_the_code_sends() -> None:
+    """Help text and code agree: each "Schema N" a setting's description names is that
+    schema's output cap (the help once said PageNotes 300 while 80 was sent)."""
+    import re
+
+    from bot.app import token_caps
+    from bot.settings import Settings
+
+    caps = token_caps(Settings())
+    named = []
+    for section in Settings.model_fields.values():
+        model = section.annotation
+        for field in getattr(model, "model_fields", {}).values():
+            named += re.findall(r"\b([A-Z][A-Za-z]+) (\d+)\b", field.description or "")
+    named = [(schema, int(n)) for schema, n in named if schema in caps]
+    assert len(named) >= 5
+    assert all(caps[schema] == n for schema, n in named), named
