@@ -95,9 +95,27 @@ class CardViews:
                 log.exception("could not edit the card of episode %s", row.id)
 
 
+# Notes waiting for their forecast; past this, a note keeps its card without one (logged).
+FORECAST_BACKLOG = 200
+
+
 async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
-    """Run until cancelled: `app.settings.ops.workers` loops claiming and running episodes."""
+    """Run until cancelled: `app.settings.ops.workers` loops claiming and running episodes.
+    A note's forecast runs in a lane of its own after the note is on its card: a worker takes
+    its next episode at once instead of waiting for the persona panel."""
     ops = app.settings.ops
+    backlog: asyncio.Queue[Episode] = asyncio.Queue(FORECAST_BACKLOG)
+    f = app.settings.forecast
+    lanes = max(1, f.concurrency // f.per_note)  # each forecast runs per_note calls at once
+
+    async def forecast_lane() -> None:
+        while True:
+            row = await backlog.get()
+            try:
+                if (forecasted := await app.notes.forecast(row)).forecast:
+                    await views.final(forecasted)
+            except StorageUnavailable as e:  # the note stays without a forecast
+                log.warning("episode %s: forecast not stored: %s", row.id, e)
 
     async def requeue() -> None:
         while True:
@@ -116,9 +134,12 @@ async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
             try:
                 row = await app.notes.work_once(views.progress_for)
                 if row is not None:
-                    await views.final(row)  # the note at once, then its forecast as an edit
-                    if (forecasted := await app.notes.forecast(row)).forecast:
-                        await views.final(forecasted)
+                    await views.final(row)  # the note at once; its forecast comes as an edit
+                    if row.status == EpisodeStatus.NOTED and app.notes.panel is not None:
+                        try:
+                            backlog.put_nowait(row)
+                        except asyncio.QueueFull:
+                            log.warning("episode %s: forecast skipped (backlog full)", row.id)
             except StorageUnavailable as e:
                 # The database blinked (a restart, a held lock): an episode it was running
                 # keeps its lease until that runs out and it is requeued; this loop carries on.
@@ -134,4 +155,8 @@ async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
             else:
                 backoff = poll_s
 
-    await asyncio.gather(requeue(), *(loop() for _ in range(ops.workers)))
+    await asyncio.gather(
+        requeue(),
+        *(loop() for _ in range(ops.workers)),
+        *(forecast_lane() for _ in range(lanes)),
+    )

@@ -313,3 +313,45 @@ async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worke
         assert [r.attempts for r in rows[:2]] == [2, 2]  # run again, once each
     finally:
         server.stop()
+
+
+async def test_a_worker_takes_its_next_episode_while_the_last_note_is_forecast(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One worker, two episodes, and a forecast that does not finish: the second note is
+    still written (the forecast has its own lane), and the forecast edits its card later."""
+    from bot.worker import run_workers
+    from pipeline.desk.episode import Episode
+
+    monkeypatch.setenv("EVONOTE_OPS__WORKERS", "1")
+    monkeypatch.setenv("EVONOTE_FORECAST__ENABLED", "true")
+    release = asyncio.Event()
+    forecast_for: list[int] = []
+
+    async with build(Settings()) as app:
+        assert app.notes.panel is not None
+
+        async def slow_forecast(row: Episode) -> Episode:
+            forecast_for.append(row.id or 0)
+            await release.wait()
+            return row
+
+        monkeypatch.setattr(app.notes, "forecast", slow_forecast)
+        rows = [await app.notes.submit(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
+        workers = asyncio.create_task(run_workers(app, CardViews(app, None, None), 0.1))
+        try:
+            async with asyncio.timeout(60):
+                while True:
+                    second = await app.store.get(rows[1].id or 0)
+                    if second is not None and second.status == "noted":
+                        break
+                    await asyncio.sleep(0.2)
+            assert forecast_for[0] == rows[0].id and not release.is_set()
+            release.set()
+            async with asyncio.timeout(10):
+                while len(forecast_for) < 2:
+                    await asyncio.sleep(0.1)
+        finally:
+            workers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await workers
