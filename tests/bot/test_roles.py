@@ -349,7 +349,9 @@ async def test_a_worker_takes_its_next_episode_while_the_last_note_is_forecast(
             assert forecast_for[0] == rows[0].id and not release.is_set()
             release.set()
             async with asyncio.timeout(10):
-                while len(forecast_for) < 2:
+                while True:
+                    if len(forecast_for) == 2:  # the second note's forecast followed
+                        break
                     await asyncio.sleep(0.1)
         finally:
             workers.cancel()
