@@ -84,6 +84,12 @@ class BudgetSettings(BaseModel):
         default=20.0, ge=0, description="time kept back from research for the final write"
     )
     page_timeout_s: float = Field(default=20.0, gt=0, description="limit for reading one page")
+    visit_grace_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="once the first page of a visit is in, how much longer the others may take "
+        "(the rest are recorded as unread: one slow site does not hold the episode)",
+    )
     search_timeout_s: float = Field(default=15.0, gt=0, description="limit for one search")
     condense_pages: bool = Field(
         default=True,

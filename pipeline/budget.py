@@ -21,6 +21,7 @@ class EvidenceBudget:
     writing_reserve_s: float = 20.0
     model_call_timeout_s: float = 60.0
     page_timeout_s: float = 20.0
+    visit_grace_s: float = 5.0  # once one page of a visit is in, how long the others may take
     search_timeout_s: float = 15.0
     evidence_chars_per_page: int = 1500
     page_chars_for_notes: int = 6000

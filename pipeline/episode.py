@@ -28,7 +28,7 @@ from pipeline.errors import (
     PageUnreadable,
     SearchFailed,
 )
-from pipeline.evidence import Evidence, PageNotes, SearchResult, SupportVerdicts
+from pipeline.evidence import Evidence, Page, PageNotes, SearchResult, SupportVerdicts
 from pipeline.excerpt import matching_sentences, page_sentences, select_excerpt
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
@@ -532,8 +532,10 @@ class _Run:
         return query, f"Search '{query}' returned {len(results)} results ({len(fresh)} new)."
 
     def best_unread(self, urls: list[str]) -> list[str]:
-        """Up to one visit's worth of the listed pages, highest source tier first."""
-        room = min(self.b.max_urls_per_visit, self.b.max_visits - self.use.visits)
+        """Up to one visit's worth of the listed pages, highest source tier first, for code to
+        read: it always leaves the agent one visit's worth of its own."""
+        left = self.b.max_visits - self.use.visits - self.b.max_urls_per_visit
+        room = min(self.b.max_urls_per_visit, left)
         unread = [u for u in urls if u not in self.evidence and u not in self.unreadable]
         return sorted(unread, key=lambda u: -source_tier(u))[: max(0, room)]
 
@@ -569,23 +571,46 @@ class _Run:
         return same_page(url, [*self.evidence, *self.results, *self.post_links])
 
     async def visit(self, targets: list[VisitTarget], by_code: bool = False) -> list[str]:
-        """Read the pages concurrently; one line about each."""
+        """Read the pages concurrently; one line about each. Once the first page is in, the
+        others get `visit_grace_s` more: a slow site is recorded as unread, not waited for."""
+        if not targets:
+            return []
         started = self.r.clock()
         self.use.visits += len(targets)
-        outcomes = await asyncio.gather(*(self.read(t, by_code) for t in targets))
+        fetches = [asyncio.create_task(self.fetch(t.url.strip())) for t in targets]
+        try:
+            _, pending = await asyncio.wait(fetches, return_when=asyncio.FIRST_COMPLETED)
+            if pending:
+                _, pending = await asyncio.wait(pending, timeout=self.b.visit_grace_s)
+        finally:
+            for task in fetches:
+                task.cancel()  # (a no-op for those done)
+        grace = f"still loading {self.b.visit_grace_s:.0f} s after the visit's other pages"
+        outcomes = await asyncio.gather(
+            *(
+                self.take(target, grace if task in pending else task.result(), by_code)
+                for target, task in zip(targets, fetches, strict=True)
+            )
+        )
         self.timings.visit_s += self.r.clock() - started
         return list(outcomes)
 
-    async def read(self, target: VisitTarget, by_code: bool = False) -> str:
-        url = target.url.strip()
+    async def fetch(self, url: str) -> Page | str:
+        """The page, or why it could not be read."""
         timeout = max(0.1, min(self.b.page_timeout_s, self.seconds_left(self.loop_deadline)))
         try:
             async with asyncio.timeout(timeout):
-                page = await self.r.reader.read(url)
+                return await self.r.reader.read(url)
         except PageUnreadable as e:
-            return self.could_not_read(url, str(e))
+            return str(e)
         except TimeoutError:
-            return self.could_not_read(url, f"no answer within {timeout:.0f} s")
+            return f"no answer within {timeout:.0f} s"
+
+    async def take(self, target: VisitTarget, page: Page | str, by_code: bool = False) -> str:
+        """A fetched page into the evidence: its excerpt, and its notes or quotes."""
+        url = target.url.strip()
+        if isinstance(page, str):
+            return self.could_not_read(url, page)
         if not page.text.strip():
             return self.could_not_read(url, "no readable text")
         focus = target.goal + " " + " ".join(self.claims())

@@ -130,6 +130,72 @@ async def test_visits_of_one_step_run_concurrently() -> None:
     assert elapsed < 0.75, f"three 0.3 s reads took {elapsed:.2f} s: not concurrent"
 
 
+async def test_a_slow_site_is_left_unread_once_the_visits_other_pages_are_in() -> None:
+    """One of a visit's pages answers after 30 s: the visit ends `visit_grace_s` after the
+    first page is in, and the slow one is recorded as unread, not waited for."""
+    pages = health_pages()
+    slow = next(iter(pages))
+
+    class OneSlowSite(FakeWeb):
+        async def read(self, url: str) -> Any:
+            if url == slow:
+                await asyncio.sleep(30)
+            return await super().read(url)
+
+    web = OneSlowSite(pages)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    outcome = await EpisodeRunner(
+        model=FakeChatModel(ResearchPolicy(pages_per_visit=3)),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(visit_grace_s=0.3),
+    ).run(POST, journal=(journal := Journal()))
+    assert loop.time() - started < 5
+    assert outcome.status == "noted"
+    visits = [s.observation for s in journal.steps if s.phase == "visit"]
+    assert any(f"{slow}: could not be read (still loading" in v for v in visits), visits
+    assert slow not in {e.url for e in outcome.evidence}
+
+
+async def test_code_reading_leaves_the_agent_a_visit_of_its_own() -> None:
+    """Code reads the best results of each search; it never spends the visit budget the agent
+    needs for the pages it chose itself."""
+    pages = {
+        f"https://site{i}.org/p": health_pages()["https://medlineplus.gov/measles.html"]
+        for i in range(20)
+    }
+    web = FakeWeb(pages)
+    turns = iter(range(100))
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "VerificationBrief":
+            return DEFAULT_BRIEF
+        if schema == "FinalTurn":
+            return {"thought": "", "action": {"kind": "abstain", "reason": "done"}}
+        n = next(turns)
+        if n < 2:
+            return {"thought": "", "action": {"kind": "search", "query": f"q{n}"}}
+        unread = [
+            r["url"] for r in state_of(messages)["search_results"] if r["status"] == "not visited"
+        ]
+        if n == 2 and unread:
+            targets = [{"url": u, "goal": "g"} for u in unread[:4]]
+            return {"thought": "", "action": {"kind": "visit", "targets": targets}}
+        return {"thought": "", "action": {"kind": "abstain", "reason": "enough"}}
+
+    budget = EvidenceBudget(max_visits=8, max_urls_per_visit=4, max_steps=6)
+    journal = Journal()
+    await EpisodeRunner(
+        model=FakeChatModel(policy), search=web, reader=web, memory=NoMemory(), budget=budget
+    ).run(POST, journal=journal)
+    visits = [s for s in journal.steps if s.phase == "visit"]
+    by_agent = [s for s in visits if s.action.get("by") != "code"]
+    assert by_agent and "read (" in by_agent[0].observation, [s.observation for s in visits]
+    assert len(web.reads) <= budget.max_visits
+
+
 async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     web = FakeWeb(health_pages())
     planted = "https://evil.example/instructions"
