@@ -50,6 +50,13 @@ class Metrics:
         self.queue = Gauge(
             "evonote_queue_depth", "Episodes queued or running", ["status"], registry=self.registry
         )
+        self.admission = Gauge(
+            "evonote_admission",
+            "Episodes this process runs at once: the limit (AIMD on model latency), its "
+            "ceiling, running now, waiting for a place",
+            ["kind"],
+            registry=self.registry,
+        )
         self.lessons = Gauge(
             "evonote_memory_items",
             "Lessons in the experience memory",

@@ -82,6 +82,14 @@ async def refresh_gauges(app: App) -> None:
     counts = await app.store.count_by_status()
     for waiting in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
         app.metrics.queue.labels(waiting.value).set(counts.get(waiting, 0))
+    gate = app.notes.gate
+    for kind, value in (
+        ("limit", gate.limit),
+        ("ceiling", gate.ceiling),
+        ("running", gate.active),
+        ("waiting", gate.waiting),
+    ):
+        app.metrics.admission.labels(kind).set(value)
     if app.memory is not None:
         items = await app.memory.store.items()
         for status in LessonStatus:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -26,6 +27,8 @@ from pipeline.ports import ChatMessage, ChatModel, ModelReply
 from pipeline.request import BACKGROUND_SOURCES
 
 T = TypeVar("T", bound=BaseModel)
+
+log = logging.getLogger(__name__)
 
 
 class Priority(IntEnum):
@@ -57,6 +60,8 @@ class AdmissionGate:
         self.ceiling = ceiling
         self.floor = min(floor, ceiling)
         self.limit = ceiling
+        # Why the limit is what it is, for metrics and logs (an operator asks "why only 4?").
+        self.why = f"the ceiling ({ceiling} episodes at once)"
         self.slow_call_s = slow_call_s
         self.cooldown_s = cooldown_s
         self.clock = clock
@@ -124,11 +129,17 @@ class AdmissionGate:
                 self._last_decrease = now
                 self.limit = max(self.floor, self.limit // 2)
                 self._credit = 0.0
+                self.why = (
+                    f"halved to {self.limit}: a model answer took {latency_s:.0f} s "
+                    f"(slow above {self.slow_call_s:.0f} s)"
+                )
+                log.info("admission %s", self.why)
             return
         self._credit += 1 / self.limit
         if self._credit >= 1 and self.limit < self.ceiling:
             self._credit = 0.0
             self.limit += 1
+            self.why = f"grown to {self.limit}: answers came in under {self.slow_call_s:.0f} s"
             self._grant()
 
     def close(self) -> None:

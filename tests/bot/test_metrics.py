@@ -9,6 +9,7 @@ from adapters.sqlstore.tables import EpisodeRow
 from bot.metrics import JsonFormatter, Metrics
 from pipeline.desk.notes import failure_kind
 from pipeline.errors import InvalidPostInput, ModelOutputInvalid, ModelTimeout, ModelUnavailable
+from tests.fakes.model_server import ScriptedModelServer
 
 
 def row(status: str, **values: object) -> EpisodeRow:
@@ -69,3 +70,20 @@ def test_json_logs_carry_the_episode_id() -> None:
     assert entry["message"] == "episode 7 noted"
     assert entry["episode_id"] == 7 and entry["total_s"] == 12.5
     assert entry["level"] == "INFO" and entry["logger"] == "pipeline.desk.notes"
+
+
+async def test_the_admission_limit_and_why_are_on_the_metrics(
+    app_env: ScriptedModelServer,
+) -> None:
+    from bot.app import build
+    from bot.serve import refresh_gauges
+    from bot.settings import Settings
+
+    async with build(Settings()) as app:
+        assert app.metrics is not None
+        app.notes.gate.observe(120)  # a slow answer: the limit halves
+        await refresh_gauges(app)
+        text = app.metrics.exposition().decode()
+    assert 'evonote_admission{kind="limit"} 4.0' in text
+    assert 'evonote_admission{kind="ceiling"} 8.0' in text
+    assert app.notes.gate.why.startswith("halved to 4: a model answer took 120 s")

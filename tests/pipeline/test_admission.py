@@ -49,8 +49,10 @@ async def test_at_most_the_limit_run_and_the_rest_wait_in_order() -> None:
 async def test_a_slow_server_halves_the_limit_and_fast_answers_grow_it_back() -> None:
     now = [0.0]
     gate = AdmissionGate(8, slow_call_s=10, cooldown_s=5, clock=lambda: now[0])
+    assert gate.why == "the ceiling (8 episodes at once)"
     gate.observe(25)
     assert gate.limit == 4
+    assert gate.why == "halved to 4: a model answer took 25 s (slow above 10 s)"
     gate.observe(25)  # within the cooldown: one halving per cooldown
     assert gate.limit == 4
     now[0] = 6
@@ -60,6 +62,7 @@ async def test_a_slow_server_halves_the_limit_and_fast_answers_grow_it_back() ->
     for _ in range(100):
         gate.observe(1)
     assert gate.limit == 8  # grown back, and never past the ceiling
+    assert gate.why == "grown to 8: answers came in under 10 s"
     for _ in range(20):
         now[0] += 10
         gate.observe(60)
