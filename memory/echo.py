@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from memory.ports import Embedder
+from memory.ports import Embedder, Vectors
 from memory.prompts import DistilledLesson
 
 # The trigger names the claim it is for; that much closeness is its purpose.
@@ -33,19 +33,28 @@ class PostEcho:
     def __init__(self, embedder: Embedder, similarity: float = 0.62) -> None:
         self.embedder = embedder
         self.similarity = similarity
+        # The last post's sentence vectors: an episode's lessons are checked one after another
+        # against the same post, which is embedded once.
+        self._post: tuple[str, Vectors | None] | None = None
+
+    async def _post_vectors(self, post_text: str) -> Vectors | None:
+        if self._post is None or self._post[0] != post_text:
+            found = sentences(post_text)
+            self._post = (post_text, await self.embedder.embed(found) if found else None)
+        return self._post[1]
 
     async def restated(self, lesson: DistilledLesson, post_text: str) -> str | None:
         """Why `lesson` restates the post (None: it does not)."""
-        post = sentences(post_text)
         parts = [
             ("trigger", s, self.similarity + TRIGGER_ALLOWANCE) for s in sentences(lesson.trigger)
         ]
         for field in ("strategy", "rationale"):
             parts += [(field, s, self.similarity) for s in sentences(getattr(lesson, field))]
-        if not post or not parts:
+        post = await self._post_vectors(post_text)
+        if post is None or not parts:
             return None
-        vectors = await self.embedder.embed(post + [s for _, s, _ in parts])
-        closest = (vectors[len(post) :] @ vectors[: len(post)].T).max(axis=1)
+        mine = await self.embedder.embed([s for _, s, _ in parts])
+        closest = (mine @ post.T).max(axis=1)
         for (field, _, limit), score in zip(parts, np.asarray(closest), strict=True):
             if float(score) >= limit:
                 return (

@@ -159,13 +159,16 @@ async def test_a_slow_site_is_left_unread_once_the_visits_other_pages_are_in() -
     assert slow not in {e.url for e in outcome.evidence}
 
 
+def many_sites(n: int) -> dict[str, Any]:
+    """`n` sites serving the same health page: searches always have unread results."""
+    page = health_pages()["https://medlineplus.gov/measles.html"]
+    return {f"https://site{i}.org/p": page for i in range(n)}
+
+
 async def test_code_reading_leaves_the_agent_a_visit_of_its_own() -> None:
     """Code reads the best results of each search; it never spends the visit budget the agent
     needs for the pages it chose itself."""
-    pages = {
-        f"https://site{i}.org/p": health_pages()["https://medlineplus.gov/measles.html"]
-        for i in range(20)
-    }
+    pages = many_sites(20)
     web = FakeWeb(pages)
     turns = iter(range(100))
 
@@ -309,10 +312,7 @@ async def test_rewrites_are_bounded_then_it_abstains_with_the_reason() -> None:
 
 
 async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
-    pages = {
-        f"https://site{i}.org/p": health_pages()["https://medlineplus.gov/measles.html"]
-        for i in range(30)
-    }
+    pages = many_sites(30)
     web = FakeWeb(pages)
     counter = iter(range(1000))
 
