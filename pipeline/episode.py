@@ -76,6 +76,9 @@ _HELD_STEPS: ContextVar[list[HeldStep] | None] = ContextVar("held_steps", defaul
 
 # Below this many seconds a final model call cannot be expected to answer.
 MIN_SECONDS_FOR_A_CALL = 2.0
+# Refused agent actions in a row (a repeated search, a visit of unknown URLs) before the loop
+# ends and the final write begins.
+MAX_REFUSED_IN_A_ROW = 3
 
 
 class EpisodeRunner:
@@ -149,6 +152,10 @@ class _Run:
         self.model_name: str | None = None
         self.last_progress: Progress | None = None
         self.support_checked: bool | None = None
+        # A draft that passed every code check but whose support check the loop deadline cut:
+        # the final phase checks it within the reserve before asking for a new draft.
+        self.unchecked: tuple[Write, ModelReply[Any]] | None = None
+        self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
         # Benchmarks on old posts must not find what was published after them.
         self.date_cap = post.created_at if self.b.as_of_post_time else None
 
@@ -287,6 +294,8 @@ class _Run:
             )
             # the post search's steps follow the analysis in the trajectory, in the same write
             await self.record_steps([analysis, *(await early if early is not None else [])])
+            if early is not None:
+                await self.search_the_gap()
         else:
             self.brief = unanalysed_brief(self.post.all_text())
         # The claims are the post's point in a few words: a short query embeds in a third of
@@ -341,8 +350,14 @@ class _Run:
         while True:
             if self.use.steps >= self.b.max_steps:
                 return f"the step budget ({self.b.max_steps}) was spent"
-            if self.seconds_left(self.loop_deadline) <= 0:
+            if self.seconds_left(self.loop_deadline) < MIN_SECONDS_FOR_A_CALL:
                 return f"the {self.b.deadline_s:.0f} s deadline came near"
+            if self.unchecked is not None:
+                return "the deadline came near while the draft was checked"
+            if self.refused_in_a_row >= MAX_REFUSED_IN_A_ROW:
+                # a weak model repeats a refused action turn after turn (seen: the same search
+                # twelve times): the turns left go to writing from what was read
+                return f"the agent repeated refused actions {self.refused_in_a_row} times"
             await self.tell(*self.phase_now())
             try:
                 reply = await self.ask(self.messages(), AgentTurn, self.loop_deadline)
@@ -364,7 +379,7 @@ class _Run:
             elif isinstance(action, Abstain):
                 return await self.model_abstains(action, reply)
             else:
-                outcome = await self.do_write(action, reply)
+                outcome = await self.do_write(action, reply, self.loop_deadline)
                 if outcome is not None:
                     return outcome
 
@@ -372,6 +387,13 @@ class _Run:
         """Budget or time is spent: write from what was read, or abstain with the reason."""
         if not self.evidence:
             return await self.abstain(f"{why} before any source could be read")
+        if self.unchecked is not None:
+            draft, reply = self.unchecked
+            self.unchecked = None
+            await self.tell("writing", "checking each sentence against its sources")
+            outcome = await self.do_write(draft, reply, self.deadline)
+            if outcome is not None:
+                return outcome
         while True:
             if self.seconds_left() < MIN_SECONDS_FOR_A_CALL:
                 return await self.abstain(f"{why}, and no time was left to write the note")
@@ -384,7 +406,7 @@ class _Run:
             action = reply.value.action
             if isinstance(action, Abstain):
                 return await self.model_abstains(action, reply)
-            outcome = await self.do_write(action, reply)
+            outcome = await self.do_write(action, reply, self.deadline)
             if outcome is not None:
                 return outcome
 
@@ -448,15 +470,22 @@ class _Run:
     async def do_search(self, action: Search, reply: ModelReply[AgentTurn]) -> None:
         query = " ".join(action.query.split())
         self.fresh = []
+        searched = self.use.searches
         if self.use.searches >= self.b.max_searches:
             self.feedback = (
                 f"Search refused: the search budget ({self.b.max_searches}) is "
                 "spent. Visit, write or abstain."
             )
         elif query.lower() in (q.lower() for q in self.queries):
-            self.feedback = f"Search '{query}' refused: it was already searched (see the log)."
+            gap = self.next_gap_query()
+            if gap is None:
+                self.feedback = f"Search '{query}' refused: it was already searched (see the log)."
+            else:  # a weak model repeats its search: the brief's next gap is searched instead
+                _, found = await self.run_search(gap)
+                self.feedback = f"'{query}' was already searched; searched the next gap: {found}"
         else:
             _, self.feedback = await self.run_search(query)
+        self.count_refusal(self.use.searches == searched)
         await self.record("search", action.model_dump(), self.feedback, reply)
         await self.tell("searching", query)
         if self.fresh:
@@ -465,21 +494,50 @@ class _Run:
             self.feedback += await self.read_best(query)
 
     async def search_the_post(self) -> list[HeldStep]:
-        """While the claim is analysed: search the post's own words and read the best results,
-        so that the first agent turn starts with pages read. Its steps are held and returned,
-        to be recorded after the analysis (a trajectory in a stable order)."""
+        """While the claim is analysed: search the post's own words. Its steps are held and
+        returned, to be recorded after the analysis (a trajectory in a stable order); its
+        results are read once the claims are known (`search_the_gap`)."""
         held: list[HeldStep] = []
         _HELD_STEPS.set(held)  # this task's context only
         query, observation = await self.run_search(post_query(self.post.text), by_code=True)
         await self.record("search", {"kind": "search", "query": query, "by": "code"}, observation)
         await self.tell("searching", query)
-        await self.read_best(query)
         return held
 
-    async def read_best(self, goal: str) -> str:
-        """Code reads the best unread results of the last search (highest tier first, one
-        visit's worth); what it read, for the agent."""
-        targets = [VisitTarget(url=url, goal=goal) for url in self.best_unread(self.fresh)]
+    async def search_the_gap(self) -> None:
+        """GitSearch: code searches the brief's most pressing gap, then reads the best results
+        on the claims, the gap's first and the post's words' after: the first agent turn starts
+        with pages read. A weak model writes at once from whatever is read (seen: the first
+        action in 9 of 12 real episodes), and the post's raw words alone found pages on other
+        diseases (Adams–Oliver syndrome for "Mayor Eric Adams")."""
+        post_results = list(self.fresh)
+        query = self.next_gap_query()
+        found: list[str] = []
+        if query is not None and self.use.searches_left(self.b) > 1:
+            query, observation = await self.run_search(query, by_code=True)
+            await self.record(
+                "search", {"kind": "search", "query": query, "by": "code"}, observation
+            )
+            await self.tell("searching", query)
+            found = list(self.fresh)
+        await self.read_best(query or post_query(self.post.text), [*found, *post_results])
+
+    def next_gap_query(self) -> str | None:
+        """The brief's highest-priority gap query not searched yet."""
+        if self.brief is None:
+            return None
+        searched = {q.lower() for q in self.queries}
+        for gap in self.brief.top_gaps(len(self.brief.gaps)):
+            query = " ".join(gap.suggested_query.split())
+            if query and query.lower() not in searched:
+                return query
+        return None
+
+    async def read_best(self, goal: str, urls: list[str] | None = None) -> str:
+        """Code reads the best unread of `urls` (the last search's results by default): those
+        on the claims, highest tier first, one visit's worth; what it read, for the agent."""
+        chosen = self.best_unread(self.fresh if urls is None else urls)
+        targets = [VisitTarget(url=url, goal=goal) for url in chosen]
         if not self.b.read_search_results or not targets:
             return ""
         read = await self.visit(targets, by_code=True)
@@ -532,12 +590,21 @@ class _Run:
         return query, f"Search '{query}' returned {len(results)} results ({len(fresh)} new)."
 
     def best_unread(self, urls: list[str]) -> list[str]:
-        """Up to one visit's worth of the listed pages, highest source tier first, for code to
-        read: it always leaves the agent one visit's worth of its own."""
+        """Up to one visit's worth of the listed pages for code to read: those whose title or
+        snippet shares a key term with the claims, the most terms (up to two) and then the
+        highest source tier first. It always leaves the agent one visit's worth of its own."""
         left = self.b.max_visits - self.use.visits - self.b.max_urls_per_visit
         room = min(self.b.max_urls_per_visit, left)
-        unread = [u for u in urls if u not in self.evidence and u not in self.unreadable]
-        return sorted(unread, key=lambda u: -source_tier(u))[: max(0, room)]
+        claims = _key_stems(" ".join(self.claims()))
+        ranked = []
+        for url in dict.fromkeys(urls):
+            result = self.results.get(url)
+            if url in self.evidence or url in self.unreadable or result is None:
+                continue
+            shared = len(claims & _key_stems(f"{result.title} {result.snippet}"))
+            if shared:
+                ranked.append((-min(shared, 2), -source_tier(url), url))
+        return [url for *_, url in sorted(ranked, key=lambda r: r[:2])][: max(0, room)]
 
     async def do_visit(self, action: Visit, reply: ModelReply[AgentTurn]) -> None:
         notes: list[str] = []
@@ -562,9 +629,13 @@ class _Run:
             else:
                 chosen.append(target)
         notes.extend(await self.visit(chosen))
+        self.count_refusal(not chosen)
         self.feedback = "Visit: " + "; ".join(notes)
         await self.record("visit", action.model_dump(), self.feedback, reply)
         await self.tell("reading", f"{len(self.evidence)} sources read")
+
+    def count_refusal(self, refused: bool) -> None:
+        self.refused_in_a_row = self.refused_in_a_row + 1 if refused else 0
 
     def known_spelling(self, url: str) -> str:
         """The URL as a page read, a search result or the post wrote it."""
@@ -669,9 +740,10 @@ class _Run:
         )
 
     async def do_write(
-        self, action: Write, reply: ModelReply[AgentTurn] | ModelReply[FinalTurn]
+        self, action: Write, reply: ModelReply[Any], until: float
     ) -> EpisodeOutcome | None:
-        """Accept the note, or send it back with the reasons (None), or abstain at the limit."""
+        """Accept the note, or send it back with the reasons (None), or abstain at the limit.
+        Its support check ends by `until`: in the loop, before the final write's reserve."""
         action = self.citing_read_pages(action)
         problems = self.check_write(action)
         repair = ""
@@ -685,7 +757,16 @@ class _Run:
                 support_checked = True  # by code: no model call needed
             else:
                 await self.tell("writing", "checking each sentence against its sources")
-                support_checked, problems = await self.check_support(action)
+                support_checked, problems = await self.check_support(action, until)
+                if support_checked is None:  # cut by the loop deadline: checked in the final
+                    self.unchecked = (action, reply)
+                    await self.record(
+                        "write",
+                        action.model_dump(),
+                        "support check deferred to the final phase: the loop's time ran out",
+                        reply,
+                    )
+                    return None
         if not problems:
             note = assemble_note(action.text, action.cited_urls())
             checked = {
@@ -721,8 +802,10 @@ class _Run:
             )
         return None
 
-    async def check_support(self, action: Write) -> tuple[bool, list[str]]:
-        """(ran, problems): each sentence against the sources cited for it."""
+    async def check_support(self, action: Write, until: float) -> tuple[bool | None, list[str]]:
+        """(ran, problems): each sentence against the sources cited for it. `ran` is None when
+        the loop deadline cut the check before the final phase (it runs there, in the
+        reserve)."""
         sentences = split_sentences(action.text)
         support: dict[int, list[str]] = {}
         for i, sentence in enumerate(sentences, start=1):
@@ -733,8 +816,13 @@ class _Run:
         sources = [self.evidence[u] for u in action.cited_urls() if u in self.evidence]
         messages = support_messages(self.post, sentences, support, sources)
         try:
-            reply = await self.ask(messages, SupportVerdicts, self.deadline)
-        except (ModelTimeout, ModelOutputInvalid) as e:
+            reply = await self.ask(messages, SupportVerdicts, until)
+        except ModelTimeout as e:
+            if until < self.deadline:
+                return None, []
+            await self.record("error", {}, f"support check could not run: {e}")
+            return False, []
+        except ModelOutputInvalid as e:
             await self.record("error", {}, f"support check could not run: {e}")
             return False, []
         verdicts = {v.index: v for v in reply.value.verdicts}
@@ -870,9 +958,13 @@ class _Run:
         urls = action.cited_urls()
         unread = [u for u in urls if u not in self.evidence]
         if unread:
+            # a weak model cited the post's own link three times over: the pages it may cite
+            # are named, which a "not read" alone never taught it
             problems.append(
                 "These sources were not read successfully and cannot be cited: "
                 + ", ".join(unread)
+                + ". Cite pages read: "
+                + ", ".join(list(self.evidence)[:4])
                 + "."
             )
         note = assemble_note(action.text, [u for u in urls if u in self.evidence])

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pipeline.budget import EvidenceBudget
-from pipeline.episode import EpisodeRunner
+from pipeline.episode import MAX_REFUSED_IN_A_ROW, EpisodeRunner
 from pipeline.errors import ModelUnavailable
 from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import Lesson, MemoryPhase, NoMemory
@@ -57,17 +57,20 @@ async def test_happy_path_writes_a_note_citing_only_pages_it_read() -> None:
     assert outcome.note is not None
     assert outcome.urls and set(outcome.urls) <= web.read_ok
     assert outcome.char_count == note_length(outcome.note) <= NOTE_CHAR_LIMIT
-    # the post's words searched and their best results read by code during the analysis, the
-    # agent's gap search (its results all read already), the note: two model turns, not three
+    # by code: the post's words searched during the analysis, then the brief's top gap, then
+    # the best results of both on the claims read; the agent's own search (its results all
+    # read already), the note: two model turns, not three
     assert [s.phase for s in journal.steps] == [
         "claim_analysis",
+        "search",
         "search",
         "visit",
         "search",
         "write",
     ]
-    assert [s.action.get("by") for s in journal.steps[1:4]] == ["code", "code", None]
-    assert [s.index for s in journal.steps] == [0, 1, 2, 3, 4]
+    assert [s.action.get("by") for s in journal.steps[1:5]] == ["code", "code", "code", None]
+    assert journal.steps[2].action["query"] == DEFAULT_BRIEF["gaps"][0]["suggested_query"]
+    assert [s.index for s in journal.steps] == list(range(6))
     assert outcome.brief is not None and outcome.brief.claim_pattern.value == "vaccine_risk"
     assert outcome.timings.turns == 2
 
@@ -341,7 +344,9 @@ async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
     outcome = await runner(policy, web, budget).run(POST)
     assert len(web.searches) == 3
     assert len(web.reads) == 7
-    assert outcome.timings.turns == 15
+    # code's two searches and reads, then the agent: a search, a visit, and three refused
+    # actions in a row (searches over budget, a visit over budget) end the loop
+    assert outcome.timings.turns == 2 + MAX_REFUSED_IN_A_ROW
 
 
 async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:
@@ -511,7 +516,7 @@ async def test_turns_share_their_prompt_prefix_and_the_log_only_grows() -> None:
     web = FakeWeb(health_pages())
     outcome = await runner(recording, web).run(POST)
     assert outcome.status == "noted"
-    assert len(prompts) >= 5  # search (read by code), search, visit, search, … write
+    assert len(prompts) >= 4  # search, visit, search, … write (code searched twice first)
     logs = [
         p.split("<untrusted_research>\n")[1].split("\n</untrusted_research>")[0] for p in prompts
     ]

@@ -167,7 +167,8 @@ async def test_search_is_capped_at_the_post_time_when_asked() -> None:
     await runner.run(Post(text="claim", created_at=when))
     runner, _, _ = run(ResearchPolicy(), web)
     await runner.run(Post(text="claim", created_at=when))
-    assert seen == [when, when, None, None]  # the post's words, then the gap; both capped
+    # the post's words and the top gap by code, then the agent's search: all capped
+    assert seen == [when] * 3 + [None] * 3
 
 
 QUOTE = "Many studies have found no link between the MMR vaccine and autism."

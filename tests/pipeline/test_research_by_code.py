@@ -1,0 +1,147 @@
+"""What code does for a weak agent: the brief's gaps searched before its first turn, results
+off the claims left unread, a repeated search turned into the next gap, refused actions
+ending the loop, and the final write's reserve kept whatever the loop's last draft took."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.budget import EvidenceBudget
+from pipeline.episode import MAX_REFUSED_IN_A_ROW
+from pipeline.post import Post
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, search
+from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Page, health_pages
+from tests.pipeline.test_episode import Journal, runner
+
+ADAMS = "https://rarediseases.info.nih.gov/diseases/adams-oliver-syndrome"
+BRIEF = {
+    **DEFAULT_BRIEF,
+    "gaps": [
+        {**DEFAULT_BRIEF["gaps"][0], "suggested_query": "measles vaccine autism studies"},
+        {
+            "type": "missing_context",
+            "description": "What do health agencies say about MMR safety?",
+            "priority": 3,
+            "suggested_query": "MMR vaccine safety health agency",
+        },
+    ],
+}
+
+
+def with_adams() -> dict[str, Page]:
+    """The health pages, and the page the raw words "Mayor Eric Adams" found in a real run."""
+    pages = {
+        ADAMS: Page(
+            url=ADAMS,
+            title="Adams-Oliver syndrome",
+            text="Adams-Oliver syndrome is a rare condition present at birth. Its primary "
+            "features are areas of missing skin on the scalp and malformed limbs.",
+        )
+    }
+    return {**pages, **health_pages()}
+
+
+async def test_code_searches_the_top_gap_and_reads_only_results_on_the_claims() -> None:
+    post = Post(text="Mayor Eric Adams says the measles vaccine causes autism.")
+    web = FakeWeb(with_adams())
+    journal = Journal()
+    outcome = await runner(ResearchPolicy(brief=BRIEF), web).run(post, journal=journal)
+    assert outcome.status == "noted", outcome.abstain_reason
+    by_code = [s for s in journal.steps if s.action.get("by") == "code"]
+    assert [s.phase for s in by_code] == ["search", "search", "visit"]
+    assert by_code[1].action["query"] == "measles vaccine autism studies"  # priority 5 first
+    # listed by both searches, about something else: code reads the three on the claims
+    assert {t["url"] for t in by_code[2].action["targets"]} == set(health_pages())
+    assert ADAMS not in (outcome.urls or [])
+
+
+async def test_a_repeated_search_becomes_the_next_gap_then_the_loop_ends() -> None:
+    """Seen with the real model: the same refused search twelve turns in a row."""
+    calls: list[str] = []
+    base = ResearchPolicy(brief=BRIEF)
+
+    def stubborn(schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "AgentTurn":
+            return search("measles vaccine autism studies")  # code searched it already
+        return base(schema, messages)
+
+    web = FakeWeb(health_pages())
+    journal = Journal()
+    model = FakeChatModel(stubborn, calls=calls)
+    outcome = await _run(model, web, EvidenceBudget(), journal)
+    assert "MMR vaccine safety health agency" in web.searches  # the second gap, searched instead
+    assert web.searches.count("measles vaccine autism studies") == 1
+    # one repeat turned into the second gap, then refusals until the loop gives up
+    assert calls.count("AgentTurn") == 1 + MAX_REFUSED_IN_A_ROW
+    assert outcome.status == "noted", outcome.abstain_reason  # written in the final phase
+    assert calls[-2:] == ["FinalTurn", "SupportVerdicts"]
+
+
+async def test_the_loops_last_draft_is_checked_in_the_reserve_not_written_again() -> None:
+    """The final write keeps its reserve: a draft whose support check the loop's deadline cut
+    is checked there, within the reserve, instead of a fresh draft given what is left."""
+    clock = FakeClock()
+    timeouts: dict[str, list[float]] = {}
+
+    class Timed(FakeChatModel):
+        async def structured(self, messages: Any, output: Any, *, timeout_s: float) -> Any:
+            timeouts.setdefault(output.__name__, []).append(timeout_s)
+            return await super().structured(messages, output, timeout_s=timeout_s)
+
+    # 12 s a call: the brief, the agent's search, visit and write end at 48 s; its check
+    # would end at 60 s, past the loop's deadline (100 - 50 = 50 s)
+    model = Timed(ResearchPolicy(), clock=clock, seconds_per_call=12)
+    budget = EvidenceBudget(
+        deadline_s=100, writing_reserve_s=50, model_call_timeout_s=60, search_post_first=False
+    )
+    web = FakeWeb(health_pages())
+    outcome = await _run(model, web, budget, Journal(), clock, agent_reads=True)
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert outcome.support_checked is True
+    assert "FinalTurn" not in timeouts  # the draft was kept, not written again
+    # the loop's check had until the loop's deadline; the final phase's, the reserve
+    assert timeouts["SupportVerdicts"] == [2, 50]
+    assert outcome.timings.total_s == 62
+
+
+async def test_a_draft_citing_no_page_read_is_told_which_pages_it_may_cite() -> None:
+    """Seen with the real model: it cited the post's own t.co link alone, three drafts in a
+    row, while "cannot be cited" never named what could."""
+    post = Post(text="No one knows how Tylenol works https://t.co/fqR0GZlA4a")
+    base = ResearchPolicy()
+
+    def cites_the_post(schema: str, messages: list[dict[str, Any]]) -> Any:
+        reply = base(schema, messages)
+        action = reply.get("action") if isinstance(reply, dict) else None
+        if isinstance(action, dict) and action.get("kind") == "write":
+            for claim in action["support"]:
+                claim["url"] = "https://t.co/fqR0GZlA4a"
+        return reply
+
+    journal = Journal()
+    outcome = await runner(
+        cites_the_post, FakeWeb(health_pages()), EvidenceBudget(max_rewrites=0)
+    ).run(post, journal=journal)
+    assert outcome.status == "abstained"
+    rejected = next(s.observation for s in journal.steps if s.phase == "write")
+    assert "cannot be cited: https://t.co/fqR0GZlA4a. Cite pages read: https://" in rejected
+
+
+async def _run(
+    model: FakeChatModel,
+    web: FakeWeb,
+    budget: EvidenceBudget,
+    journal: Journal,
+    clock: FakeClock | None = None,
+    agent_reads: bool = False,
+) -> Any:
+    from pipeline.episode import EpisodeRunner
+    from pipeline.ports import NoMemory
+
+    if agent_reads:  # the agent's own search and visit, no code shortcuts
+        budget = EvidenceBudget(**{**budget.__dict__, "read_search_results": False})
+    kwargs: dict[str, Any] = {"clock": clock} if clock is not None else {}
+    episode = EpisodeRunner(
+        model=model, search=web, reader=web, memory=NoMemory(), budget=budget, **kwargs
+    )
+    return await episode.run(Post(text="The measles vaccine causes autism."), journal=journal)
