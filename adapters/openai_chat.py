@@ -42,7 +42,7 @@ def _json_text(content: str) -> str:
 
 
 @functools.cache
-def _response_format(output: type[BaseModel]) -> dict[str, Any]:
+def response_format_for(output: type[BaseModel]) -> dict[str, Any]:
     """The json_schema response format for a model class (built once per class)."""
     return {
         "type": "json_schema",
@@ -151,7 +151,7 @@ class OpenAIChatModel:
             "model": model,
             "temperature": self.temperature,
             "max_tokens": self.max_tokens_for.get(output.__name__, self.max_tokens),
-            "response_format": _response_format(output),
+            "response_format": response_format_for(output),
         }
         prompt_tokens = completion_tokens = 0
         lengthened = False

@@ -201,7 +201,7 @@ def in_vocabulary(word: str, language: str = "en") -> bool:
     if len(word) <= 2:  # units, initials, abbreviations: too short to spell a payload
         return True
     lower = word.lower()
-    if zipf_frequency(lower, "en") > 0:
+    if zipf_frequency(lower, "en") > 0 or _doubling_of_a_word(lower):
         return True
     if language == "en" or language in _UNLISTED:
         return False
@@ -213,6 +213,20 @@ def in_vocabulary(word: str, language: str = "en") -> bool:
 
 
 _UNLISTED: set[str] = set()  # languages wordfreq cannot look up here: English only
+
+
+def _doubling_of_a_word(lower: str) -> bool:
+    """An English word misspelt by one doubled or undoubled letter, the commonest slip in
+    real notes ("anti-vaxers" for "anti-vaxxers"): still that word, never a new name."""
+    if len(lower) < 5:
+        return False
+    for i in range(1, len(lower)):
+        if lower[i] == lower[i - 1] and zipf_frequency(lower[:i] + lower[i + 1 :], "en") > 0:
+            return True
+        doubled = lower[:i] + lower[i - 1] + lower[i:]
+        if lower[i - 1].isalpha() and zipf_frequency(doubled, "en") > 0:
+            return True
+    return False
 
 
 def _ordinary_number(number: str) -> bool:

@@ -180,6 +180,14 @@ def test_a_word_of_a_read_pages_address_or_its_inflection_is_read() -> None:
     assert refused_tokens("Detransitionvaxtruth is rare.", read)
 
 
+def test_a_word_misspelt_by_one_doubled_letter_is_still_that_word() -> None:
+    assert not refused_tokens("The doctors are clearly not anti-vaxers.", NO_PROVENANCE)
+    assert not refused_tokens("Health agencies recomend it.", NO_PROVENANCE)
+    # a made-up name stays refused however its letters are doubled
+    for name in ("vaxtruth", "vaxxtruth", "shotfactss", "healthfreedomm"):
+        assert refused_tokens(f"See {name} for more.", NO_PROVENANCE), name
+
+
 @pytest.mark.shared_data
 def test_real_human_notes_pass_with_their_own_sources_as_read() -> None:
     posts = SHARED_DATA / "healthnotes_dev" / "posts.jsonl"
@@ -195,8 +203,9 @@ def test_real_human_notes_pass_with_their_own_sources_as_read() -> None:
         if problems:
             refused[post["id"]] = problems
     assert len(notes) == 40
-    # measured: 5 of 40, each a word in no word list and not in the address of a page cited:
-    # two surnames and a monkey species that the cited pages' text would supply, two
-    # misspellings ('melanine', 'anti-vaxers'); no directive and no shape refused
-    assert len(refused) <= 5, refused
+    # measured: 4 of 40, each a word in no word list and not in the address of a page cited:
+    # two surnames and a monkey species that the cited pages' text would supply, and the
+    # misspelling 'melanine'; no directive and no shape refused ('anti-vaxers', one letter
+    # undoubled, passes since the doubling rule)
+    assert len(refused) <= 4, refused
     assert all("Rewrite" not in " ".join(why) for why in refused.values()), refused
