@@ -6,15 +6,26 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from pipeline.grammar import Distinct
+
 
 class Search(BaseModel):
     kind: Literal["search"] = "search"
     query: str = Field(min_length=1, max_length=300)
 
 
+# The schema (what a grammar lets the model write) asks for less than validation accepts:
+# a small model fills strings and lists to their bounds (real write turns copied 500-character
+# quotes six times and were cut at the token cap), so the bounds sent say what is wanted.
+
+
 class VisitTarget(BaseModel):
     url: str = Field(max_length=2000)
-    goal: str = Field(max_length=300, description="what to look for on this page")
+    goal: str = Field(
+        max_length=300,
+        json_schema_extra={"maxLength": 120},
+        description="what to look for on this page, in a few words",
+    )
 
 
 class Visit(BaseModel):
@@ -23,27 +34,32 @@ class Visit(BaseModel):
 
 
 class SupportedClaim(BaseModel):
-    claim: str = Field(max_length=400, description="a statement in the note")
+    claim: str = Field(
+        max_length=400, json_schema_extra={"maxLength": 200}, description="a statement in the note"
+    )
     url: str = Field(max_length=2000, description="a visited source that supports it")
     quote: str = Field(
         default="",
         max_length=500,
-        description="the sentence of that source, copied from the research log, that says it",
+        json_schema_extra={"maxLength": 300},
+        description="the one sentence of that source, copied from the research log, that says it",
     )
 
 
 class Write(BaseModel):
     kind: Literal["write"] = "write"
-    # The schema asks for prose near the 280-character note (a grammar-constrained server stops
-    # the string there: real drafts ran to 1,203 characters against the old 1,200 bound);
-    # validation still takes up to 1,200, and code trims whole trailing sentences to fit.
+    # Prose near the 280-character note (real drafts ran to 1,203 characters against the old
+    # 1,200 bound); validation still takes up to 1,200, and code trims whole trailing
+    # sentences to fit.
     text: str = Field(
         min_length=1,
         max_length=1200,
         json_schema_extra={"maxLength": 420},
         description="the note's prose, without URLs",
     )
-    support: list[SupportedClaim] = Field(min_length=1, max_length=6)
+    support: Annotated[list[SupportedClaim], Distinct] = Field(
+        min_length=1, max_length=6, json_schema_extra={"maxItems": 3}
+    )
 
     def cited_urls(self) -> list[str]:
         return list(dict.fromkeys(s.url.strip() for s in self.support))

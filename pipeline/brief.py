@@ -7,6 +7,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, Field
 
+from pipeline.grammar import Distinct
+
 # Every field the model fills is bounded: the brief is on the critical path (nothing is
 # searched for the agent until it is written) and sent in every later prompt.
 Claim = Annotated[str, Field(max_length=300)]
@@ -53,14 +55,14 @@ class InformationGap(BaseModel):
 
 class VerificationBrief(BaseModel):
     claim_pattern: ClaimPattern
-    checkworthy_claims: list[Claim] = Field(min_length=1, max_length=3)
-    gaps: list[InformationGap] = Field(min_length=1, max_length=4)
-    evidence_needs: list[Need] = Field(default_factory=list, max_length=3)
+    checkworthy_claims: Annotated[list[Claim], Distinct] = Field(min_length=1, max_length=3)
+    gaps: Annotated[list[InformationGap], Distinct] = Field(min_length=1, max_length=4)
+    evidence_needs: Annotated[list[Need], Distinct] = Field(default_factory=list, max_length=3)
     note_intent: NoteIntent
     language: str = Field(
         default="en", max_length=12, description="language of the post (BCP-47); notes use it"
     )
-    applicable_memories: list[int] = Field(
+    applicable_memories: Annotated[list[int], Distinct] = Field(
         default_factory=list,
         max_length=12,
         description="ids of the retrieved lessons that apply to this post",

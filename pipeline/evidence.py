@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
+
+from pipeline.grammar import Distinct
 
 
 class SearchResult(BaseModel):
@@ -44,7 +47,7 @@ class PageNotes(BaseModel):
     is verbatim and the answer is a few tokens (decoding, not reading, is what costs)."""
 
     relevant: bool = Field(description="does the page bear on the claims at all")
-    quote_sentences: list[int] = Field(
+    quote_sentences: Annotated[list[int], Distinct] = Field(
         default_factory=list,
         max_length=3,
         description="the numbers of up to 3 of the page's sentences a note could rely on",
@@ -60,4 +63,14 @@ class SentenceVerdict(BaseModel):
 
 
 class SupportVerdicts(BaseModel):
-    verdicts: list[SentenceVerdict] = Field(max_length=30)
+    verdicts: Annotated[list[SentenceVerdict], Distinct] = Field(max_length=30)
+
+    @model_validator(mode="after")
+    def counted_from_one(self) -> SupportVerdicts:
+        """Sentences are numbered from 1; a model that numbered its verdicts 0, 1, … (seen
+        on llama.cpp) means the same sentences, one lower."""
+        indices = sorted(v.index for v in self.verdicts)
+        if indices and indices == list(range(len(indices))):
+            for verdict in self.verdicts:
+                verdict.index += 1
+        return self

@@ -8,23 +8,26 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from pipeline.actions import AgentTurn, FinalTurn
 from pipeline.brief import ClaimPattern, GapType, VerificationBrief
 from pipeline.evidence import Evidence, PageNotes, SupportVerdicts
+from pipeline.grammar import Distinct
 from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.ports import ChatMessage, Lesson
 from pipeline.post import Post
 
 # The most tokens each answer may use (its schema's name → cap): a runaway answer stops early
-# instead of decoding to the global limit, and the server can plan its batch.
+# instead of decoding to the global limit, and the server can plan its batch. Sized from real
+# answers (llama.cpp, Qwen2.5-1.5B: agent turns median 81-200 tokens, valid ones up to 640 and
+# 810), with the adapter's one retry at twice the cap for an answer cut anyway.
 MAX_TOKENS = {
     "VerificationBrief": 900,
-    "AgentTurn": 500,
-    "FinalTurn": 500,
+    "AgentTurn": 800,
+    "FinalTurn": 800,
     "PageNotes": 80,
     "SupportVerdicts": 500,
     "NoteClassification": 150,
@@ -114,16 +117,19 @@ SUPPORT_OUTPUT = SupportVerdicts
 
 class NoteClassification(BaseModel):
     classification: Literal["misinformed_or_potentially_misleading", "not_misleading"]
-    misleading_tags: list[
-        Literal[
-            "disputed_claim_as_fact",
-            "factual_error",
-            "manipulated_media",
-            "misinterpreted_satire",
-            "missing_important_context",
-            "other",
-            "outdated_information",
-        ]
+    misleading_tags: Annotated[
+        list[
+            Literal[
+                "disputed_claim_as_fact",
+                "factual_error",
+                "manipulated_media",
+                "misinterpreted_satire",
+                "missing_important_context",
+                "other",
+                "outdated_information",
+            ]
+        ],
+        Distinct,
     ] = Field(default_factory=list, max_length=7)
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Annotated
 
 from pydantic import BaseModel, Field
 
 from pipeline.forecast.personas import PersonaProfile
+from pipeline.grammar import Distinct
 from pipeline.ports import ChatMessage
 from pipeline.prompts import quote_untrusted
 
@@ -47,8 +49,12 @@ class RatingForm(BaseModel):
     helpfulness: Helpfulness
     agree: bool = Field(description="do you agree with the note's framing")
     confidence: int = Field(ge=1, le=5)
-    helpful_reasons: list[HelpfulReason] = Field(default_factory=list, max_length=5)
-    not_helpful_reasons: list[NotHelpfulReason] = Field(default_factory=list, max_length=8)
+    helpful_reasons: Annotated[list[HelpfulReason], Distinct] = Field(
+        default_factory=list, max_length=5
+    )
+    not_helpful_reasons: Annotated[list[NotHelpfulReason], Distinct] = Field(
+        default_factory=list, max_length=8
+    )
     understanding: int = Field(
         ge=1,
         le=5,

@@ -85,3 +85,45 @@ def test_the_note_schema_asks_for_prose_near_the_note_while_validation_stays_len
     assert NOTE_CHAR_LIMIT < bound <= 1.5 * NOTE_CHAR_LIMIT  # a grammar stops drafts there
     long = Write(text="Measles vaccines are safe. " * 30, support=[{"claim": "c", "url": "u"}])
     assert len(long.text) > bound  # an unconstrained server's long draft is trimmed, not refused
+
+
+def test_a_list_a_grammar_filled_with_one_item_keeps_it_once() -> None:
+    """On llama.cpp a small model repeated one tag 7 times and one rating reason 8 times, up to
+    the list's maxItems (or past the bound validation keeps)."""
+    from pipeline.actions import Write
+    from pipeline.forecast.prompts import RatingForm
+    from pipeline.prompts import NoteClassification
+
+    tags = NoteClassification.model_validate(
+        {"classification": "not_misleading", "misleading_tags": ["other"] * 8}
+    )
+    assert tags.misleading_tags == ["other"]
+    form = {"helpfulness": "helpful", "agree": True, "confidence": 3, "understanding": 3}
+    rating = RatingForm.model_validate({**form, "not_helpful_reasons": ["Incorrect"] * 9})
+    assert rating.not_helpful_reasons == ["Incorrect"]
+    claim = {"claim": "c", "url": "https://www.cdc.gov/a", "quote": "q"}
+    write = Write.model_validate({"text": "t.", "support": [claim] * 7})
+    assert len(write.support) == 1
+    assert Write.model_validate({"text": "t.", "support": [claim, {**claim, "quote": "r"}]})
+
+
+def test_verdicts_numbered_from_zero_mean_the_sentences_from_one() -> None:
+    from pipeline.evidence import SupportVerdicts
+
+    zero = SupportVerdicts.model_validate(
+        {"verdicts": [{"index": 0, "supported": True}, {"index": 1, "supported": False}]}
+    )
+    assert [(v.index, v.supported) for v in zero.verdicts] == [(1, True), (2, False)]
+    # numbered from one, or with a gap: taken as written
+    gap = SupportVerdicts.model_validate(
+        {"verdicts": [{"index": 0, "supported": True}, {"index": 2, "supported": False}]}
+    )
+    assert [v.index for v in gap.verdicts] == [0, 2]
+
+
+def test_the_schema_sent_asks_for_less_than_validation_accepts() -> None:
+    """What the grammar lets a model write is what is wanted: three supports of a short claim
+    and one quoted sentence, prose near the note's length."""
+    schema = json.dumps(serving_schema(AGENT_OUTPUT))
+    for bound in ('"maxItems": 3', '"maxLength": 420', '"maxLength": 300', '"maxLength": 200'):
+        assert bound in schema, bound
