@@ -23,16 +23,23 @@ import statistics
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from bot.app import build
 from bot.render import episode_json
 from bot.settings import Settings
 from pipeline.desk.notes import EpisodeFailed
+from pipeline.errors import EvoNoteError
 from pipeline.note_text import NOTE_CHAR_LIMIT, note_length, prose_problems
+from pipeline.ports import ChatMessage, ChatModel, ModelReply
 from pipeline.request import NoteRequest
 from pipeline.text_policy import Provenance
+
+T = TypeVar("T", bound=BaseModel)
 
 
 def violations(episode: dict[str, Any]) -> list[str]:
@@ -58,12 +65,36 @@ def violations(episode: dict[str, Any]) -> list[str]:
     return found
 
 
+class RecordingModel:
+    """The episode's model, each answer kept as validated (schema name, value): the recording
+    a test replays (`tests/fakes/replay.py`) to keep what the real model did without it."""
+
+    def __init__(self, inner: ChatModel) -> None:
+        self.inner = inner
+        self.answers: list[dict[str, Any]] = []
+
+    async def structured(
+        self, messages: Sequence[ChatMessage], output: type[T], *, timeout_s: float
+    ) -> ModelReply[T]:
+        try:
+            reply = await self.inner.structured(messages, output, timeout_s=timeout_s)
+        except EvoNoteError as e:
+            self.answers.append({"schema": output.__name__, "error": type(e).__name__})
+            raise
+        value = reply.value.model_dump(mode="json")
+        self.answers.append({"schema": output.__name__, "answer": value})
+        return reply
+
+
 async def run_posts(settings: Settings, posts: list[tuple[int, dict[str, Any]]], out: Path) -> None:
     async with build(settings) as app:
+        recording = RecordingModel(app.notes.runner.model)
+        app.notes.runner.model = recording
         for n, post in posts:
             path = out / f"{n}.json"
             if path.exists():
                 continue
+            recording.answers = []
             started, began = time.monotonic(), time.time()
             try:
                 row = await app.notes.check(NoteRequest(post_ref=post["text"]))
@@ -76,6 +107,7 @@ async def run_posts(settings: Settings, posts: list[tuple[int, dict[str, Any]]],
                 "wall_s": time.monotonic() - started,
                 "span": [began, time.time()],  # for the proxy's log lines of this episode
                 "human_note": post.get("human_note"),
+                "answers": recording.answers,
             }
             path.write_text(json.dumps(episode, ensure_ascii=False, indent=1))
             print(f"post {n}: {row.status} in {episode['bench']['wall_s']:.0f} s", file=sys.stderr)
