@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -51,23 +52,46 @@ SPEED_PROMPT = (
     'Answer as JSON {"text": "..."}: three sentences on why two doses of measles vaccine '
     "are recommended."
 )
-# The longest answers an episode asks for (a claim analysis, a three-sentence note with its
-# quotes) run to ~500 output tokens; a call must fit one with room to spare.
-LONGEST_ANSWER_TOKENS = 500
+# Measured on a real server (llama.cpp, Qwen2.5-1.5B): an agent turn's prompt is ~2,400
+# tokens (the first of an episode uncached), and an answer may use the 800-token cap.
+PROMPT_TOKENS = 2_500
+LONGEST_ANSWER_TOKENS = 800
+_FILLER = "Measles spreads through the air when an infected person coughs or sneezes. "
 
 
-def speed_advice(tokens_per_s: float, settings: Settings) -> str:
-    """What the measured decode speed means for the configured timeouts."""
-    needed = LONGEST_ANSWER_TOKENS / max(tokens_per_s, 0.1)
+def prefill_prompt(nonce: str) -> str:
+    """~1,000 tokens the server has not cached (the nonce comes first), answered in a few."""
+    return f'{nonce}\n{_FILLER * 70}\nAnswer {{"ok": true}} as JSON.'
+
+
+@dataclass(frozen=True)
+class ServerSpeed:
+    prefill_tokens_per_s: float  # prompt tokens read per second
+    decode_tokens_per_s: float  # answer tokens written per second
+
+    def call_s(self) -> float:
+        """A long agent turn: its whole prompt read, a cap-long answer written."""
+        return PROMPT_TOKENS / max(self.prefill_tokens_per_s, 0.1) + LONGEST_ANSWER_TOKENS / max(
+            self.decode_tokens_per_s, 0.1
+        )
+
+
+def speed_advice(speed: ServerSpeed, settings: Settings) -> str:
+    """What the measured speeds mean for the configured timeouts and budgets."""
+    rates = f"{speed.prefill_tokens_per_s:.0f} tokens/s in, {speed.decode_tokens_per_s:.1f} out"
+    needed = speed.call_s()
     if needed * 1.5 <= settings.llm.call_timeout_s:
-        return f"{tokens_per_s:.0f} tokens/s out: fits the call timeout"
-    call = int(needed * 2) + 1
-    return (
-        f"{tokens_per_s:.1f} tokens/s out: a {LONGEST_ANSWER_TOKENS}-token answer takes "
-        f"~{needed:.0f} s, over the {settings.llm.call_timeout_s:.0f} s call timeout — for this "
-        f"server set EVONOTE_LLM__CALL_TIMEOUT_S={call} EVONOTE_BUDGET__DEADLINE_S={call * 4} "
-        f"EVONOTE_BUDGET__WRITING_RESERVE_S={call} EVONOTE_FORECAST__ENABLED=false"
+        return f"{rates}: fits the call timeout"
+    call = int(needed * 1.5) + 1
+    advice = (
+        f"{rates}: a {PROMPT_TOKENS:,}-token prompt and a {LONGEST_ANSWER_TOKENS}-token answer "
+        f"take ~{needed:.0f} s, over the {settings.llm.call_timeout_s:.0f} s call timeout — for "
+        f"this server set EVONOTE_LLM__CALL_TIMEOUT_S={call} EVONOTE_BUDGET__DEADLINE_S="
+        f"{call * 4} EVONOTE_BUDGET__WRITING_RESERVE_S={call} EVONOTE_FORECAST__ENABLED=false"
     )
+    if needed > 60:  # page notes each read ~2,000 tokens more: fewer pages, none noted
+        advice += " EVONOTE_BUDGET__MAX_URLS_PER_VISIT=2 EVONOTE_BUDGET__CONDENSE_PAGES=false"
+    return advice
 
 
 async def check_model(settings: Settings) -> Check:
@@ -85,12 +109,19 @@ async def check_model(settings: Settings) -> Check:
             SpeedProbe,
             timeout_s=max(120.0, settings.llm.call_timeout_s),
         )
-        speed = timed.completion_tokens / max(timed.latency_s, 1e-3)
+        decode = timed.completion_tokens / max(timed.latency_s, 1e-3)
+        read = await model.structured(
+            [ChatMessage(role="user", content=prefill_prompt(uuid.uuid4().hex))],
+            DoctorProbe,
+            timeout_s=max(120.0, settings.llm.call_timeout_s),
+        )
+        writing_s = read.completion_tokens / max(decode, 0.1)
+        prefill = read.prompt_tokens / max(read.latency_s - writing_s, 1e-3)
         return Check(
             "model server",
             True,
             f"{settings.llm.base_url} serves {name}; structured output works{note}; "
-            + speed_advice(speed, settings),
+            + speed_advice(ServerSpeed(prefill, decode), settings),
         )
     except EvoNoteError as e:
         return Check("model server", False, f"{e} — {VLLM_HINT}")

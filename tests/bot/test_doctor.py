@@ -34,7 +34,7 @@ async def test_everything_configured_works(
     text = "\n".join(c.line() for c in checks)
     assert all(c.ok for c in checks), text
     assert "serves scripted-model; structured output works; " in text
-    assert "tokens/s out" in text
+    assert "tokens/s in, " in text and " out: " in text
     assert "✓ search (local): 3 documents" in text
     assert "✓ embedder: local: 384 dimensions" in text
     assert "✓ Slack: bot evonote in team T1 (socket mode)" in text
@@ -94,11 +94,15 @@ async def test_doctor_names_an_unreachable_discord(
 
 
 def test_doctor_says_which_timeouts_fit_the_servers_speed() -> None:
-    from bot.doctor import speed_advice
+    from bot.doctor import ServerSpeed, speed_advice
 
     settings = Settings()
-    assert speed_advice(40.0, settings) == "40 tokens/s out: fits the call timeout"
-    # the llama.cpp server on this machine's CPU decodes 8.5-20 tokens/s
-    slow = speed_advice(8.5, settings)
-    assert "a 500-token answer takes ~59 s, over the 60 s call timeout" in slow
-    assert "EVONOTE_LLM__CALL_TIMEOUT_S=118 EVONOTE_BUDGET__DEADLINE_S=472" in slow
+    fast = speed_advice(ServerSpeed(7_500, 40.0), settings)
+    assert fast == "7500 tokens/s in, 40.0 out: fits the call timeout"
+    # the llama.cpp server on this machine's CPU: ~50 tokens/s in, 8.5-20 out
+    slow = speed_advice(ServerSpeed(50, 8.5), settings)
+    assert "take ~144 s, over the 60 s call timeout" in slow
+    assert "EVONOTE_LLM__CALL_TIMEOUT_S=217 EVONOTE_BUDGET__DEADLINE_S=868" in slow
+    assert "EVONOTE_BUDGET__CONDENSE_PAGES=false" in slow
+    # a server slow only to read (a long prompt) is slow all the same
+    assert "over the 60 s call timeout" in speed_advice(ServerSpeed(30, 60.0), settings)
