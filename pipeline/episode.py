@@ -79,6 +79,9 @@ MIN_SECONDS_FOR_A_CALL = 2.0
 # Refused agent actions in a row (a repeated search, a visit of unknown URLs) before the loop
 # ends and the final write begins.
 MAX_REFUSED_IN_A_ROW = 3
+# Content words (4+ letters) in a row a note may not take from the post: a note answers the
+# post, it does not repeat it (human notes copy at most 4 words of any length).
+COPIED_RUN = 7
 
 
 class EpisodeRunner:
@@ -901,7 +904,11 @@ class _Run:
         provenance = self.provenance()
         text = self.without_foreign_links(action.text)
         sentences = split_sentences(text)
-        kept = [s for s in sentences if not prose_problems(s, provenance)]
+        kept = [
+            s
+            for s in sentences
+            if not self.repeats_the_post(s) and not prose_problems(s, provenance)
+        ]
         if len(kept) > 1 and not _ends_a_sentence(kept[-1]):
             kept = kept[:-1]
         urls = [u for u in action.cited_urls() if u in self.evidence]
@@ -934,6 +941,12 @@ class _Run:
 
         joined = " ".join(kept(t) for t in prose.split(" "))
         return re.sub(r"\s+([.,;:!?])", r"\1", joined).strip()
+
+    def repeats_the_post(self, sentence: str) -> bool:
+        """`COPIED_RUN` content words in a row straight from the post: the real model
+        published the post's false claim word for word as its note, and its own support check
+        passed it. No human note of 40 copies more than 4 words in a row from its post."""
+        return _copies_a_run(sentence, self.post.all_text())
 
     def provenance(self) -> Provenance:
         """What a note may be made of: the pages read (their URLs, words and numbers). Built
@@ -969,6 +982,12 @@ class _Run:
             )
         note = assemble_note(action.text, [u for u in urls if u in self.evidence])
         problems.extend(prose_problems(action.text, self.provenance()))
+        for i, sentence in enumerate(split_sentences(action.text), start=1):
+            if self.repeats_the_post(sentence):
+                problems.append(
+                    f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
+                    "Say what the sources read say, in your own words."
+                )
         off_topic = [u for u in urls if u in self.evidence and not self.about_the_claims(u)]
         if off_topic:
             problems.append(
@@ -997,6 +1016,7 @@ class _Run:
 _PROBLEM_KINDS = (
     ("Use only common words", "held words, links or numbers that no page read uses (withheld)"),
     ("Rewrite a sentence", "addressed its readers, raters or the system"),
+    ("Answer the post", "repeated the post's own words instead of answering them"),
     ("These sources were not read", "cited pages that were not read"),
     ("These pages share no key term", "cited pages that share no key term with the claims"),
     ("The note is", f"was over {NOTE_CHAR_LIMIT} characters"),
@@ -1075,6 +1095,14 @@ def _key_stems(text: str) -> set[str]:
 @functools.lru_cache(maxsize=65_536)
 def _everyday(word: str) -> bool:
     return zipf_frequency(word, "en") >= 4.8
+
+
+def _copies_a_run(text: str, source: str, run: int = COPIED_RUN) -> bool:
+    """Whether `text` has `run` content words in a row as `source` has them."""
+    theirs = [w.lower() for w in _WORD.findall(source)]
+    runs = {tuple(theirs[i : i + run]) for i in range(len(theirs) - run + 1)}
+    ours = [w.lower() for w in _WORD.findall(text)]
+    return any(tuple(ours[i : i + run]) in runs for i in range(len(ours) - run + 1))
 
 
 def _content_words(text: str) -> set[str]:

@@ -110,7 +110,8 @@ SUPPORT_SYSTEM = f"""You check a draft Community Note against its sources. {_UNT
 For each numbered sentence of the draft, decide whether the sources cited for it (their \
 quotes and excerpts below) say the same thing without distortion: no stronger \
 wording, no missing qualifier, no number or date changed, no claim the sources do not make. \
-Sentences that only restate what the post says may be supported by the post itself. \
+A sentence may report the post's claim as the post's ("The post claims …"); a sentence \
+that asserts the post's claim as fact is supported only if its sources say it. \
 Answer with JSON only: one verdict per sentence, with the problem when it is unsupported."""
 SUPPORT_OUTPUT = SupportVerdicts
 

@@ -1,0 +1,40 @@
+"""Real-model episodes replayed: the answers a real model gave (`bench.real_model`'s
+recordings in tests/fixtures/real_model) against stand-in pages, so that what it did wrong
+stays a test without the model. Each fixture says what happened."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.budget import EvidenceBudget
+from pipeline.episode import EpisodeRunner
+from pipeline.ports import NoMemory
+from pipeline.post import Post
+from tests.fakes.ports import FakeWeb, Page
+from tests.fakes.replay import ReplayedModel, recording
+from tests.pipeline.test_episode import Journal
+
+# the settings `evonote doctor` gives the CPU server the recordings come from
+CPU_SERVER = EvidenceBudget(max_urls_per_visit=2, condense_pages=False)
+
+
+async def replay(name: str) -> tuple[Any, ReplayedModel, Journal]:
+    episode = recording(name)
+    pages = {u: Page(url=u, title=p["title"], text=p["text"]) for u, p in episode["pages"].items()}
+    web = FakeWeb(pages)
+    model = ReplayedModel(episode["answers"])
+    journal = Journal()
+    runner = EpisodeRunner(
+        model=model, search=web, reader=web, memory=NoMemory(), budget=CPU_SERVER
+    )
+    outcome = await runner.run(Post(text=episode["post"]), journal=journal)
+    return outcome, model, journal
+
+
+async def test_a_note_that_copies_the_posts_false_claim_is_never_published() -> None:
+    outcome, model, journal = await replay("sids-note-copies-the-post")
+    assert outcome.status == "abstained" and outcome.note is None
+    assert "repeated the post's own words" in (outcome.abstain_reason or "")
+    assert "SupportVerdicts" not in model.asked  # refused by code before the model's check
+    feedback = [s.observation for s in journal.steps if s.phase == "write"]
+    assert all("do not repeat it: sentence 1 copies the post" in f for f in feedback), feedback
