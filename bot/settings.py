@@ -98,8 +98,9 @@ class BudgetSettings(BaseModel):
     )
     search_post_first: bool = Field(
         default=True,
-        description="search the post's own words while the claim is analysed (one search of "
-        "the budget; the first agent turn starts with results)",
+        description="search the post's own words while the claim is analysed, then the "
+        "brief's top gap, and read the best results on the claims (two searches of the budget; "
+        "the first agent turn starts with pages read)",
     )
     read_search_results: bool = Field(
         default=True,

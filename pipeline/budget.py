@@ -26,7 +26,9 @@ class EvidenceBudget:
     evidence_chars_per_page: int = 1500
     page_chars_for_notes: int = 6000
     condense_pages: bool = True
-    search_post_first: bool = True  # search the post's words while the claim is analysed
+    # code searches the post's words while the claim is analysed, then the brief's top gap,
+    # and reads the best results on the claims before the first agent turn
+    search_post_first: bool = True
     read_search_results: bool = True  # code reads the best results of each agent search
     notes_min_chars: int = 1500  # shorter pages are shown whole, without page notes
     check_support: bool = True
