@@ -798,12 +798,27 @@ class _Run:
         self.feedback = "Write rejected: " + " ".join(problems)
         await self.record("write", action.model_dump(), self.feedback, reply)
         if self.use.rewrites > self.b.max_rewrites:
-            kinds = "; ".join(dict.fromkeys(problem_kind(p) for p in problems))
-            return await self.abstain(
-                f"no note passed the checks after {self.b.max_rewrites} rewrites: the last "
-                f"draft {kinds}"
-            )
+            return await self.abstain(self.why_no_note(problems))
         return None
+
+    def why_no_note(self, problems: list[str]) -> str:
+        """The reason on the card when no draft passed: what the evidence was, and what the
+        last draft said wrong. Never the draft's form (its length, a cut sentence, a citation
+        spelt wrong): code repairs what it can of that, and the rest is the model's, in the
+        trajectory."""
+        read = len(self.evidence)
+        on_topic = sum(self.about_the_claims(u) for u in self.evidence)
+        pages = f"{read} page{'s' if read != 1 else ''} read"
+        evidence = (
+            "no page was read"
+            if not read
+            else f"none of the {pages} is about the claims"
+            if not on_topic
+            else f"{on_topic} of the {pages} {'is' if on_topic == 1 else 'are'} about the claims"
+        )
+        kinds = [k for k in dict.fromkeys(problem_kind(p) for p in problems) if k in _CONTENT]
+        said = f"; the last draft {'; '.join(kinds)}" if kinds else ""
+        return f"no note passed the checks after {self.b.max_rewrites} rewrites: {evidence}{said}"
 
     async def check_support(self, action: Write, until: float) -> tuple[bool | None, list[str]]:
         """(ran, problems): each sentence against the sources cited for it. `ran` is None when
@@ -1013,19 +1028,23 @@ class _Run:
 
 # What a rejected draft got wrong, for the moderator's card: the model's feedback names the
 # refused tokens and quotes sentences, which are untrusted text and stay in the trajectory.
+# (prefix of the feedback, the kind, whether it is about what the draft said: only those are
+# shown; its form is code's to repair or the model's, in the trajectory)
+_SUPPORT_KIND = "made claims its sources do not bear out"
 _PROBLEM_KINDS = (
-    ("Use only common words", "held words, links or numbers that no page read uses (withheld)"),
-    ("Rewrite a sentence", "addressed its readers, raters or the system"),
-    ("Answer the post", "repeated the post's own words instead of answering them"),
-    ("These sources were not read", "cited pages that were not read"),
-    ("These pages share no key term", "cited pages that share no key term with the claims"),
-    ("The note is", f"was over {NOTE_CHAR_LIMIT} characters"),
-    ("Search at least", "came before enough searching"),
-    ("Read at least", "came before enough reading"),
-    ("Cite at least", "cited no page read"),
-    ("The note has no prose", "had no prose"),
-    ("The last sentence is cut off", "ended mid-sentence"),
+    ("Use only common words", "held words, links or numbers that no page read uses", True),
+    ("Rewrite a sentence", "addressed its readers, raters or the system", True),
+    ("Answer the post", "repeated the post's own words instead of answering them", True),
+    ("These pages share no key term", "cited pages that share no key term with the claims", True),
+    ("These sources were not read", "cited pages that were not read", False),
+    ("The note is", f"was over {NOTE_CHAR_LIMIT} characters", False),
+    ("Search at least", "came before enough searching", False),
+    ("Read at least", "came before enough reading", False),
+    ("Cite at least", "cited no page read", False),
+    ("The note has no prose", "had no prose", False),
+    ("The last sentence is cut off", "ended mid-sentence", False),
 )
+_CONTENT = {_SUPPORT_KIND, *(kind for _, kind, said in _PROBLEM_KINDS if said)}
 
 
 def same_page(url: str, known: list[str]) -> str:
@@ -1042,8 +1061,8 @@ def _ends_a_sentence(text: str) -> bool:
 
 
 def problem_kind(problem: str) -> str:
-    kind = next((kind for prefix, kind in _PROBLEM_KINDS if problem.startswith(prefix)), None)
-    return kind or "made claims its sources do not bear out"
+    kind = next((kind for prefix, kind, _ in _PROBLEM_KINDS if problem.startswith(prefix)), None)
+    return kind or _SUPPORT_KIND
 
 
 def post_query(text: str, words: int = 14) -> str:

@@ -218,7 +218,10 @@ async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     assert planted not in web.reads
     assert any("refused" in s.observation for s in journal.steps if s.phase == "visit")
     assert outcome.status == "abstained"
-    assert "cited pages that were not read" in (outcome.abstain_reason or "")
+    # the card names the evidence, not the draft's form (that is in the trajectory)
+    assert "1 of the 1 page read is about the claims" in (outcome.abstain_reason or "")
+    writes = [s.observation for s in journal.steps if s.phase == "write"]
+    assert "not read successfully" in writes[-1]
     assert planted not in (outcome.abstain_reason or "")  # the card never shows the URL
 
 
@@ -271,10 +274,12 @@ async def test_writing_before_any_search_or_read_is_rejected() -> None:
 
     web = FakeWeb(health_pages())
     budget = EvidenceBudget(max_rewrites=2, search_post_first=False)
-    outcome = await runner(policy, web, budget).run(POST)
+    journal = Journal()
+    outcome = await runner(policy, web, budget).run(POST, journal=journal)
     assert outcome.status == "abstained"
-    assert "came before enough searching" in (outcome.abstain_reason or "")
-    assert "came before enough reading" in (outcome.abstain_reason or "")
+    assert (outcome.abstain_reason or "").endswith("after 2 rewrites: no page was read")
+    feedback = [s.observation for s in journal.steps if s.phase == "write"][-1]
+    assert "Search at least 1 time(s)" in feedback and "Read at least 1 page(s)" in feedback
 
 
 async def test_too_long_note_goes_back_with_the_overshoot_then_passes() -> None:
@@ -599,11 +604,15 @@ async def test_a_url_that_names_no_page_read_is_still_refused() -> None:
 
     policy = editing_writes(edit)
 
+    journal = Journal()
     outcome = await runner(policy, FakeWeb(health_pages()), EvidenceBudget(max_rewrites=0)).run(
-        POST
+        POST, journal=journal
     )
     assert outcome.status == "abstained"
-    assert "cited pages that were not read" in (outcome.abstain_reason or "")
+    rejected = [s.observation for s in journal.steps if s.phase == "write"][-1]
+    assert "not read successfully and cannot be cited: https://www.cdc.gov/vaccines/other" in (
+        rejected
+    )
 
 
 async def test_a_page_about_something_else_cannot_support_the_note() -> None:
@@ -624,7 +633,10 @@ async def test_a_page_about_something_else_cannot_support_the_note() -> None:
         POST
     )
     assert outcome.status == "abstained"
-    assert "cited pages that share no key term with the claims" in (outcome.abstain_reason or "")
+    assert (outcome.abstain_reason or "").endswith(
+        "none of the 1 page read is about the claims; the last draft cited pages that share no "
+        "key term with the claims"
+    )
 
 
 async def test_a_search_result_visited_in_another_spelling_is_read() -> None:

@@ -38,3 +38,16 @@ async def test_a_note_that_copies_the_posts_false_claim_is_never_published() -> 
     assert "SupportVerdicts" not in model.asked  # refused by code before the model's check
     feedback = [s.observation for s in journal.steps if s.phase == "write"]
     assert all("do not repeat it: sentence 1 copies the post" in f for f in feedback), feedback
+
+
+async def test_with_nothing_on_the_claim_the_card_names_the_evidence_not_the_drafts_form() -> None:
+    outcome, _, journal = await replay("bmj-nothing-on-the-claim")
+    assert outcome.status == "abstained" and outcome.note is None
+    # code read nothing: the one result on vaccines shares no key term with the claims, and
+    # the agent only wrote; the card says so, and what the drafts said, never their form
+    assert outcome.abstain_reason == (
+        "no note passed the checks after 5 rewrites: no page was read; the last draft "
+        "repeated the post's own words instead of answering them"
+    )
+    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    assert "do not repeat it" in feedback  # the drafts copied the post
