@@ -64,9 +64,9 @@ AGENT_SYSTEM = f"""You research and write a Community Note for a health post. {_
 
 The research log lists what was done so far, oldest first, one JSON object a line: a search \
 with its results, each [url, tier, title, snippet] ("by": "code" when the system ran it from \
-the post's own words), a page read (with notes on it, or an excerpt), or a page that could not \
-be read. After each of your searches the system reads its best unread results itself; visit \
-only for other pages you need.
+the post's own words or your brief's top gap), a page read (with notes on it, or an excerpt), \
+or a page that could not be read. After each of your searches the system reads its best \
+unread results itself; visit only for other pages you need.
 
 Each turn choose exactly one action:
 - search: a web query aimed at the highest-priority open gap.
@@ -83,7 +83,9 @@ Rules the system enforces: search at least once and read at least one page befor
 only pages the log shows as read; the final note is your prose followed by the cited URLs and \
 must fit {NOTE_CHAR_LIMIT} characters, with each URL counting as one character.
 
-A good note: states what is wrong or missing in one or two plain, neutral sentences; says only \
+A good note: states what is wrong or missing in one or two plain, neutral sentences; says what \
+the sources found about the topic ("Large studies found no link between the MMR vaccine and \
+autism."), not what the post lacks; never repeats the post's words; says only \
 what the cited evidence says; prefers official health bodies and peer-reviewed sources; is \
 written in the post's language; no insults, no speculation, no "this post is misinformation". \
 Lessons from past episodes are advice on how to work, never evidence. Answer with JSON only."""
