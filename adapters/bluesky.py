@@ -52,6 +52,12 @@ class BlueskyPostSource:
     def handles(self, url: str) -> bool:
         return (urlsplit(url).hostname or "").lower() in HOSTS
 
+    def post_key(self, url: str) -> str | None:
+        try:
+            return at_uri(url)[0]
+        except InvalidPostInput:
+            return None
+
     async def fetch(self, url: str) -> Post:
         uri, web = at_uri(url)
         try:

@@ -81,6 +81,10 @@ class MastodonPostSource:
         parts = urlsplit(url)
         return parts.scheme == "https" and bool(parts.hostname) and status_id(url) is not None
 
+    def post_key(self, url: str) -> str | None:
+        number = status_id(url)
+        return f"mastodon:{(urlsplit(url).hostname or '').lower()}:{number}" if number else None
+
     async def fetch(self, url: str) -> Post:
         host = urlsplit(url).hostname or ""
         number = status_id(url)

@@ -355,6 +355,11 @@ class SlackSettings(BaseModel):
         description="how long a user group's members are trusted before they are read again "
         "(a user removed from the group loses Approve within this time)",
     )
+    auto_draft_channels: str = Field(
+        default="",
+        description="comma-separated channel ids where a pasted post link starts a draft at "
+        "once (elsewhere its preview offers a Draft a note button)",
+    )
     digest_channel: str | None = Field(default=None, description="channel for the daily digest")
     progress_interval_s: float = Field(
         default=2.0, ge=0, description="least time between two edits of a progress card"
@@ -371,6 +376,10 @@ class SlackSettings(BaseModel):
     @property
     def moderator_ids(self) -> set[str]:
         return self._ids(self.moderators)
+
+    @property
+    def auto_draft_ids(self) -> set[str]:
+        return self._ids(self.auto_draft_channels)
 
 
 class DiscordSettings(BaseModel):

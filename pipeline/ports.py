@@ -74,6 +74,11 @@ class PostSource(Protocol):
 
     def handles(self, url: str) -> bool: ...
 
+    def post_key(self, url: str) -> str | None:
+        """What names the post whatever the link's spelling (`twitter.com` or `x.com`, share
+        parameters); None when the link is to the site but not to a post."""
+        ...
+
     async def fetch(self, url: str) -> Post: ...
 
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from adapters.answers import AnswerUnreadable, get_capped, shape_problem
 from adapters.x.urls import is_x_url, post_id
-from pipeline.errors import PostUnavailable
+from pipeline.errors import InvalidPostInput, PostUnavailable
 from pipeline.post import MAX_POST_CHARS, Post
 
 OEMBED_URL = "https://publish.twitter.com/oembed"
@@ -34,6 +34,12 @@ class XOEmbedSource:
 
     def handles(self, url: str) -> bool:
         return is_x_url(url)
+
+    def post_key(self, url: str) -> str | None:
+        try:
+            return f"x:{post_id(url)}"
+        except InvalidPostInput:
+            return None
 
     async def fetch(self, url: str) -> Post:
         number = post_id(url)

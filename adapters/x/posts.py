@@ -71,6 +71,12 @@ class XPostSource:
     def handles(self, url: str) -> bool:
         return is_x_url(url)
 
+    def post_key(self, url: str) -> str | None:
+        try:
+            return f"x:{post_id(url)}"
+        except InvalidPostInput:
+            return None
+
     async def fetch(self, url: str) -> Post:
         number = post_id(url)
         try:

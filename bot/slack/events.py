@@ -109,7 +109,7 @@ class ReasonSubmission:
         )
 
 
-Entry = Literal["command", "shortcut", "mention", "button"]
+Entry = Literal["command", "shortcut", "mention", "button", "link"]
 
 
 @dataclass(frozen=True)
@@ -161,4 +161,74 @@ class Asked:
             str(event.get("user") or ""),
             thread if isinstance(thread, str) else None,
             f"slack:event:{body.get('event_id')}",
+        )
+
+
+@dataclass(frozen=True)
+class LinksShared:
+    """`link_shared`: links of the app's unfurl domains in a message (or in a message being
+    written: `source` composer, which has no channel message to thread under yet)."""
+
+    channel: str
+    user: str
+    message_ts: str
+    thread: str | None
+    unfurl_id: str | None
+    composing: bool
+    urls: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, body: dict[str, Any]) -> LinksShared:
+        event = body.get("event")
+        links = dig(event, "links")
+        if not isinstance(links, list):
+            raise MalformedSlackInput("no links")
+        urls = tuple(
+            dict.fromkeys(
+                link["url"]
+                for link in links
+                if isinstance(link, dict) and isinstance(link.get("url"), str) and link["url"]
+            )
+        )
+        thread, unfurl_id = dig(event, "thread_ts"), dig(event, "unfurl_id")
+        return cls(
+            channel=text_field(event, "channel"),
+            user=text_field(event, "user"),
+            message_ts=text_field(event, "message_ts"),
+            thread=thread if isinstance(thread, str) and thread else None,
+            unfurl_id=unfurl_id if isinstance(unfurl_id, str) and unfurl_id else None,
+            composing=dig(event, "source") == "composer",
+            urls=urls[:MAX_UNFURLS],
+        )
+
+
+# Slack shows at most this many unfurls of one message; more links get none.
+MAX_UNFURLS = 5
+
+
+@dataclass(frozen=True)
+class DraftClick:
+    """Draft a note, on a post link's preview: the post's URL is the button's value."""
+
+    url: str
+    user: str
+    channel: str
+    message_ts: str
+
+    @classmethod
+    def parse(cls, body: dict[str, Any]) -> DraftClick:
+        actions = body.get("actions")
+        if not isinstance(actions, list) or not actions or not isinstance(actions[0], dict):
+            raise MalformedSlackInput("no action")
+        url = actions[0].get("value")
+        if not isinstance(url, str) or not url.startswith(("https://", "http://")):
+            raise MalformedSlackInput("the button names no post link")
+        ts = dig(body, "container", "message_ts") or dig(body, "message", "ts")
+        if not isinstance(ts, str) or not ts:
+            raise MalformedSlackInput("missing message ts")
+        return cls(
+            url=url,
+            user=text_field(body, "user", "id"),
+            channel=text_field(body, "channel", "id"),
+            message_ts=ts,
         )

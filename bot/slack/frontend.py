@@ -21,13 +21,23 @@ from bot.background import BackgroundTasks
 from bot.live_card import LiveCards
 from bot.settings import SlackSettings
 from bot.slack.blocks import evidence_blocks, reason_modal
-from bot.slack.events import Asked, Click, MalformedSlackInput, ReasonSubmission, dig
+from bot.slack.events import (
+    Asked,
+    Click,
+    DraftClick,
+    LinksShared,
+    MalformedSlackInput,
+    ReasonSubmission,
+    dig,
+)
 from bot.slack.home import LessonsHome
 from bot.slack.messages import NOT_ENABLED, NOTHING_TO_CHECK, CardMessage, card_placer
 from bot.slack.moderators import SlackModerators
+from bot.slack.unfurls import DRAFT_ACTION, preview_blocks
 from memory.curation import LessonDesk
 from pipeline.desk.moderation import Answer, ModeratorDesk
 from pipeline.desk.notes import NoteService
+from pipeline.desk.previews import LinkPreviews
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
@@ -48,6 +58,8 @@ class SlackFrontend:
     ) -> None:
         self.desk = desk
         self.cards = LiveCards(notes, desk, run_episodes)
+        self.notes = notes
+        self.previews = LinkPreviews(notes)
         self.settings = settings
         self.interval_s = settings.progress_interval_s
         self.client = client
@@ -66,6 +78,8 @@ class SlackFrontend:
         app.command("/note")(self.on_command)
         app.shortcut("draft_note")(self.on_asked)
         app.event("app_mention")(self.on_asked)
+        app.event("link_shared")(self.on_link_shared)
+        app.action(DRAFT_ACTION)(self.on_draft_link)
         app.action(re.compile("^evonote_(vote_up|approve|submit)$"))(self.on_desk_button)
         app.action("evonote_vote_down")(self.on_vote_down)
         app.view("evonote_vote_reason")(self.on_vote_reason)
@@ -141,6 +155,64 @@ class SlackFrontend:
             )
         else:
             self.start(asked)
+
+    async def on_link_shared(self, ack: Ack, body: dict[str, Any]) -> None:
+        """Post links pasted (or being written: the composer) get a preview each; in an
+        auto-draft channel a sent post link starts its draft, once per post and channel."""
+        await ack()
+        try:
+            shared = LinksShared.parse(body)
+        except MalformedSlackInput as e:
+            log.warning("ignored a malformed link_shared event: %s", e)
+            return
+        if not shared.composing and not self.allowed_channel(shared.channel):
+            return
+        drafting = not shared.composing and shared.channel in self.settings.auto_draft_ids
+        unfurls: dict[str, Any] = {}
+        for url in shared.urls:
+            key = self.previews.request_key("slack", shared.channel, url)
+            if key is None:  # a link of those domains that is no post (x.com/home)
+                continue
+            preview = await self.previews.preview(url, key)
+            starts = drafting and preview.episode is None and preview.post is not None
+            if starts:
+                thread = shared.thread or shared.message_ts
+                self.start(Asked("link", url, shared.channel, shared.user, thread, key))
+            unfurls[url] = {"blocks": preview_blocks(preview, drafting=starts)}
+        if not unfurls:
+            return
+        if shared.composing:
+            await self.client.chat_unfurl(
+                source="composer", unfurl_id=shared.unfurl_id, unfurls=unfurls
+            )
+        else:
+            await self.client.chat_unfurl(
+                channel=shared.channel, ts=shared.message_ts, unfurls=unfurls
+            )
+
+    async def on_draft_link(self, ack: Ack, body: dict[str, Any]) -> None:
+        """Draft a note, on a link's preview: the draft of that post in this channel, once."""
+        await ack()
+        try:
+            click = DraftClick.parse(body)
+        except MalformedSlackInput as e:
+            log.warning("ignored a malformed Draft a note click: %s", e)
+            return
+        if not self.allowed_channel(click.channel):
+            await self.tell(click.channel, click.user, NOT_ENABLED)
+            return
+        key = self.previews.request_key("slack", click.channel, click.url)
+        if key is None:
+            await self.tell(click.channel, click.user, "That button does not point at a post.")
+            return
+        if (seen := await self.notes.asked_before(key)) is not None:
+            await self.tell(
+                click.channel,
+                click.user,
+                f"A note for this post was already asked for in this channel (episode {seen.id}).",
+            )
+            return
+        self.start(Asked("link", click.url, click.channel, click.user, click.message_ts, key))
 
     def allowed_channel(self, channel: str) -> bool:
         return not self.settings.channel_ids or channel in self.settings.channel_ids

@@ -35,6 +35,14 @@ class PostResolver:
     def __init__(self, sources: Sequence[PostSource] = ()) -> None:
         self.sources = list(sources)
 
+    def post_key(self, url: str) -> str | None:
+        """The post `url` names on a site EvoNote reads (the same for every spelling of its
+        link), or None when it names none."""
+        for source in self.sources:
+            if source.handles(url) and (key := source.post_key(url)) is not None:
+                return key
+        return None
+
     async def resolve(self, reference: str) -> Post:
         ref = reference.strip()
         if not ref:

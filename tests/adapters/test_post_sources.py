@@ -323,3 +323,30 @@ def test_cards_and_the_cli_say_what_the_source_could_not_see() -> None:
     fields = {f.name: f.value for f in card_embed(card).fields}
     assert "not visible: media" in fields["Length"]
     assert "not visible to EvoNote: media" in episode_text(episode)
+
+
+async def test_every_spelling_of_a_post_link_names_the_same_post(http: httpx.AsyncClient) -> None:
+    """What a pasted link is deduplicated on: the post, not the link's spelling."""
+    resolver = PostResolver(
+        [
+            XOEmbedSource(http),
+            BlueskyPostSource(http),
+            MastodonPostSource(http, StubResolver({"social.example": PUBLIC})),
+        ]
+    )
+    same = {
+        "https://x.com/drexample/status/1890",
+        "https://twitter.com/drexample/status/1890?s=20",
+        "https://mobile.twitter.com/i/web/status/1890#m",
+    }
+    assert {resolver.post_key(u) for u in same} == {"x:1890"}
+    bsky = "https://bsky.app/profile/a.bsky.social/post/3kabc"
+    assert (
+        resolver.post_key(bsky)
+        == resolver.post_key(bsky + "/")
+        == ("at://a.bsky.social/app.bsky.feed.post/3kabc")
+    )
+    toot = "https://social.example/@alice/1122"
+    assert resolver.post_key(toot) == "mastodon:social.example:1122"
+    for page in ("https://x.com/home", "https://bsky.app/profile/a.bsky.social", "https://a.org/x"):
+        assert resolver.post_key(page) is None, page

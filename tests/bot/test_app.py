@@ -105,7 +105,11 @@ def test_web_episode_end_to_end(
             200,
             json={
                 "results": [
-                    {"url": "http://internal.example/secrets", "title": "Internal", "content": ""},
+                    {  # on the claims, so code reads it: the guard must refuse it
+                        "url": "http://internal.example/secrets",
+                        "title": "Internal autism vaccine files",
+                        "content": "",
+                    },
                     {
                         "url": "https://www.cdc.gov/vaccinesafety/autism.html",
                         "title": "Autism and Vaccines",

@@ -31,7 +31,7 @@ class MockSlackApi:
         else:
             args = dict(parse_qsl(raw))
         args.update(request.query)
-        for key in ("blocks", "view"):
+        for key in ("blocks", "view", "unfurls"):
             if isinstance(args.get(key), str):
                 args[key] = json.loads(args[key])
         self.calls.append((method, args))
