@@ -409,6 +409,16 @@ class DiscordSettings(BaseModel):
         "channel checks the message (needs the message-content "
         "intent)",
     )
+    link_channels: str = Field(
+        default="",
+        description="comma-separated channel ids where a message with a post link gets a "
+        "preview with a Draft a note button (needs the message-content intent, asked for only "
+        "when this is set)",
+    )
+    auto_draft: bool = Field(
+        default=False,
+        description="in link_channels, a post link starts its draft at once instead",
+    )
     digest_channel: str | None = Field(default=None, description="channel for the digest")
     progress_interval_s: float = Field(
         default=2.0, ge=0, description="least time between two edits of a progress message"
@@ -425,6 +435,10 @@ class DiscordSettings(BaseModel):
     @property
     def moderator_role_ids(self) -> set[int]:
         return {int(x) for x in SlackSettings._ids(self.moderator_roles)}
+
+    @property
+    def link_channel_ids(self) -> set[int]:
+        return {int(x) for x in SlackSettings._ids(self.link_channels)}
 
 
 class XSettings(BaseModel):

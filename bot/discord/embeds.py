@@ -6,6 +6,7 @@ from __future__ import annotations
 import discord
 
 from pipeline.card import NoteCard
+from pipeline.desk.previews import PostPreview, first_line, what_became_of
 from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
 
@@ -33,6 +34,31 @@ def _safe(text: str) -> str:
 def _link_target(url: str) -> str:
     """A URL inside our own `[title](url)`: the characters that would end it encoded."""
     return url.replace("(", "%28").replace(")", "%29").replace(" ", "%20")
+
+
+def preview_embed(preview: PostPreview, drafting: bool = False) -> discord.Embed:
+    """A post link's preview: the post as EvoNote reads it, why it cannot, or its note."""
+    if preview.episode is not None:
+        description = _safe(what_became_of(preview.episode))
+        return discord.Embed(title="EvoNote", url=preview.url, description=description)
+    if preview.post is None:
+        reason = _cut(_safe(preview.unreadable or ""), 1000)
+        return discord.Embed(
+            title="EvoNote cannot read this post",
+            url=preview.url,
+            description=f"{reason} — paste its text with /note to check it.",
+        )
+    post = preview.post
+    title = f"Post by {post.author}" if post.author else "Post"
+    unseen = [m for m in post.media if not (m.caption or m.alt_text)]
+    seen = "EvoNote reads its text" + (
+        f"; {len(unseen)} image(s) or video(s) it cannot see" if unseen else ""
+    )
+    embed = discord.Embed(
+        title=_cut(_safe(title), 256), url=preview.url, description=f"“{_safe(first_line(post))}”"
+    )
+    embed.set_footer(text=seen + (". Drafting a note…" if drafting else "."))
+    return embed
 
 
 def card_embed(card: NoteCard) -> discord.Embed:

@@ -16,15 +16,17 @@ import discord
 from discord import app_commands
 
 from bot.background import BackgroundTasks
-from bot.discord.embeds import card_embed, evidence_text
+from bot.discord.embeds import card_embed, evidence_text, preview_embed
 from bot.discord.lessons import LessonsBoard
 from bot.discord.views import (
     CardButton,
+    DraftLinkButton,
     InteractionEditor,
     LessonButton,
     MessageEditor,
     ReasonModal,
     card_view,
+    draft_view,
 )
 from bot.live_card import CardView, LiveCards
 from bot.settings import DiscordSettings
@@ -32,11 +34,14 @@ from memory.curation import LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.notes import NoteService
+from pipeline.desk.previews import LinkPreviews
+from pipeline.note_text import find_urls
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus
 
 log = logging.getLogger(__name__)
 SEARCH_EMOJI = "🔎"
+MAX_LINKS = 5  # post links previewed in one message
 Interaction = discord.Interaction[Any]
 
 
@@ -51,6 +56,9 @@ class EvoNoteClient(discord.Client):
     async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
         await self.evonote.on_reaction(payload)
 
+    async def on_message(self, message: discord.Message) -> None:
+        await self.evonote.on_posted(message)
+
 
 class DiscordFrontend:
     def __init__(
@@ -64,11 +72,13 @@ class DiscordFrontend:
     ) -> None:
         self.desk = desk
         self.cards = LiveCards(notes, desk, run_episodes)
+        self.notes = notes
+        self.previews = LinkPreviews(notes)
         self.settings = settings
         intents = discord.Intents.default()
-        # Only the 🔎 trigger reads arbitrary messages; commands and menus get their content
-        # in the interaction itself.
-        intents.message_content = settings.reaction_trigger
+        # Only the 🔎 trigger and link channels read arbitrary messages; commands and menus
+        # get their content in the interaction itself.
+        intents.message_content = settings.reaction_trigger or bool(settings.link_channel_ids)
         self.client = client or EvoNoteClient(self, intents)
         self.client.evonote = self  # type: ignore[attr-defined]
         self.lessons = LessonsBoard(lessons, self.voter)
@@ -83,7 +93,7 @@ class DiscordFrontend:
         self.background = BackgroundTasks("discord")
 
     async def setup(self) -> None:
-        self.client.add_dynamic_items(CardButton, LessonButton)
+        self.client.add_dynamic_items(CardButton, LessonButton, DraftLinkButton)
         for guild in self.settings.guild_ids:
             self.tree.copy_global_to(guild=discord.Object(id=guild))
             await self.tree.sync(guild=discord.Object(id=guild))
@@ -170,6 +180,48 @@ class DiscordFrontend:
         editor = MessageEditor(reply, self.settings.progress_interval_s)
         key = f"discord:reaction:{payload.message_id}"
         self.start(target.content, editor, payload.user_id, payload.channel_id, key)
+
+    async def on_posted(self, message: discord.Message) -> None:
+        """A message in a link channel: each post link in it gets a preview reply with Draft a
+        note, or its draft at once (`auto_draft`); one episode per post and channel. Bots'
+        messages, and channels not listed, are ignored."""
+        channel, guild = message.channel.id, getattr(message.guild, "id", None)
+        if (
+            message.author.bot
+            or channel not in self.settings.link_channel_ids
+            or not self.allowed(guild, channel)
+        ):
+            return
+        for url in find_urls(message.content)[:MAX_LINKS]:
+            key = self.previews.request_key("discord", str(channel), url)
+            if key is None:
+                continue
+            preview = await self.previews.preview(url, key)
+            if self.settings.auto_draft and preview.episode is None and preview.post is not None:
+                reply = await message.reply(embed=preview_embed(preview, drafting=True))
+                editor = MessageEditor(reply, self.settings.progress_interval_s)
+                self.start(url, editor, message.author.id, channel, key)
+            else:
+                if preview.post is not None:
+                    await message.reply(embed=preview_embed(preview), view=draft_view())
+                else:
+                    await message.reply(embed=preview_embed(preview))
+
+    async def on_draft_link(self, interaction: Interaction) -> None:
+        """Draft a note, under a preview: that post's draft in this channel, once."""
+        embeds = getattr(interaction.message, "embeds", None) or []
+        url = embeds[0].url if embeds else None
+        channel = str(interaction.channel_id)
+        key = self.previews.request_key("discord", channel, url) if url else None
+        if url is None or key is None:
+            await self.tell(interaction, "That button does not point at a post.")
+        elif (seen := await self.notes.asked_before(key)) is not None:
+            await self.tell(
+                interaction,
+                f"A note for this post was already asked for in this channel (episode {seen.id}).",
+            )
+        else:
+            await self.on_note(interaction, url, key)
 
     async def on_button(self, interaction: Interaction, action: str, episode_id: int) -> None:
         episode = await self.desk.episode(episode_id)

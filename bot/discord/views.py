@@ -59,6 +59,37 @@ class CardButton(
         await frontend.on_button(interaction, self.action, self.episode)
 
 
+class DraftLinkButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"evonote:draft-link"
+):
+    """Draft a note, under a post link's preview: the post is the preview's own link."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Draft a note",
+                style=discord.ButtonStyle.primary,
+                custom_id="evonote:draft-link",
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> DraftLinkButton:
+        return cls()
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        frontend: DiscordFrontend = interaction.client.evonote
+        await frontend.on_draft_link(interaction)
+
+
+def draft_view() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(DraftLinkButton())
+    return view
+
+
 def card_view(card: NoteCard) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in card.actions():

@@ -7,17 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.slack.blocks import _context, _cut, _escaped, _section
-from pipeline.desk.episode import Episode
-from pipeline.desk.previews import PostPreview
-from pipeline.trajectory import EpisodeStatus
+from pipeline.desk.previews import PostPreview, first_line, what_became_of
 
 DRAFT_ACTION = "evonote_draft_link"
-FIRST_LINE_CHARS = 200
 
 
 def preview_blocks(preview: PostPreview, drafting: bool) -> list[dict[str, Any]]:
     if preview.episode is not None:
-        return [_section(f"*EvoNote* · {_episode_line(preview.episode)}")]
+        return [_section(f"*EvoNote* · {_escaped(what_became_of(preview.episode))}")]
     if preview.post is None:
         return [
             _context(
@@ -26,9 +23,8 @@ def preview_blocks(preview: PostPreview, drafting: bool) -> list[dict[str, Any]]
             )
         ]
     post = preview.post
-    first = next((line for line in post.text.splitlines() if line.strip()), "(no text)")
     author = f" by {_escaped(post.author)}" if post.author else ""
-    blocks = [_section(f"*Post{author}*: “{_cut(_escaped(first.strip()), FIRST_LINE_CHARS)}”")]
+    blocks = [_section(f"*Post{author}*: “{_escaped(first_line(post))}”")]
     unseen = [m for m in post.media if not (m.caption or m.alt_text)]
     seen = "EvoNote reads its text" + (
         f"; {len(unseen)} image(s) or video(s) it cannot see" if unseen else ""
@@ -46,17 +42,3 @@ def preview_blocks(preview: PostPreview, drafting: bool) -> list[dict[str, Any]]
     }
     blocks.append({"type": "actions", "elements": [button]})
     return blocks
-
-
-def _episode_line(episode: Episode) -> str:
-    """What became of the note already asked for on this post in this channel."""
-    where = f"episode {episode.id}"
-    if episode.status == EpisodeStatus.NOTED:
-        note = _cut(_escaped((episode.note_text or "").split("\n")[0]), 300)
-        return f"a note is drafted for this post ({where}): “{note}”"
-    if episode.status == EpisodeStatus.ABSTAINED:
-        reason = _cut(_escaped(episode.abstain_reason or ""), 300)
-        return f"no note for this post ({where}): {reason}"
-    if episode.status == EpisodeStatus.FAILED:
-        return f"the draft for this post failed ({where}); Regenerate on its card tries again"
-    return f"a note for this post is being drafted ({where})"

@@ -14,6 +14,7 @@ from pipeline.desk.episode import Episode
 from pipeline.desk.notes import NoteService
 from pipeline.errors import EvoNoteError
 from pipeline.post import Post
+from pipeline.trajectory import EpisodeStatus
 
 # A preview is shown beside the pasted message: a post that takes longer is previewed as
 # "could not be read in time" (a draft may still be asked for; it reads the post again).
@@ -26,6 +27,25 @@ class PostPreview:
     post: Post | None = None  # as EvoNote reads it
     unreadable: str | None = None  # why it cannot be read
     episode: Episode | None = None  # the note already asked for in this channel
+
+
+def first_line(post: Post, limit: int = 200) -> str:
+    line = next((ln.strip() for ln in post.text.splitlines() if ln.strip()), "(no text)")
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def what_became_of(episode: Episode) -> str:
+    """The note already asked for on this post in this channel, in a line (untrusted text:
+    each platform escapes it)."""
+    where = f"episode {episode.id}"
+    if episode.status == EpisodeStatus.NOTED:
+        note = (episode.note_text or "").split("\n")[0][:300]
+        return f"a note is drafted for this post ({where}): “{note}”"
+    if episode.status == EpisodeStatus.ABSTAINED:
+        return f"no note for this post ({where}): {(episode.abstain_reason or '')[:300]}"
+    if episode.status == EpisodeStatus.FAILED:
+        return f"the draft for this post failed ({where}); Regenerate on its card tries again"
+    return f"a note for this post is being drafted ({where})"
 
 
 class LinkPreviews:
