@@ -94,6 +94,24 @@ def speed_advice(speed: ServerSpeed, settings: Settings) -> str:
     return advice
 
 
+def admission_advice(speed: ServerSpeed, settings: Settings) -> str:
+    """How many episodes a process will run at once against this server, and why."""
+    ops = settings.ops
+    line = (
+        f"admission: up to {ops.workers} episodes at once per process "
+        f"(EVONOTE_OPS__WORKERS), halved while answers take over {ops.slow_call_s:.0f} s"
+    )
+    typical = PROMPT_TOKENS / max(speed.prefill_tokens_per_s, 0.1) + 200 / max(
+        speed.decode_tokens_per_s, 0.1
+    )
+    if typical > ops.slow_call_s:
+        line += (
+            f"; a typical turn here takes ~{typical:.0f} s, so the limit will stay at 1 "
+            "(right for a server this slow)"
+        )
+    return line
+
+
 async def check_model(settings: Settings) -> Check:
     model, client = make_chat_model(settings)
     try:
@@ -121,7 +139,9 @@ async def check_model(settings: Settings) -> Check:
             "model server",
             True,
             f"{settings.llm.base_url} serves {name}; structured output works{note}; "
-            + speed_advice(ServerSpeed(prefill, decode), settings),
+            + speed_advice(ServerSpeed(prefill, decode), settings)
+            + "; "
+            + admission_advice(ServerSpeed(prefill, decode), settings),
         )
     except EvoNoteError as e:
         return Check("model server", False, f"{e} — {VLLM_HINT}")

@@ -106,3 +106,16 @@ def test_doctor_says_which_timeouts_fit_the_servers_speed() -> None:
     assert "EVONOTE_BUDGET__CONDENSE_PAGES=false" in slow
     # a server slow only to read (a long prompt) is slow all the same
     assert "over the 60 s call timeout" in speed_advice(ServerSpeed(30, 60.0), settings)
+
+
+def test_doctor_says_how_many_episodes_run_at_once_and_why() -> None:
+    from bot.doctor import ServerSpeed, admission_advice
+
+    settings = Settings()
+    fast = admission_advice(ServerSpeed(7_500, 40.0), settings)
+    assert fast == (
+        f"admission: up to {settings.ops.workers} episodes at once per process "
+        "(EVONOTE_OPS__WORKERS), halved while answers take over 30 s"
+    )
+    slow = admission_advice(ServerSpeed(50, 8.5), settings)
+    assert "a typical turn here takes ~74 s, so the limit will stay at 1" in slow
