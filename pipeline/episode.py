@@ -760,7 +760,11 @@ class _Run:
                 support_checked = True  # by code: no model call needed
             else:
                 await self.tell("writing", "checking each sentence against its sources")
-                support_checked, problems = await self.check_support(action, until)
+                support_checked, problems, unsupported = await self.check_support(action, until)
+                if problems and (kept := self.without_unsupported(action, unsupported)):
+                    dropped = len(split_sentences(action.text)) - len(split_sentences(kept.text))
+                    repair += f"; code dropped {dropped} unsupported sentence(s)"
+                    action, problems = kept, []
                 if support_checked is None:  # cut by the loop deadline: checked in the final
                     self.unchecked = (action, reply)
                     await self.record(
@@ -820,10 +824,12 @@ class _Run:
         said = f"; the last draft {'; '.join(kinds)}" if kinds else ""
         return f"no note passed the checks after {self.b.max_rewrites} rewrites: {evidence}{said}"
 
-    async def check_support(self, action: Write, until: float) -> tuple[bool | None, list[str]]:
-        """(ran, problems): each sentence against the sources cited for it. `ran` is None when
-        the loop deadline cut the check before the final phase (it runs there, in the
-        reserve)."""
+    async def check_support(
+        self, action: Write, until: float
+    ) -> tuple[bool | None, list[str], set[int]]:
+        """(ran, problems, the sentences not supported): each sentence against the sources
+        cited for it. `ran` is None when the loop deadline cut the check before the final
+        phase (it runs there, in the reserve)."""
         sentences = split_sentences(action.text)
         support: dict[int, list[str]] = {}
         for i, sentence in enumerate(sentences, start=1):
@@ -837,24 +843,38 @@ class _Run:
             reply = await self.ask(messages, SupportVerdicts, until)
         except ModelTimeout as e:
             if until < self.deadline:
-                return None, []
+                return None, [], set()
             await self.record("error", {}, f"support check could not run: {e}")
-            return False, []
+            return False, [], set()
         except ModelOutputInvalid as e:
             await self.record("error", {}, f"support check could not run: {e}")
-            return False, []
+            return False, [], set()
         verdicts = {v.index: v for v in reply.value.verdicts}
-        problems = []
+        problems, unsupported = [], set()
         for i, sentence in enumerate(sentences, start=1):
             verdict = verdicts.get(i)
             if verdict is None:
+                unsupported.add(i)
                 problems.append(f"Sentence {i} ('{sentence[:80]}') was not checked.")
             elif not verdict.supported:
+                unsupported.add(i)
                 problems.append(
                     f"Sentence {i} ('{sentence[:80]}') is not supported by its "
                     f"sources: {verdict.problem or 'no reason given'}."
                 )
-        return True, problems
+        return True, problems, unsupported
+
+    def without_unsupported(self, action: Write, unsupported: set[int]) -> Write | None:
+        """The draft without the sentences its check found unsupported, when its first
+        sentence (the main correction) stood and the rest passes every code check: each
+        sentence left was borne out (seen with the real model: a sound first sentence and a
+        second that said more, drafted again and again)."""
+        sentences = split_sentences(action.text)
+        if not unsupported or 1 in unsupported or len(unsupported) >= len(sentences):
+            return None
+        kept = [s for i, s in enumerate(sentences, start=1) if i not in unsupported]
+        shorter = action.model_copy(update={"text": " ".join(kept)})
+        return shorter if not self.check_write(shorter) else None
 
     def quotes_bear_out(self, action: Write) -> bool:
         """Every sentence is borne out by the quotes cited with it: each verbatim on its page

@@ -737,3 +737,43 @@ async def test_a_source_cited_but_never_read_is_dropped_while_a_read_one_remains
     outcome = await runner(policy, web, EvidenceBudget(max_rewrites=0)).run(POST)
     assert outcome.status == "noted", outcome.abstain_reason
     assert outcome.urls and set(outcome.urls) <= web.read_ok and "t.co" not in (outcome.note or "")
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "noted"),
+    [([True, False], True), ([False, True], False), ([False, False], False)],
+    ids=["second-unsupported", "first-unsupported", "none-supported"],
+)
+async def test_code_drops_sentences_the_check_finds_unsupported_while_the_first_stands(
+    verdicts: list[bool], noted: bool
+) -> None:
+    """Seen with the real model: a sound first sentence, and a second that said more than
+    its sources, drafted again and again until the rewrites ran out."""
+    first = "Many studies have found no link between the MMR vaccine and autism."
+    second = "The vaccine has also been shown to cure autism in some children."
+    base = ResearchPolicy(prose=f"{first} {second}")
+
+    class Checked:
+        answers = ("SupportVerdicts",)
+
+        def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+            if schema == "SupportVerdicts":
+                return {
+                    "verdicts": [
+                        {"index": i, "supported": ok, "problem": "" if ok else "says more"}
+                        for i, ok in enumerate(verdicts, start=1)
+                    ]
+                }
+            return base(schema, messages)
+
+    journal = Journal()
+    budget = EvidenceBudget(max_rewrites=0, support_by_quotes=False)
+    outcome = await runner(Checked(), FakeWeb(health_pages()), budget).run(POST, journal=journal)
+    writes = [s.observation for s in journal.steps if s.phase == "write"]
+    if noted:
+        assert outcome.status == "noted" and outcome.support_checked is True
+        assert (outcome.note or "").startswith(first + "\n")
+        assert "code dropped 1 unsupported sentence(s)" in writes[-1]
+    else:
+        assert outcome.status == "abstained" and outcome.note is None
+        assert "is not supported by its sources" in writes[-1]
