@@ -235,7 +235,10 @@ class SlackFrontend:
         await ack()
         if (click := await self._click(body)) is None:
             return
-        voter, episode_id = await self.moderators.voter(click.user), click.episode_id
+        # Approving and submitting publish: who moderates is read again for them, not cached.
+        publishing = click.action_id in ("evonote_approve", "evonote_submit")
+        voter = await self.moderators.voter(click.user, fresh=publishing)
+        episode_id = click.episode_id
         if click.action_id == "evonote_approve":
             answer = await self.desk.approve(voter, episode_id)
         elif click.action_id == "evonote_submit":

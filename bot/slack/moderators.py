@@ -28,8 +28,10 @@ class SlackModerators:
         self._ids: set[str] | None = None  # user groups expanded, for `moderators_ttl_s`
         self._read_at = 0.0
 
-    async def is_moderator(self, user: str) -> bool:
-        if self._ids is None or self.clock() - self._read_at >= self.settings.moderators_ttl_s:
+    async def is_moderator(self, user: str, fresh: bool = False) -> bool:
+        """`fresh`: read the groups now (approving and submitting); else within the TTL."""
+        stale = self.clock() - self._read_at >= self.settings.moderators_ttl_s
+        if fresh or self._ids is None or stale:
             self._ids, complete = await self._read()
             self._read_at = self.clock() if complete else 0.0  # incomplete: read again next time
         return user in self._ids
@@ -53,5 +55,6 @@ class SlackModerators:
             ids.update(response.get("users", []))
         return ids, complete
 
-    async def voter(self, user: str) -> Voter:
-        return Voter("slack", user, await self.is_moderator(user), "EVONOTE_SLACK__MODERATORS")
+    async def voter(self, user: str, fresh: bool = False) -> Voter:
+        moderator = await self.is_moderator(user, fresh)
+        return Voter("slack", user, moderator, "EVONOTE_SLACK__MODERATORS")

@@ -788,3 +788,21 @@ async def test_moderators_curate_lessons_in_the_app_home(
             "slack:UMOD",
             "slack:UMOD",
         ]
+
+
+async def test_approving_reads_the_moderator_group_again_at_once(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    """Votes may use the group as read within the TTL; Approve and Submit publish, so a user
+    removed from the group cannot approve even a second after the group was read."""
+    await slack.app.async_dispatch(command("The MMR vaccine causes autism."))
+    await slack.background.drain()
+    [episode] = await slack.desk.book.recent()
+    await slack.app.async_dispatch(button("evonote_vote_up", episode.id, user="UMOD"))
+    assert await slack.moderators.is_moderator("UMOD")  # the group, read for the vote
+    slack_api.group_members["SMODS"] = []  # an admin removes UMOD from the group
+    await slack.app.async_dispatch(button("evonote_approve", episode.id, user="UMOD"))
+    await slack.background.drain()
+    assert (await slack.desk.episode(episode.id)).approved_by is None  # type: ignore[union-attr]
+    told = slack_api.called("chat.postEphemeral")[-1]["text"]
+    assert told.startswith("Only moderators can approve notes")
