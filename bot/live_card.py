@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 from typing import Protocol
 
 from pipeline.card import NoteCard
@@ -14,11 +15,22 @@ from pipeline.errors import StorageUnavailable
 from pipeline.request import NoteRequest
 from pipeline.trajectory import Progress
 
+log = logging.getLogger(__name__)
+
 
 class CardView(Protocol):
     """A card a person is looking at; `force` skips the edit throttle (final states)."""
 
     async def show(self, card: NoteCard, force: bool = False) -> None: ...
+
+
+async def show_safely(view: CardView, card: NoteCard, force: bool = False) -> None:
+    """Edit a card; a failed edit (the chat platform down, the message deleted) is logged and
+    never fails or stops the episode behind it. Every card edit after the first goes here."""
+    try:
+        await view.show(card, force)
+    except Exception:
+        log.exception("could not edit the card of episode %s", card.episode_id)
 
 
 def progress_text(p: Progress) -> str:
@@ -85,15 +97,17 @@ class LiveCards:
 
         async def progress(event: Progress) -> None:
             if running is not None:
-                await view.show(running.model_copy(update={"progress": progress_text(event)}))
+                await show_safely(
+                    view, running.model_copy(update={"progress": progress_text(event)})
+                )
 
         finished = None
         with contextlib.suppress(EpisodeFailed):  # the card shows a failure, with Retry
             finished = await self.notes.run(episode_id, progress)
         card = await self.desk.card(episode_id)
         if card is not None:
-            await view.show(card, force=True)  # the note, at once
+            await show_safely(view, card, force=True)  # the note, at once
         if finished is not None and (await self.notes.forecast(finished)).forecast:
             card = await self.desk.card(episode_id)
             if card is not None:
-                await view.show(card, force=True)  # then its rater forecast, as an edit
+                await show_safely(view, card, force=True)  # then its forecast, as an edit

@@ -8,7 +8,6 @@ lease runs out and run again, at most `max_attempts` times.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 import discord
@@ -17,7 +16,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.app import App
 from bot.discord.embeds import card_embed
 from bot.discord.views import card_view
-from bot.live_card import CardView, progress_text
+from bot.live_card import CardView, progress_text, show_safely
 from bot.slack.messages import CardMessage
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
@@ -77,9 +76,7 @@ class CardViews:
         running = card_for(row, submitting=self.app.submitter is not None)  # kept, not re-read
 
         async def progress(event: Progress) -> None:
-            card = running.model_copy(update={"progress": progress_text(event)})
-            with contextlib.suppress(Exception):  # a card edit must not fail the episode
-                await view.show(card)
+            await show_safely(view, running.model_copy(update={"progress": progress_text(event)}))
 
         return progress
 
@@ -89,10 +86,7 @@ class CardViews:
             return
         card = await self.app.desk.card(row.id)
         if card is not None:
-            try:
-                await view.show(card, force=True)
-            except Exception:
-                log.exception("could not edit the card of episode %s", row.id)
+            await show_safely(view, card, force=True)
 
 
 # Notes waiting for their forecast; past this, a note keeps its card without one (logged).
