@@ -355,7 +355,9 @@ def make_submitter(
         evaluate_path=x.evaluate_path,
         timeout_s=x.timeout_s,
     )
-    return NoteSubmitter(EpisodeStore(engine), SubmissionStore(engine), api, model)
+    return NoteSubmitter(
+        EpisodeStore(engine), SubmissionStore(engine), api, model, test_mode=x.test_mode
+    )
 
 
 def make_post_sources(settings: Settings, http: httpx.AsyncClient) -> list[PostSource]:

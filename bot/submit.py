@@ -29,14 +29,21 @@ class NoteSubmitter:
         api: CommunityNotesApi,
         model: ChatModel,
         timeout_s: float = 60.0,
+        test_mode: bool = True,
     ) -> None:
         self.episodes = episodes
         self.submissions = submissions
         self.api = api
         self.model = model
         self.timeout_s = timeout_s
+        self.test_mode = test_mode  # EVONOTE_X__TEST_MODE: whatever front end submits
 
-    async def submit(self, episode_id: int, by: str, *, test_mode: bool = True) -> Submission:
+    async def submit(
+        self, episode_id: int, by: str, *, test_mode: bool | None = None
+    ) -> Submission:
+        """`test_mode` None: the configured mode (chat's Submit to X); the CLI's `--live`
+        passes False."""
+        test_mode = self.test_mode if test_mode is None else test_mode
         row = await self.episodes.get(episode_id)
         if row is None:
             raise SubmissionRefused(f"there is no episode {episode_id}")

@@ -461,16 +461,20 @@ async def test_serve_answers_slack_over_http(
             await task
 
 
+@pytest.mark.parametrize("live", [False, True], ids=["test-mode", "live"])
 async def test_a_moderator_submits_an_approved_note_to_x(
     app_env: ScriptedModelServer,
     slack_api: MockSlackApi,
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Any,
+    live: bool,
 ) -> None:
+    """Chat's Submit to X honours EVONOTE_X__TEST_MODE, as the CLI does."""
     import respx
 
     for name in ("CONSUMER_KEY", "CONSUMER_SECRET", "ACCESS_TOKEN", "ACCESS_TOKEN_SECRET"):
         monkeypatch.setenv(f"EVONOTE_X__{name}", "secret-" + name.lower())
+    monkeypatch.setenv("EVONOTE_X__TEST_MODE", "false" if live else "true")
     monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", SECRET)
     monkeypatch.setenv("EVONOTE_SLACK__MODERATORS", "UMOD")
     monkeypatch.setenv("EVONOTE_SLACK__PROGRESS_INTERVAL_S", "0")
@@ -503,10 +507,12 @@ async def test_a_moderator_submits_an_approved_note_to_x(
             x.post("https://api.x.com/2/evaluate_note").respond(
                 200, json={"data": {"claim_opinion_score": 0.71}}
             )
-            x.post("https://api.x.com/2/notes").respond(200, json={"data": {"id": "18000"}})
+            notes = x.post("https://api.x.com/2/notes").respond(200, json={"data": {"id": "18000"}})
             await slack.app.async_dispatch(button("evonote_submit", episode, user="UMOD"))
+        assert json.loads(notes.calls[0].request.content)["test_mode"] is not live
         final = json.dumps(slack_api.called("chat.update")[-1]["blocks"])
-        assert "Submitted to X as note 18000 (test mode)" in final
+        mode = "live" if live else "test mode"
+        assert f"Submitted to X as note 18000 ({mode})" in final
         assert "evonote_submit" not in final
 
 
