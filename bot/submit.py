@@ -8,7 +8,7 @@ classification and tags; the API's claim-opinion score is stored with the submis
 from __future__ import annotations
 
 from adapters.sqlstore.submissions import SubmissionStore
-from adapters.x.community_notes import CommunityNotesApi
+from adapters.x.community_notes import DAY_S, SUBMISSIONS_PER_DAY, CommunityNotesApi
 from pipeline.desk.episode import Submission
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.errors import EvoNoteError
@@ -60,6 +60,13 @@ class NoteSubmitter:
         if (earlier := await self.submissions.for_post(post.post_id)) is not None:
             raise SubmissionRefused(
                 f"post {post.post_id} already has a note from EvoNote (X note {earlier.note_id})"
+            )
+        # X's daily cap is the account's: counted from the database, whichever process (a
+        # gateway, a worker, the CLI) submitted, not per process
+        if await self.submissions.submitted_since(DAY_S) >= SUBMISSIONS_PER_DAY:
+            raise SubmissionRefused(
+                f"X's {SUBMISSIONS_PER_DAY} submissions a day are used up (counted over the last "
+                "24 h, across every EvoNote process); try again later"
             )
         label = (
             await self.model.structured(

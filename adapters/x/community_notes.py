@@ -21,6 +21,7 @@ from pipeline.errors import EvoNoteError
 
 WINDOW_S = 15 * 60
 DAY_S = 24 * 3600
+SUBMISSIONS_PER_DAY = 250  # X's cap per account
 
 
 class NotesApiError(EvoNoteError):
@@ -34,7 +35,7 @@ class QuotaExceeded(NotesApiError):
 class RequestQuota:
     """Sliding windows: `requests` per 15 minutes, `submissions` per day."""
 
-    def __init__(self, requests: int = 90, submissions: int = 250) -> None:
+    def __init__(self, requests: int = 90, submissions: int = SUBMISSIONS_PER_DAY) -> None:
         self.limits = {"request": (requests, WINDOW_S), "submission": (submissions, DAY_S)}
         self.used: dict[str, deque[float]] = {"request": deque(), "submission": deque()}
 

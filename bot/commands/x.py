@@ -35,7 +35,7 @@ def need_credentials(settings: Settings) -> None:
 async def run(settings: Settings, args: argparse.Namespace) -> int:
     import httpx
 
-    from adapters.x.community_notes import NotesApiError
+    from adapters.x.community_notes import DAY_S, SUBMISSIONS_PER_DAY, NotesApiError
     from bot.app import make_chat_model, make_submitter
     from bot.database import open_stores
     from bot.submit import SubmissionRefused
@@ -43,10 +43,10 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     async with httpx.AsyncClient() as http, open_stores(settings) as stores:
         submissions = stores.submissions
         if args.x_command == "quota":
-            used = await submissions.submitted_since(24 * 3600)
+            used = await submissions.submitted_since(DAY_S)
             print(
-                f"submissions in the last 24 h: {used}/250; requests: at most 90 per 15 "
-                "minutes (this process counts its own)"
+                f"submissions in the last 24 h: {used}/{SUBMISSIONS_PER_DAY} (every process); "
+                "requests: at most 90 per 15 minutes (this process counts its own)"
             )
             return EXIT_OK
         need_credentials(settings)  # names the missing variables

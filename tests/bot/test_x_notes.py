@@ -223,6 +223,30 @@ async def test_only_approved_notes_are_submitted_once(
 
 
 @respx.mock
+async def test_processes_share_one_daily_submission_cap(
+    engine: AsyncEngine, api: CommunityNotesApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A gateway and a worker are two submitters over one database: X's cap is the account's."""
+    import bot.submit
+
+    monkeypatch.setattr(bot.submit, "SUBMISSIONS_PER_DAY", 1)
+    respx.post(f"{API}/2/notes/evaluate").respond(200, json={"data": {"claim_opinion_score": 0.9}})
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18000"}})
+    store = EpisodeStore(engine)
+    gateway, worker = (
+        NoteSubmitter(store, SubmissionStore(engine), api, FakeChatModel(ResearchPolicy()))
+        for _ in range(2)
+    )
+    first, second = await noted_episode(store), await noted_episode(store, post_id="2468")
+    for episode in (first, second):
+        await store.approve(episode, "UMOD")
+    await gateway.submit(first, "mod")
+    with pytest.raises(SubmissionRefused, match="1 submissions a day are used up"):
+        await worker.submit(second, "mod")
+    assert submit.call_count == 1
+
+
+@respx.mock
 async def test_status_sync_sends_the_crowd_verdict_to_the_judge(
     engine: AsyncEngine, api: CommunityNotesApi
 ) -> None:
