@@ -17,6 +17,11 @@ NOTE_CHAR_LIMIT = 280
 _URL = re.compile(r"https?://[^\s<>\"]+", re.IGNORECASE)
 _EMPTY_BRACKETS = re.compile(r"\(\s*(?:see|source|sources|via)?:?\s*\)|\[\s*\]", re.IGNORECASE)
 _TRAILING = ".,;:!?'\"’”»…"
+# X's URL evaluator takes every token of this shape, scheme or not, for a link that must
+# answer 200 (`evaluator/url_evaluator.py`): prose like "etc.Also" fails a note.
+X_LINK_LIKE = re.compile(r"[\w\-._~%]+\.[a-zA-Z]{2,}(?:/[^\s]*)?")
+# A sentence run into the next without its space ("autism.Large", "etc.Also").
+_RUN_ON = re.compile(r"(?<=[^\W_]{2})([.!?])(?=[A-Z][a-z])")
 
 
 def _trim_url(raw: str) -> str:
@@ -68,8 +73,15 @@ class AssembledNote:
 
 
 def note_prose(prose: str) -> str:
-    """The model's prose as it will be published: normalised, typed URLs removed."""
-    return normalise(strip_urls(normalise(prose)))
+    """The model's prose as it will be published: normalised, typed URLs removed, a space
+    after every sentence's end (so X's URL evaluator sees no link in "etc.Also")."""
+    return _RUN_ON.sub(r"\1 ", normalise(strip_urls(normalise(prose))))
+
+
+def link_like_tokens(prose: str) -> list[str]:
+    """What X's URL evaluator would take for links in published prose (there must be none:
+    the sources are the URLs after it)."""
+    return X_LINK_LIKE.findall(prose)
 
 
 def prose_problems(prose: str, provenance: Provenance) -> list[str]:
@@ -77,9 +89,24 @@ def prose_problems(prose: str, provenance: Provenance) -> list[str]:
     numbers and URLs of the pages read, no directive). Checked as written and as assembled, so
     that removing typed URLs cannot join anything up into a link."""
     problems: list[str] = []
-    for text in (normalise(prose), note_prose(prose)):
+    for text in (_RUN_ON.sub(r"\1 ", normalise(prose)), note_prose(prose)):
         problems.extend(p for p in disallowed_content(text, provenance) if p not in problems)
+    if any(not _names_a_read_page(t, provenance) for t in link_like_tokens(note_prose(prose))):
+        problems.append(
+            "Write words, not file names or dotted codes: X checks every 'name.ext' in a note as "
+            "a link that must open, and the sources go after the prose."
+        )
     return problems
+
+
+def _names_a_read_page(token: str, provenance: Provenance) -> bool:
+    """A read page's host or address ("cdc.gov", "MedlinePlus.gov"): X's check opens it."""
+    named = token.lower().rstrip("/.").removeprefix("www.")
+    for url in provenance.read_urls:
+        bare = url.lower().split("://", 1)[-1].removeprefix("www.").rstrip("/")
+        if bare == named or bare.split("/", 1)[0] == named:
+            return True
+    return False
 
 
 def assemble_note(prose: str, urls: list[str]) -> AssembledNote:

@@ -197,3 +197,48 @@ def test_a_lesson_that_repeats_the_prompts_own_example_is_refused() -> None:
         strategy="search for systematic reviews of fluoride and cognition first",
     )
     assert rejection_reason(normalised(own)) is None
+
+
+def test_prose_x_would_check_as_links_is_fixed_or_refused() -> None:
+    """X's URL evaluator takes every 'name.ext' for a link that must open: a missing space
+    after a sentence is put back; a file name or dotted code is refused; a read page's host
+    may be named."""
+    from pipeline.note_text import link_like_tokens, note_prose
+
+    run_on = "Large studies found no link etc.Also the MMR vaccine is safe."
+    assert prose_problems(run_on, PAGES) == []
+    assert note_prose(run_on).endswith("etc. Also the MMR vaccine is safe.")
+    assert link_like_tokens(assemble_note(run_on, READ[:1]).text.split("\n")[0]) == []
+    assert prose_problems("The vaccine report.pdf says it is safe.", PAGES)
+    assert prose_problems("CDC (cdc.gov) says the vaccine is safe.", PAGES) == []
+
+
+TOKENS = [
+    *ORDINARY_PROSE.split(),
+    "etc.",
+    "e.g.",
+    "U.S.",
+    "Dr.",
+    "Ph.D.",
+    "BA.2",
+    "3.5%",
+    "COVID-19.",
+    "report.pdf",
+    "v1.2.3",
+    "cdc.gov",
+    "evil.example",
+    "autism.Large",
+    "No.5",
+]
+
+
+@settings(max_examples=1000)
+@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=30))
+def test_no_published_prose_holds_a_token_x_takes_for_a_link(words: list[str]) -> None:
+    """1,000 generated drafts: whatever passes the policy, X's URL evaluator finds no link in
+    its prose but a read page's host."""
+    from pipeline.note_text import link_like_tokens, note_prose
+
+    prose = " ".join(words)
+    if not prose_problems(prose, PAGES):
+        assert set(link_like_tokens(note_prose(prose))) <= {"cdc.gov"}, prose
