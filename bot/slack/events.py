@@ -48,6 +48,14 @@ def episode_id(value: Any) -> int:
     return int(text)
 
 
+def first_action(body: dict[str, Any]) -> dict[str, Any]:
+    """The button pressed (a block_actions payload carries one)."""
+    actions = body.get("actions")
+    if not isinstance(actions, list) or not actions or not isinstance(actions[0], dict):
+        raise MalformedSlackInput("no action")
+    return actions[0]
+
+
 @dataclass(frozen=True)
 class Click:
     """A button on a card."""
@@ -62,20 +70,18 @@ class Click:
 
     @classmethod
     def parse(cls, body: dict[str, Any]) -> Click:
-        actions = body.get("actions")
-        if not isinstance(actions, list) or not actions or not isinstance(actions[0], dict):
-            raise MalformedSlackInput("no action")
+        action = first_action(body)
         message = body.get("message")
         thread = message.get("thread_ts") if isinstance(message, dict) else None
         trigger = body.get("trigger_id")
         return cls(
-            episode_id=episode_id(actions[0].get("value")),
+            episode_id=episode_id(action.get("value")),
             user=text_field(body, "user", "id"),
             channel=text_field(body, "channel", "id"),
             ts=text_field(body, "message", "ts"),
             thread=thread if isinstance(thread, str) else None,
             trigger_id=trigger if isinstance(trigger, str) and trigger else None,
-            action_id=str(actions[0].get("action_id") or ""),
+            action_id=str(action.get("action_id") or ""),
         )
 
 
@@ -217,10 +223,7 @@ class DraftClick:
 
     @classmethod
     def parse(cls, body: dict[str, Any]) -> DraftClick:
-        actions = body.get("actions")
-        if not isinstance(actions, list) or not actions or not isinstance(actions[0], dict):
-            raise MalformedSlackInput("no action")
-        url = actions[0].get("value")
+        url = first_action(body).get("value")
         if not isinstance(url, str) or not url.startswith(("https://", "http://")):
             raise MalformedSlackInput("the button names no post link")
         ts = dig(body, "container", "message_ts") or dig(body, "message", "ts")
