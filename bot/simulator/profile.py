@@ -33,6 +33,19 @@ OUTPUT_TOKENS_27B: Mapping[str, int] = {
 }
 
 
+# Measured with bench.real_model on llama.cpp's llama-server, Qwen2.5-Coder-1.5B-Instruct
+# Q4_K_M, 2 CPU cores (../shared/realmodel): median output tokens of the answers that finished
+# (those cut at their cap retried at twice it). A small model writes more than a 27B one does:
+# long thoughts, quotes copied whole, several drafts' worth of support.
+OUTPUT_TOKENS_CPU_1_5B: Mapping[str, int] = {
+    **OUTPUT_TOKENS_27B,
+    "VerificationBrief": 155,
+    "AgentTurn": 218,
+    "FinalTurn": 358,
+    "SupportVerdicts": 67,
+}
+
+
 @dataclass(frozen=True)
 class ServerProfile:
     """One model on one accelerator, as the episode sees it."""
@@ -73,4 +86,7 @@ PROFILES: Mapping[str, ServerProfile] = {
     "h200-27b": ServerProfile("h200-27b", 7_500, 40, 15, 30),
     # An 8B model on the same card: roughly three times the speed everywhere.
     "h200-8b": ServerProfile("h200-8b", 20_000, 120, 45, 30),
+    # The same 1.5B model on 2 CPU cores (llama.cpp, 2 slots): prefill ~62 tokens/s, decode
+    # ~18 alone and ~8 per sequence with both slots busy (measured).
+    "cpu-1.5b": ServerProfile("cpu-1.5b", 62, 18, 8, 2, output_tokens=dict(OUTPUT_TOKENS_CPU_1_5B)),
 }

@@ -78,3 +78,12 @@ def test_the_server_reports_the_profile_s_output_length(network_guard: NetworkGu
     assert reply["choices"][0]["message"]["content"] == "{}"
     assert 300 <= reply["usage"]["completion_tokens"] <= 500
     assert reply["usage"]["prompt_tokens"] >= 100
+
+
+def test_the_cpu_profile_writes_what_the_real_small_model_wrote() -> None:
+    """Measured on llama.cpp with Qwen2.5-Coder-1.5B: longer turns than the 27B shapes, and a
+    server that is slow everywhere."""
+    cpu = PROFILES["cpu-1.5b"]
+    assert cpu.output_tokens["AgentTurn"] > H200_27B.output_tokens["AgentTurn"]
+    assert cpu.output_tokens["RatingForm"] == H200_27B.output_tokens["RatingForm"]  # not measured
+    assert cpu.prefill_s(2_500) > 30 and cpu.decode_rate(2) == 8
