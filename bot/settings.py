@@ -534,10 +534,11 @@ class OpsSettings(BaseModel):
         "the deadline plus a minute",
     )
     workers: int = Field(
-        default=8,
+        default=32,
         ge=1,
-        description="episodes one process runs at once (the most; it shrinks while the model "
-        "server is slow); the rest wait in the queue, requests before watchlist scans",
+        description="episodes one process runs at once (the most: where one vLLM server "
+        "batches well; it shrinks while the model server is slow); the rest wait in the queue, "
+        "requests before watchlist scans",
     )
     slow_call_s: float = Field(
         default=30.0,

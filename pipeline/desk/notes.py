@@ -43,7 +43,9 @@ REQUEUED_AT_SHUTDOWN = (
 REQUEUED_AFTER_STORAGE = (
     "requeued: the database was unavailable while this episode ran; it runs again now"
 )
-DEFAULT_WORKERS = 8
+# Where one vLLM server batches efficiently (dozens of sequences); AIMD halves it while the
+# server is slow, so a small server settles at what it can take.
+DEFAULT_WORKERS = 32
 TIMEOUT_ATTEMPTS = 3  # runs of one episode whose model call timed out before it is failed
 DEFAULT_SLOW_CALL_S = 30.0
 
