@@ -767,11 +767,10 @@ class _Run:
                     action, problems = kept, []
                 if support_checked is None:  # cut by the loop deadline: checked in the final
                     self.unchecked = (action, reply)
-                    await self.record(
+                    await self.record(  # the reply is recorded with the draft's verdict
                         "write",
                         action.model_dump(),
                         "support check deferred to the final phase: the loop's time ran out",
-                        reply,
                     )
                     return None
         if not problems:
