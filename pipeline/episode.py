@@ -938,10 +938,13 @@ class _Run:
         provenance = self.provenance()
         text = self.without_foreign_links(action.text)
         sentences = split_sentences(text)
+        cited = [u for u in action.cited_urls() if u in self.evidence]
         kept = [
             s
             for s in sentences
-            if not self.repeats_the_post(s) and not prose_problems(s, provenance)
+            if not self.repeats_the_post(s)
+            and self.unsourced_attribution(s, cited) is None
+            and not prose_problems(s, provenance)
         ]
         if len(kept) > 1 and not _ends_a_sentence(kept[-1]):
             kept = kept[:-1]
@@ -975,6 +978,29 @@ class _Run:
 
         joined = " ".join(kept(t) for t in prose.split(" "))
         return re.sub(r"\s+([.,;:!?])", r"\1", joined).strip()
+
+    def unsourced_attribution(self, sentence: str, cited: list[str]) -> str | None:
+        """The name a sentence gives its claim to ("The BMJ states that …", "According to the
+        WHO, …") when none of the pages it cites mentions it (their title, text read or
+        address), else None. Seen with the real model: "The BMJ states that the link … is a
+        controversial topic", citing a CDC page that never names the BMJ, passed by its own
+        support check."""
+        match = _ATTRIBUTION.match(sentence)
+        if match is None:
+            return None
+        words = [w.strip(".,'’") for w in match["who"].split()]
+        capitals = [w for w in words if w[:1].isupper()]
+        named = capitals if len(capitals) >= 2 else [w for w in capitals if _a_name(w)]
+        if not named:  # "Studies found", "Health agencies recommend": no one in particular
+            return None
+        pages = " ".join(
+            " ".join([u, e.title, e.excerpt, *e.quotes])
+            for u in cited
+            if (e := self.evidence.get(u)) is not None
+        ).lower()
+        if all(re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
+            return None
+        return " ".join(named)
 
     def repeats_the_post(self, sentence: str) -> bool:
         """`COPIED_RUN` content words in a row straight from the post: the real model
@@ -1016,11 +1042,17 @@ class _Run:
             )
         note = assemble_note(action.text, [u for u in urls if u in self.evidence])
         problems.extend(prose_problems(action.text, self.provenance()))
+        cited = [u for u in urls if u in self.evidence]
         for i, sentence in enumerate(split_sentences(action.text), start=1):
             if self.repeats_the_post(sentence):
                 problems.append(
                     f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
                     "Say what the sources read say, in your own words."
+                )
+            if (who := self.unsourced_attribution(sentence, cited)) is not None:
+                problems.append(
+                    f"Sentence {i} gives its claim to '{who}', which no page it cites "
+                    "mentions: say only what the cited pages say, and who says it."
                 )
         off_topic = [u for u in urls if u in self.evidence and not self.about_the_claims(u)]
         if off_topic:
@@ -1134,6 +1166,22 @@ def _key_stems(text: str) -> set[str]:
 @functools.lru_cache(maxsize=65_536)
 def _everyday(word: str) -> bool:
     return zipf_frequency(word, "en") >= 4.8
+
+
+# A sentence that opens by giving its claim to someone: "The BMJ states that …", "According to
+# the World Health Organization, …".
+_ATTRIBUTION = re.compile(
+    r"^(?:According\s+to\s+)?(?:[Tt]he\s+)?(?P<who>[A-Z][\w&.'’-]*(?:\s+(?:of\s+|for\s+)?"
+    r"[A-Z][\w&.'’-]*){0,5})(?:,|\s+(?:also\s+)?(?:states?|stated|says|said|notes?|noted|"
+    r"reports?|reported|finds?|found|conclude[sd]?|recommends?|recommended|warns?|warned|"
+    r"shows?|showed|confirms?|confirmed|writes?|wrote|advises?|advised)\b)"
+)
+
+
+def _a_name(word: str) -> bool:
+    """A capitalised word that names someone: an acronym (CDC, WHO, BMJ) or a word rarer than
+    everyday English (Pfizer), not "Studies" or "Health"."""
+    return (len(word) >= 2 and word.isupper()) or not _everyday(word.lower())
 
 
 def _copies_a_run(text: str, source: str, run: int = COPIED_RUN) -> bool:

@@ -51,3 +51,11 @@ async def test_with_nothing_on_the_claim_the_card_names_the_evidence_not_the_dra
     )
     feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
     assert "do not repeat it" in feedback  # the drafts copied the post
+
+
+async def test_a_claim_given_to_someone_no_cited_page_names_is_never_published() -> None:
+    outcome, _, journal = await replay("bmj-misattributed-note")
+    assert outcome.status == "abstained" and outcome.note is None
+    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    assert "gives its claim to 'BMJ', which no page it cites mentions" in feedback
+    assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import MAX_REFUSED_IN_A_ROW
 from pipeline.post import Post
@@ -145,3 +147,32 @@ async def _run(
         model=model, search=web, reader=web, memory=NoMemory(), budget=budget, **kwargs
     )
     return await episode.run(Post(text="The measles vaccine causes autism."), journal=journal)
+
+
+@pytest.mark.parametrize(
+    ("prose", "refused"),
+    [
+        ("The BMJ states that the MMR vaccine is safe.", "BMJ"),
+        ("According to the World Health Organization, the MMR vaccine is safe.", "World"),
+        ("Pfizer reported that the MMR vaccine is safe.", "Pfizer"),
+        ("The CDC says many studies have found no link between MMR and autism.", None),
+        ("Many studies have found no link between the MMR vaccine and autism.", None),
+        ("Health agencies recommend two doses of the MMR vaccine.", None),
+    ],
+)
+async def test_a_claim_may_be_given_only_to_someone_a_cited_page_names(
+    prose: str, refused: str | None
+) -> None:
+    """The cited pages are the CDC's and the WHO's fact sheets: the CDC is in its page's
+    address; the BMJ, Pfizer and the spelt-out WHO name are on no page cited."""
+    journal = Journal()
+    budget = EvidenceBudget(max_rewrites=0)
+    outcome = await runner(ResearchPolicy(prose=prose), FakeWeb(health_pages()), budget).run(
+        Post(text="The MMR vaccine causes autism."), journal=journal
+    )
+    writes = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    if refused:
+        assert outcome.status == "abstained", outcome.note
+        assert f"gives its claim to '{refused}" in writes
+    else:
+        assert outcome.status == "noted", writes
