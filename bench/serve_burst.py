@@ -2,7 +2,7 @@
 numbers; asserts nothing.
 
     python -m bench.serve_burst [--requests 30] [--workers 8 32] [--profile h200-27b]
-                                [--forecast] [--personas-per-note N]
+                                [--rounds 6] [--forecast] [--personas-per-note N]
 
 What a moderator waits for is more than the episode: each request is accepted (stored as
 queued, as a chat front end does), then `serve --role worker`'s loops (`bot.worker.run_workers`:
@@ -125,7 +125,8 @@ async def burst(
 
 async def main_async(args: argparse.Namespace) -> None:
     profile = PROFILES[args.profile]
-    server = SimulatedModelServer(ResearchPolicy(), profile=profile).start()
+    policy = ResearchPolicy(rounds=args.rounds)
+    server = SimulatedModelServer(policy, profile=profile).start()
     try:
         with tempfile.TemporaryDirectory() as name:
             folder = Path(name)
@@ -135,7 +136,7 @@ async def main_async(args: argparse.Namespace) -> None:
             forecast = "with" if args.forecast else "without"
             print(
                 f"{args.requests} requests at once through serve's workers; model server "
-                f"profile {profile.name}; {forecast} the forecast"
+                f"profile {profile.name}; {args.rounds} search round(s); {forecast} the forecast"
             )
             for workers in args.workers:
                 print(await burst(folder, server, args, workers), flush=True)
@@ -151,6 +152,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[8, 32])
     parser.add_argument("--profile", choices=sorted(PROFILES), default="h200-27b")
     parser.add_argument("--forecast", action="store_true", help="run the persona panel too")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="searches before the note (6: paper-like research)"
+    )
     parser.add_argument("--personas-per-note", type=int, help="personas rating each note")
     asyncio.run(main_async(parser.parse_args()))
 
