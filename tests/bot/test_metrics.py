@@ -84,6 +84,6 @@ async def test_the_admission_limit_and_why_are_on_the_metrics(
         app.notes.gate.observe(120)  # a slow answer: the limit halves
         await refresh_gauges(app)
         text = app.metrics.exposition().decode()
-    assert 'evonote_admission{kind="limit"} 4.0' in text
-    assert 'evonote_admission{kind="ceiling"} 8.0' in text
-    assert app.notes.gate.why.startswith("halved to 4: a model answer took 120 s")
+    assert 'evonote_admission{kind="limit"} 16.0' in text
+    assert 'evonote_admission{kind="ceiling"} 32.0' in text
+    assert app.notes.gate.why.startswith("halved to 16: a model answer took 120 s")
