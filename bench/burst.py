@@ -46,6 +46,13 @@ DOCUMENTS = [
 ]
 
 
+def write_corpus(folder: Path) -> None:
+    """The benchmark's evidence: a few pages, in `folder/corpus.jsonl`."""
+    (folder / "corpus.jsonl").write_text(
+        "\n".join(json.dumps(d) for d in DOCUMENTS) + "\n", encoding="utf-8"
+    )
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
@@ -104,9 +111,7 @@ async def main_async(args: argparse.Namespace) -> None:
     try:
         with tempfile.TemporaryDirectory() as name:
             folder = Path(name)
-            (folder / "corpus.jsonl").write_text(
-                "\n".join(json.dumps(d) for d in DOCUMENTS) + "\n", encoding="utf-8"
-            )
+            write_corpus(folder)
             behaves = (
                 f"model server profile {profile.name}"
                 if profile

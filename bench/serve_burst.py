@@ -19,14 +19,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from bench.burst import DOCUMENTS, percentile
+from bench.burst import percentile, write_corpus
 from bot.app import App, build
 from bot.settings import Settings
 from bot.simulator.model import ResearchPolicy
@@ -130,9 +129,7 @@ async def main_async(args: argparse.Namespace) -> None:
     try:
         with tempfile.TemporaryDirectory() as name:
             folder = Path(name)
-            (folder / "corpus.jsonl").write_text(
-                "\n".join(json.dumps(d) for d in DOCUMENTS) + "\n", encoding="utf-8"
-            )
+            write_corpus(folder)
             forecast = "with" if args.forecast else "without"
             print(
                 f"{args.requests} requests at once through serve's workers; model server "
