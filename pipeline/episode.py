@@ -989,9 +989,8 @@ class _Run:
         if match is None:
             return None
         words = [w.strip(".,'’") for w in match["who"].split()]
-        capitals = [w for w in words if w[:1].isupper()]
-        named = capitals if len(capitals) >= 2 else [w for w in capitals if _a_name(w)]
-        if not named:  # "Studies found", "Health agencies recommend": no one in particular
+        named = [w for w in words if w[:1].isupper() and _a_name(w)]
+        if not named:  # "Researchers found", "Health agencies recommend": no one in particular
             return None
         pages = " ".join(
             " ".join([u, e.title, e.excerpt, *e.quotes])
@@ -1180,8 +1179,11 @@ _ATTRIBUTION = re.compile(
 
 def _a_name(word: str) -> bool:
     """A capitalised word that names someone: an acronym (CDC, WHO, BMJ) or a word rarer than
-    everyday English (Pfizer), not "Studies" or "Health"."""
-    return (len(word) >= 2 and word.isupper()) or not _everyday(word.lower())
+    everyday English that is no plural (Pfizer, Wakefield) — not "Health", nor a group
+    ("Researchers", "Pediatricians", "Epidemiologists"), which no page has to name."""
+    if len(word) >= 2 and word.isupper():
+        return True
+    return not _everyday(word.lower()) and not word.lower().endswith("s")
 
 
 def _copies_a_run(text: str, source: str, run: int = COPIED_RUN) -> bool:
