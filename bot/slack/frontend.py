@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
@@ -42,6 +42,16 @@ from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
 Ack = Callable[..., Awaitable[None]]
+T = TypeVar("T")
+
+
+def parsed(read: Callable[[dict[str, Any]], T], body: dict[str, Any], what: str) -> T | None:
+    """A payload's facts, or None after logging why it was ignored (it was acked already)."""
+    try:
+        return read(body)
+    except MalformedSlackInput as e:
+        log.warning("ignored a malformed %s: %s", what, e)
+        return None
 
 
 class SlackFrontend:
@@ -138,10 +148,8 @@ class SlackFrontend:
     async def on_asked(self, ack: Ack, body: dict[str, Any]) -> None:
         """The message shortcut and mentions: the answer goes to the channel or the person."""
         await ack()
-        try:
-            asked = Asked.from_mention(body) if "event" in body else Asked.from_shortcut(body)
-        except MalformedSlackInput as e:
-            log.warning("ignored a malformed Slack request: %s", e)
+        read = Asked.from_mention if "event" in body else Asked.from_shortcut
+        if (asked := parsed(read, body, "Slack request")) is None:
             return
         shortcut = asked.entry == "shortcut"
         if not self.allowed_channel(asked.channel):
@@ -160,10 +168,7 @@ class SlackFrontend:
         """Post links pasted (or being written: the composer) get a preview each; in an
         auto-draft channel a sent post link starts its draft, once per post and channel."""
         await ack()
-        try:
-            shared = LinksShared.parse(body)
-        except MalformedSlackInput as e:
-            log.warning("ignored a malformed link_shared event: %s", e)
+        if (shared := parsed(LinksShared.parse, body, "link_shared event")) is None:
             return
         if not shared.composing and not self.allowed_channel(shared.channel):
             return
@@ -193,10 +198,7 @@ class SlackFrontend:
     async def on_draft_link(self, ack: Ack, body: dict[str, Any]) -> None:
         """Draft a note, on a link's preview: the draft of that post in this channel, once."""
         await ack()
-        try:
-            click = DraftClick.parse(body)
-        except MalformedSlackInput as e:
-            log.warning("ignored a malformed Draft a note click: %s", e)
+        if (click := parsed(DraftClick.parse, body, "Draft a note click")) is None:
             return
         if not self.allowed_channel(click.channel):
             await self.tell(click.channel, click.user, NOT_ENABLED)
@@ -259,10 +261,7 @@ class SlackFrontend:
 
     async def on_vote_reason(self, ack: Ack, body: dict[str, Any]) -> None:
         await ack()
-        try:
-            vote = ReasonSubmission.parse(body)
-        except MalformedSlackInput as e:
-            log.warning("ignored a malformed down-vote reason: %s", e)
+        if (vote := parsed(ReasonSubmission.parse, body, "down-vote reason")) is None:
             return
         voter = await self.moderators.voter(vote.user)
         answer = await self.desk.vote(voter, vote.episode_id, -1, vote.reason)

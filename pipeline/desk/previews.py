@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from pipeline.card import post_excerpt
 from pipeline.desk.episode import Episode
 from pipeline.desk.notes import NoteService
 from pipeline.errors import EvoNoteError
@@ -29,9 +30,9 @@ class PostPreview:
     episode: Episode | None = None  # the note already asked for in this channel
 
 
-def first_line(post: Post, limit: int = 200) -> str:
-    line = next((ln.strip() for ln in post.text.splitlines() if ln.strip()), "(no text)")
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+def first_line(post: Post) -> str:
+    """The post's first line, trimmed as a card quotes a post."""
+    return post_excerpt(next((ln for ln in post.text.splitlines() if ln.strip()), "(no text)"))
 
 
 def what_became_of(episode: Episode) -> str:
