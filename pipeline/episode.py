@@ -7,8 +7,6 @@ the deadline are enforced here, whatever the model says.
 from __future__ import annotations
 
 import asyncio
-import functools
-import re
 import time
 import unicodedata
 from collections.abc import Callable
@@ -16,11 +14,18 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
-from wordfreq import zipf_frequency
 
 from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit, VisitTarget, Write
 from pipeline.brief import VerificationBrief, unanalysed_brief
 from pipeline.budget import BudgetUse, EvidenceBudget
+from pipeline.draft_checks import (
+    CONTENT_KINDS,
+    DraftChecks,
+    key_stems,
+    problem_kind,
+    same_page,
+    support_problems,
+)
 from pipeline.errors import (
     EvoNoteError,
     ModelOutputInvalid,
@@ -33,8 +38,6 @@ from pipeline.excerpt import matching_sentences, page_sentences, select_excerpt
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
     assemble_note,
-    find_urls,
-    prose_problems,
     split_sentences,
 )
 from pipeline.ports import (
@@ -54,10 +57,9 @@ from pipeline.prompts import (
     analysis_messages,
     log_line,
     page_notes_messages,
-    support_messages,
 )
 from pipeline.source_quality import source_tier
-from pipeline.text_policy import Provenance, disallowed_content, normalise
+from pipeline.text_policy import disallowed_content, normalise
 from pipeline.trajectory import (
     EpisodeOutcome,
     EpisodeStatus,
@@ -68,7 +70,6 @@ from pipeline.trajectory import (
     Timings,
     bounded,
 )
-from pipeline.urls import page_key
 
 T = TypeVar("T", bound=BaseModel)
 HeldStep = tuple[str, dict[str, Any], str, "ModelReply[Any] | None"]
@@ -79,9 +80,6 @@ MIN_SECONDS_FOR_A_CALL = 2.0
 # Refused agent actions in a row (a repeated search, a visit of unknown URLs) before the loop
 # ends and the final write begins.
 MAX_REFUSED_IN_A_ROW = 3
-# Content words (4+ letters) in a row a note may not take from the post: a note answers the
-# post, it does not repeat it (human notes copy at most 4 words of any length).
-COPIED_RUN = 7
 
 
 class EpisodeRunner:
@@ -145,7 +143,7 @@ class _Run:
         self.results: dict[str, SearchResult] = {}
         self.post_links = list(dict.fromkeys(post.all_links()))
         self.evidence: dict[str, Evidence] = {}
-        self._provenance: tuple[tuple[tuple[str, ...], str], Provenance] | None = None
+        self.checks = DraftChecks(self.post, self.evidence, post_links=self.post_links)
         self.unreadable: dict[str, str] = {}
         self.research: list[str] = []  # the research log, append-only (see `agent_messages`)
         self.fresh: list[str] = []  # the last search's results
@@ -248,7 +246,7 @@ class _Run:
     async def model_abstains(self, action: Abstain, reply: ModelReply[Any]) -> EpisodeOutcome:
         """The model's reason is shown on cards, so it obeys the same rules as a note."""
         reason = normalise(action.reason)
-        if disallowed_content(reason, self.provenance()):
+        if disallowed_content(reason, self.checks.provenance()):
             reason = "the model abstained; its reason was withheld (it held links or instructions)"
         elif not reason:
             reason = "the model abstained without giving a readable reason"
@@ -288,7 +286,7 @@ class _Run:
                 if early is not None:
                     early.cancel()
                 raise
-            self.brief = reply.value
+            self.brief = self.checks.brief = reply.value
             analysis: HeldStep = (
                 "claim_analysis",
                 {"lessons": [m.id for m in claim_lessons]},
@@ -300,7 +298,7 @@ class _Run:
             if early is not None:
                 await self.search_the_gap()
         else:
-            self.brief = unanalysed_brief(self.post.all_text())
+            self.brief = self.checks.brief = unanalysed_brief(self.post.all_text())
         # The claims are the post's point in a few words: a short query embeds in a third of
         # the time the post and claims together took, and lessons are keyed to claims anyway.
         query = "\n".join(self.brief.checkworthy_claims) or self.post.all_text()
@@ -598,13 +596,13 @@ class _Run:
         highest source tier first. It always leaves the agent one visit's worth of its own."""
         left = self.b.max_visits - self.use.visits - self.b.max_urls_per_visit
         room = min(self.b.max_urls_per_visit, left)
-        claims = _key_stems(" ".join(self.claims()))
+        claims = key_stems(" ".join(self.checks.claims()))
         ranked = []
         for url in dict.fromkeys(urls):
             result = self.results.get(url)
             if url in self.evidence or url in self.unreadable or result is None:
                 continue
-            shared = len(claims & _key_stems(f"{result.title} {result.snippet}"))
+            shared = len(claims & key_stems(f"{result.title} {result.snippet}"))
             if shared:
                 ranked.append((-min(shared, 2), -source_tier(url), url))
         return [url for *_, url in sorted(ranked, key=lambda r: r[:2])][: max(0, room)]
@@ -687,7 +685,7 @@ class _Run:
             return self.could_not_read(url, page)
         if not page.text.strip():
             return self.could_not_read(url, "no readable text")
-        focus = target.goal + " " + " ".join(self.claims())
+        focus = target.goal + " " + " ".join(self.checks.claims())
         excerpt = await asyncio.to_thread(
             select_excerpt, page.text, focus, self.b.evidence_chars_per_page
         )
@@ -717,17 +715,13 @@ class _Run:
         self.log({"unreadable": url, "why": why})
         return f"{url}: could not be read ({why})"
 
-    def claims(self) -> list[str]:
-        """The claims being checked: the brief's, or the post itself while it is analysed."""
-        if self.brief is not None:
-            return self.brief.checkworthy_claims
-        return [" ".join(self.post.text.split())[:300]]
-
     async def condense(self, evidence: Evidence, text: str, focus: str) -> str:
         """The model's notes on the page; its quotes are the page's own sentences, by number."""
         passage = await asyncio.to_thread(select_excerpt, text, focus, self.b.page_chars_for_notes)
         sentences = page_sentences(passage)
-        messages = page_notes_messages(evidence.goal, self.claims(), evidence.title, sentences)
+        messages = page_notes_messages(
+            evidence.goal, self.checks.claims(), evidence.title, sentences
+        )
         try:
             reply = await self.ask(messages, PageNotes, self.loop_deadline, inference=False)
         except (ModelTimeout, ModelOutputInvalid) as e:
@@ -747,21 +741,25 @@ class _Run:
     ) -> EpisodeOutcome | None:
         """Accept the note, or send it back with the reasons (None), or abstain at the limit.
         Its support check ends by `until`: in the loop, before the final write's reserve."""
-        action = self.citing_read_pages(action)
+        action = self.checks.citing_read_pages(action)
         problems = self.check_write(action)
         repair = ""
-        if problems and (repaired := self.repaired_by_code(action)) is not None:
+        if (
+            problems
+            and not self.too_soon_to_write()
+            and (repaired := self.checks.repaired_by_code(action)) is not None
+        ):
             removed = len(split_sentences(action.text)) - len(split_sentences(repaired.text))
             repair = f"; code removed what the checks refused ({removed} sentence(s) dropped)"
             action, problems = repaired, []
         support_checked: bool | None = None
         if not problems and self.b.check_support:
-            if self.b.support_by_quotes and self.quotes_bear_out(action):
+            if self.b.support_by_quotes and self.checks.quotes_bear_out(action):
                 support_checked = True  # by code: no model call needed
             else:
                 await self.tell("writing", "checking each sentence against its sources")
                 support_checked, problems, unsupported = await self.check_support(action, until)
-                if problems and (kept := self.without_unsupported(action, unsupported)):
+                if problems and (kept := self.checks.without_unsupported(action, unsupported)):
                     dropped = len(split_sentences(action.text)) - len(split_sentences(kept.text))
                     repair += f"; code dropped {dropped} unsupported sentence(s)"
                     action, problems = kept, []
@@ -804,13 +802,29 @@ class _Run:
             return await self.abstain(self.why_no_note(problems))
         return None
 
+    def too_soon_to_write(self) -> list[str]:
+        """The budget's minimums of research before a draft is considered."""
+        problems: list[str] = []
+        if self.use.searches < self.b.min_searches_before_write:
+            problems.append(
+                f"Search at least {self.b.min_searches_before_write} time(s) before writing."
+            )
+        if len(self.evidence) < self.b.min_visits_before_write:
+            problems.append(
+                f"Read at least {self.b.min_visits_before_write} page(s) before writing."
+            )
+        return problems
+
+    def check_write(self, action: Write) -> list[str]:
+        return [*self.too_soon_to_write(), *self.checks.problems(action)]
+
     def why_no_note(self, problems: list[str]) -> str:
         """The reason on the card when no draft passed: what the evidence was, and what the
         last draft said wrong. Never the draft's form (its length, a cut sentence, a citation
         spelt wrong): code repairs what it can of that, and the rest is the model's, in the
         trajectory."""
         read = len(self.evidence)
-        on_topic = sum(self.about_the_claims(u) for u in self.evidence)
+        on_topic = sum(self.checks.about_the_claims(u) for u in self.evidence)
         pages = f"{read} page{'s' if read != 1 else ''} read"
         evidence = (
             "no page was read"
@@ -819,7 +833,7 @@ class _Run:
             if not on_topic
             else f"{on_topic} of the {pages} {'is' if on_topic == 1 else 'are'} about the claims"
         )
-        kinds = [k for k in dict.fromkeys(problem_kind(p) for p in problems) if k in _CONTENT]
+        kinds = [k for k in dict.fromkeys(problem_kind(p) for p in problems) if k in CONTENT_KINDS]
         said = f"; the last draft {'; '.join(kinds)}" if kinds else ""
         return f"no note passed the checks after {self.b.max_rewrites} rewrites: {evidence}{said}"
 
@@ -829,15 +843,7 @@ class _Run:
         """(ran, problems, the sentences not supported): each sentence against the sources
         cited for it. `ran` is None when the loop deadline cut the check before the final
         phase (it runs there, in the reserve)."""
-        sentences = split_sentences(action.text)
-        support: dict[int, list[str]] = {}
-        for i, sentence in enumerate(sentences, start=1):
-            words = _content_words(sentence)
-            support[i] = [
-                s.url.strip() for s in action.support if len(words & _content_words(s.claim)) >= 2
-            ]
-        sources = [self.evidence[u] for u in action.cited_urls() if u in self.evidence]
-        messages = support_messages(self.post, sentences, support, sources)
+        sentences, messages = self.checks.support_request(action)
         try:
             reply = await self.ask(messages, SupportVerdicts, until)
         except ModelTimeout as e:
@@ -848,272 +854,8 @@ class _Run:
         except ModelOutputInvalid as e:
             await self.record("error", {}, f"support check could not run: {e}")
             return False, [], set()
-        verdicts = {v.index: v for v in reply.value.verdicts}
-        problems, unsupported = [], set()
-        for i, sentence in enumerate(sentences, start=1):
-            verdict = verdicts.get(i)
-            if verdict is None:
-                unsupported.add(i)
-                problems.append(f"Sentence {i} ('{sentence[:80]}') was not checked.")
-            elif not verdict.supported:
-                unsupported.add(i)
-                problems.append(
-                    f"Sentence {i} ('{sentence[:80]}') is not supported by its "
-                    f"sources: {verdict.problem or 'no reason given'}."
-                )
+        problems, unsupported = support_problems(sentences, reply.value)
         return True, problems, unsupported
-
-    def without_unsupported(self, action: Write, unsupported: set[int]) -> Write | None:
-        """The draft without the sentences its check found unsupported, when its first
-        sentence (the main correction) stood and the rest passes every code check: each
-        sentence left was borne out (seen with the real model: a sound first sentence and a
-        second that said more, drafted again and again)."""
-        sentences = split_sentences(action.text)
-        if not unsupported or 1 in unsupported or len(unsupported) >= len(sentences):
-            return None
-        kept = [s for i, s in enumerate(sentences, start=1) if i not in unsupported]
-        shorter = action.model_copy(update={"text": " ".join(kept)})
-        return shorter if not self.check_write(shorter) else None
-
-    def quotes_bear_out(self, action: Write) -> bool:
-        """Every sentence is borne out by the quotes cited with it: each verbatim on its page
-        (the page's quotes or excerpt), together holding every content word (stem) and number
-        of the sentence, one of them negated as the sentence is (or none). Otherwise the model
-        checks the draft: a lexical test may pass only a sentence made of its sources' words,
-        since one swapped word ("autism" for "measles") changes the claim."""
-        for sentence in split_sentences(action.text):
-            words = _stems(sentence)
-            quotes = [
-                quote
-                for s in action.support
-                if (quote := self.verbatim_quote(s.url.strip(), s.quote)) and words & _stems(quote)
-            ]
-            said = " ".join(quotes)
-            if not (
-                len(words) >= 2
-                and words <= _stems(said)
-                and set(_NUMBER.findall(sentence)) <= set(_NUMBER.findall(said))
-                and any(
-                    bool(_NEGATION.search(q)) == bool(_NEGATION.search(sentence)) for q in quotes
-                )
-            ):
-                return False
-        return True
-
-    def verbatim_quote(self, url: str, quote: str) -> str:
-        """The quote, whitespace normalised, when the page read at `url` holds it; else ""."""
-        evidence = self.evidence.get(url)
-        quote = " ".join(quote.split())
-        if evidence is None or len(quote) < 20:
-            return ""
-        page = " ".join(" ".join([*evidence.quotes, evidence.excerpt]).split())
-        return quote if quote in page else ""
-
-    def about_the_claims(self, url: str) -> bool:
-        """Whether a read page is about the claims at all: it shares a key term (a word rarer
-        than everyday English, stemmed) with the post and its claims, in its title, excerpt or
-        quotes. Caught before the model's own support check, which passed pages on Sydenham
-        chorea for a claim about autism."""
-        page = self.evidence[url]
-        claims = _key_stems(" ".join([self.post.all_text(), *self.claims()]))
-        return not claims.isdisjoint(_key_stems(" ".join([page.title, page.excerpt, *page.quotes])))
-
-    def citing_read_pages(self, action: Write) -> Write:
-        """Each cited URL that names a page read in another spelling (scheme, `www.`, trailing
-        slash, fragment, tracking parameters, percent-encoding) cites that page's own URL; a
-        URL that matches no page read is left for the check to refuse."""
-        read = list(self.evidence)
-        support = [s.model_copy(update={"url": same_page(s.url, read)}) for s in action.support]
-        return action.model_copy(update={"support": support})
-
-    def repaired_by_code(self, action: Write) -> Write | None:
-        """The draft with sentences removed, when that alone makes it pass every check: code
-        removes, it never adds. In order: the post's links and unread URLs in the prose, the
-        sources cited that were not read or are off the claims' topic (while a sound one
-        remains), the sentences the text policy refuses (a payload appended to a sound note),
-        a last sentence cut off mid-way (a grammar's `maxLength`
-        stops strings there), then trailing sentences while the note is over the limit (the
-        first, the main correction, always stays). None when nothing would remain or another
-        check still fails."""
-        provenance = self.provenance()
-        text = self.without_foreign_links(action.text)
-        sentences = split_sentences(text)
-        cited = [u for u in action.cited_urls() if u in self.evidence]
-        kept = [
-            s
-            for s in sentences
-            if not self.repeats_the_post(s)
-            and self.unsourced_attribution(s, cited) is None
-            and not prose_problems(s, provenance)
-        ]
-        if len(kept) > 1 and not _ends_a_sentence(kept[-1]):
-            kept = kept[:-1]
-        urls = [u for u in action.cited_urls() if u in self.evidence]
-        while len(kept) > 1 and assemble_note(" ".join(kept), urls).length > NOTE_CHAR_LIMIT:
-            kept = kept[:-1]
-        # Sources not read (the post's own t.co link, seen cited with the real model) or off
-        # the claims' topic are dropped while a read one on topic remains: the support check
-        # then judges what is left.
-        support = [
-            c for c in action.support if c.url in self.evidence and self.about_the_claims(c.url)
-        ] or action.support
-        if not kept or (kept == sentences and text == action.text and support == action.support):
-            return None
-        repaired = action.model_copy(update={"text": " ".join(kept), "support": support})
-        return repaired if not self.check_write(repaired) else None
-
-    def without_foreign_links(self, prose: str) -> str:
-        """The prose without the post's own links and URLs of pages not read — tokens the
-        model repeated from the post, which the policy refuses (seen with the real model: the
-        post's t.co link, five times in a row). A link stands beside the prose, so removing it
-        leaves the sentence whole; an @handle is part of one, whose sentence goes instead."""
-        foreign = {*self.post_links, *find_urls(self.post.all_text())}
-
-        def kept(token: str) -> str:
-            bare = token.strip(".,;:!?()[]\"'“”‘’")
-            unread = bare.startswith(("http://", "https://")) and bare not in self.evidence
-            if bare not in foreign and not unread:
-                return token
-            return token[len(token.rstrip(".,;:!?")) :]  # the sentence's own stop stays
-
-        joined = " ".join(kept(t) for t in prose.split(" "))
-        return re.sub(r"\s+([.,;:!?])", r"\1", joined).strip()
-
-    def unsourced_attribution(self, sentence: str, cited: list[str]) -> str | None:
-        """The name a sentence gives its claim to ("The BMJ states that …", "According to the
-        WHO, …") when none of the pages it cites mentions it (their title, text read or
-        address), else None. Seen with the real model: "The BMJ states that the link … is a
-        controversial topic", citing a CDC page that never names the BMJ, passed by its own
-        support check."""
-        match = _ATTRIBUTION.match(sentence)
-        if match is None:
-            return None
-        words = [w.strip(".,'’") for w in match["who"].split()]
-        named = [w for w in words if w[:1].isupper() and _a_name(w)]
-        if not named:  # "Researchers found", "Health agencies recommend": no one in particular
-            return None
-        pages = " ".join(
-            " ".join([u, e.title, e.excerpt, *e.quotes])
-            for u in cited
-            if (e := self.evidence.get(u)) is not None
-        ).lower()
-        if all(re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
-            return None
-        return " ".join(named)
-
-    def repeats_the_post(self, sentence: str) -> bool:
-        """`COPIED_RUN` content words in a row straight from the post: the real model
-        published the post's false claim word for word as its note, and its own support check
-        passed it. No human note of 40 copies more than 4 words in a row from its post."""
-        return _copies_a_run(sentence, self.post.all_text())
-
-    def provenance(self) -> Provenance:
-        """What a note may be made of: the pages read (their URLs, words and numbers). Built
-        once per set of pages read: a draft and its repairs are checked many times over."""
-        language = (self.brief.language if self.brief is not None else "en").split("-")[0]
-        key = (tuple(self.evidence), language.lower())
-        if self._provenance is None or self._provenance[0] != key:
-            read = [t for e in self.evidence.values() for t in (e.title, e.excerpt, *e.quotes)]
-            self._provenance = key, Provenance(key[0], "\n".join(read), key[1])
-        return self._provenance[1]
-
-    def check_write(self, action: Write) -> list[str]:
-        problems: list[str] = []
-        if self.use.searches < self.b.min_searches_before_write:
-            problems.append(
-                f"Search at least {self.b.min_searches_before_write} time(s) before writing."
-            )
-        if len(self.evidence) < self.b.min_visits_before_write:
-            problems.append(
-                f"Read at least {self.b.min_visits_before_write} page(s) before writing."
-            )
-        urls = action.cited_urls()
-        unread = [u for u in urls if u not in self.evidence]
-        if unread:
-            # a weak model cited the post's own link three times over: the pages it may cite
-            # are named, which a "not read" alone never taught it
-            problems.append(
-                "These sources were not read successfully and cannot be cited: "
-                + ", ".join(unread)
-                + ". Cite pages read: "
-                + ", ".join(list(self.evidence)[:4])
-                + "."
-            )
-        note = assemble_note(action.text, [u for u in urls if u in self.evidence])
-        problems.extend(prose_problems(action.text, self.provenance()))
-        cited = [u for u in urls if u in self.evidence]
-        for i, sentence in enumerate(split_sentences(action.text), start=1):
-            if self.repeats_the_post(sentence):
-                problems.append(
-                    f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
-                    "Say what the sources read say, in your own words."
-                )
-            if (who := self.unsourced_attribution(sentence, cited)) is not None:
-                problems.append(
-                    f"Sentence {i} gives its claim to '{who}', which no page it cites "
-                    "mentions: say only what the cited pages say, and who says it."
-                )
-        off_topic = [u for u in urls if u in self.evidence and not self.about_the_claims(u)]
-        if off_topic:
-            problems.append(
-                "These pages share no key term with the claims and cannot support the note: "
-                + ", ".join(off_topic)
-                + "."
-            )
-        if not note.urls and not unread:
-            problems.append("Cite at least one page you have read.")
-        prose = note.text.split("\n\n")[0].strip()
-        if not prose:
-            problems.append("The note has no prose.")
-        elif not _ends_a_sentence(prose):
-            problems.append("The last sentence is cut off: end the note with a full sentence.")
-        if note.length > NOTE_CHAR_LIMIT:
-            problems.append(
-                f"The note is {note.length} characters (each URL counts as one); "
-                f"the limit is {NOTE_CHAR_LIMIT}: shorten the prose by at least "
-                f"{note.length - NOTE_CHAR_LIMIT}."
-            )
-        return problems
-
-
-# What a rejected draft got wrong, for the moderator's card: the model's feedback names the
-# refused tokens and quotes sentences, which are untrusted text and stay in the trajectory.
-# (prefix of the feedback, the kind, whether it is about what the draft said: only those are
-# shown; its form is code's to repair or the model's, in the trajectory)
-_SUPPORT_KIND = "made claims its sources do not bear out"
-_PROBLEM_KINDS = (
-    ("Use only common words", "held words, links or numbers that no page read uses", True),
-    ("Rewrite a sentence", "addressed its readers, raters or the system", True),
-    ("Answer the post", "repeated the post's own words instead of answering them", True),
-    ("These pages share no key term", "cited pages that share no key term with the claims", True),
-    ("These sources were not read", "cited pages that were not read", False),
-    ("Write words, not file names", "held a token X would check as a link", False),
-    ("The note is", f"was over {NOTE_CHAR_LIMIT} characters", False),
-    ("Search at least", "came before enough searching", False),
-    ("Read at least", "came before enough reading", False),
-    ("Cite at least", "cited no page read", False),
-    ("The note has no prose", "had no prose", False),
-    ("The last sentence is cut off", "ended mid-sentence", False),
-)
-_CONTENT = {_SUPPORT_KIND, *(kind for _, kind, said in _PROBLEM_KINDS if said)}
-
-
-def same_page(url: str, known: list[str]) -> str:
-    """The URL of `known` that names the same page as `url` in another spelling (`page_key`),
-    or `url` itself."""
-    if url in known:
-        return url
-    key = page_key(url)
-    return next((k for k in known if page_key(k) == key), url)
-
-
-def _ends_a_sentence(text: str) -> bool:
-    return text.rstrip("\"'”’)]»").endswith((".", "!", "?", "…", "。"))
-
-
-def problem_kind(problem: str) -> str:
-    kind = next((kind for prefix, kind, _ in _PROBLEM_KINDS if problem.startswith(prefix)), None)
-    return kind or _SUPPORT_KIND
 
 
 def post_query(text: str, words: int = 14) -> str:
@@ -1144,55 +886,3 @@ def shared_prefix(a: str, b: str) -> int:
         else:
             high = middle - 1
     return low
-
-
-_WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-_NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n't\b", re.I)
-
-
-def _stems(text: str) -> set[str]:
-    """Content words cut to six letters: 'preventing' and 'prevent' count as one."""
-    return {w[:6] for w in _content_words(text)}
-
-
-def _key_stems(text: str) -> set[str]:
-    """Words of 4+ letters rarer than everyday English (wordfreq's Zipf < 4.8: 'autism',
-    'vaccine', 'measles', not 'people' or 'found'), cut to six letters."""
-    return {w[:6] for w in _content_words(text) if w.isalpha() and not _everyday(w)}
-
-
-@functools.lru_cache(maxsize=65_536)
-def _everyday(word: str) -> bool:
-    return zipf_frequency(word, "en") >= 4.8
-
-
-# A sentence that opens by giving its claim to someone: "The BMJ states that …", "According to
-# the World Health Organization, …".
-_ATTRIBUTION = re.compile(
-    r"^(?:According\s+to\s+)?(?:[Tt]he\s+)?(?P<who>[A-Z][\w&.'’-]*(?:\s+(?:of\s+|for\s+)?"
-    r"[A-Z][\w&.'’-]*){0,5})(?:,|\s+(?:also\s+)?(?:states?|stated|says|said|notes?|noted|"
-    r"reports?|reported|finds?|found|conclude[sd]?|recommends?|recommended|warns?|warned|"
-    r"shows?|showed|confirms?|confirmed|writes?|wrote|advises?|advised)\b)"
-)
-
-
-def _a_name(word: str) -> bool:
-    """A capitalised word that names someone: an acronym (CDC, WHO, BMJ) or a word rarer than
-    everyday English that is no plural (Pfizer, Wakefield) — not "Health", nor a group
-    ("Researchers", "Pediatricians", "Epidemiologists"), which no page has to name."""
-    if len(word) >= 2 and word.isupper():
-        return True
-    return not _everyday(word.lower()) and not word.lower().endswith("s")
-
-
-def _copies_a_run(text: str, source: str, run: int = COPIED_RUN) -> bool:
-    """Whether `text` has `run` content words in a row as `source` has them."""
-    theirs = [w.lower() for w in _WORD.findall(source)]
-    runs = {tuple(theirs[i : i + run]) for i in range(len(theirs) - run + 1)}
-    ours = [w.lower() for w in _WORD.findall(text)]
-    return any(tuple(ours[i : i + run]) in runs for i in range(len(ours) - run + 1))
-
-
-def _content_words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text)}
