@@ -23,12 +23,12 @@ from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.submissions import SubmissionStore
 from adapters.web.cookies import no_cookies
+from adapters.x.community_notes import SUBMISSIONS_PER_DAY
 from bot.database import open_database
 from bot.metrics import Metrics
 from bot.process import owner_id
 from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
-from bot.submit import NoteSubmitter
 from memory.curation import LessonDesk
 from memory.experience import ExperienceMemory, MemoryPolicy
 from memory.ports import Embedder, MemoryStore
@@ -36,6 +36,7 @@ from pipeline.desk.admission import AdmissionGate, ObservedModel
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
+from pipeline.desk.submission import SubmissionDesk
 from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule
 from pipeline.forecast.panel import PersonaPanel
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     import discord
     from slack_sdk.web.async_client import AsyncWebClient
 
+    from adapters.x.community_notes import CommunityNotesApi
     from bot.discord.frontend import DiscordFrontend
     from bot.slack.frontend import SlackFrontend
     from bot.watch import WatchScanner
@@ -67,7 +69,8 @@ class App:
     engine: AsyncEngine
     client: openai.AsyncOpenAI
     desk: ModeratorDesk
-    submitter: NoteSubmitter | None = None
+    submitter: SubmissionDesk | None = None
+    notes_api: CommunityNotesApi | None = None  # the submitter's destination, and its feed
     metrics: Metrics | None = None
 
 
@@ -337,10 +340,12 @@ async def make_evidence(
     return search, reader
 
 
-def make_submitter(
-    settings: Settings, engine: AsyncEngine, http: httpx.AsyncClient, model: OpenAIChatModel
-) -> NoteSubmitter | None:
-    """Submission to X's Community Notes API, when its OAuth 1.0a credentials are set."""
+# X's cap per account, for the CLI's quota line (front ends do not import the adapters)
+X_SUBMISSIONS_PER_DAY = SUBMISSIONS_PER_DAY
+
+
+def make_notes_api(settings: Settings, http: httpx.AsyncClient) -> CommunityNotesApi | None:
+    """X's Community Notes API, when its OAuth 1.0a credentials are set."""
     parts = settings.x.credentials()
     if parts is None:
         return None
@@ -348,15 +353,52 @@ def make_submitter(
     from adapters.x.oauth import OAuth1Credentials
 
     x = settings.x
-    api = CommunityNotesApi(
+    return CommunityNotesApi(
         http,
         OAuth1Credentials(*parts),
         base_url=x.notes_api_url,
         evaluate_path=x.evaluate_path,
         timeout_s=x.timeout_s,
+        feed_size=x.feed_size,
+        feed_lang=x.feed_lang,
     )
-    return NoteSubmitter(
-        EpisodeStore(engine), SubmissionStore(engine), api, model, test_mode=x.test_mode
+
+
+def make_submitter(
+    settings: Settings,
+    engine: AsyncEngine,
+    http: httpx.AsyncClient,
+    model: OpenAIChatModel,
+    api: CommunityNotesApi | None = None,
+) -> SubmissionDesk | None:
+    """Submission to X's Community Notes API, when its OAuth 1.0a credentials are set (`api`:
+    the one the watch feed shares, for one request quota)."""
+    from adapters.web.address_guard import SystemResolver
+    from adapters.web.reader import GuardedPageReader
+    from pipeline.revision import EpisodeReviser
+
+    api = api or make_notes_api(settings, http)
+    if api is None:
+        return None
+    # links are checked as X checks them, through the same guards as any page read
+    r = settings.reader
+    links = GuardedPageReader(
+        http,
+        SystemResolver(),
+        max_redirects=r.max_redirects,
+        timeout_s=settings.budget.page_timeout_s,
+        user_agent=r.user_agent,
+    )
+    return SubmissionDesk(
+        EpisodeStore(engine),
+        SubmissionStore(engine),
+        api,
+        model,
+        EpisodeReviser(model, timeout_s=settings.llm.call_timeout_s),
+        links,
+        test_mode=settings.x.test_mode,
+        min_claim_opinion=settings.x.min_claim_opinion,
+        max_revisions=settings.x.max_revisions,
     )
 
 
@@ -429,7 +471,7 @@ def make_scheduler(app: App, jobs: list[Job]) -> JobScheduler:
 def make_scanner(app: App) -> WatchScanner | None:
     """The watchlist scanner, when X watches (or the eligible-posts feed) are configured."""
     x = app.settings.x
-    eligible = app.submitter.api if x.watch_eligible and app.submitter is not None else None
+    eligible = app.notes_api if x.watch_eligible else None
     watches = x.watches if x.bearer_token is not None else []
     if not watches and eligible is None:
         return None
@@ -519,7 +561,7 @@ def make_discord_rest_client(settings: Settings) -> discord.Client | None:
 
 
 def make_desk(
-    settings: Settings, store: EpisodeStore, submitter: NoteSubmitter | None = None
+    settings: Settings, store: EpisodeStore, submitter: SubmissionDesk | None = None
 ) -> ModeratorDesk:
     return ModeratorDesk(store, submitter, vote_window_s=settings.memory.vote_window_days * 86_400)
 
@@ -570,7 +612,8 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             lease_s=settings.ops.lease_s,
             gate=gate,
         )
-        submitter = make_submitter(settings, engine, http, model)
+        notes_api = make_notes_api(settings, http)
+        submitter = make_submitter(settings, engine, http, model, notes_api)
         yield App(
             settings=settings,
             store=store,
@@ -581,6 +624,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             client=client,
             desk=make_desk(settings, store, submitter),
             submitter=submitter,
+            notes_api=notes_api,
             metrics=metrics,
         )
         if memory is not None:

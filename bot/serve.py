@@ -72,7 +72,15 @@ def scheduled_jobs(app: App) -> list[Job]:
         async def sync_note_status() -> None:
             await submitter.sync(test_mode=x.test_mode)
 
-        jobs.append(Job("sync_note_status", sync_note_status, x.sync_every_s))
+        async def submit_queued() -> None:
+            # what waited for the writing limit goes as soon as a slot opens
+            for outcome in await submitter.send_queued():
+                log.info("queued submission: %s", outcome.message)
+
+        jobs += [
+            Job("sync_note_status", sync_note_status, x.sync_every_s),
+            Job("submit_queued", submit_queued, x.sync_every_s),
+        ]
     return jobs
 
 

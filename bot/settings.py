@@ -468,6 +468,21 @@ class XSettings(BaseModel):
         "/2/notes/evaluate)",
     )
     test_mode: bool = Field(default=True, description="submit notes in test mode")
+    min_claim_opinion: float = Field(
+        default=0.7,
+        description="X's claim-opinion score a note needs before it is sent (below it the "
+        "writer revises, then the note is held; X's own template submits at 0.7)",
+    )
+    max_revisions: int = Field(
+        default=3, ge=0, le=5, description="revisions asked for a note under the bar"
+    )
+    feed_size: Literal["small", "large", "xl", "xxl"] = Field(
+        default="small",
+        description="the eligible-posts feed (large, xl and xxl need a high-performing writer)",
+    )
+    feed_lang: str = Field(
+        default="en", description="the eligible-posts feed's language code, or 'all'"
+    )
     sync_every_s: float = Field(default=1800, gt=0, description="sync_note_status interval")
     watch_accounts: str = Field(
         default="", description="comma-separated usernames whose new posts are checked"

@@ -20,6 +20,7 @@ class CardAction(StrEnum):
     EVIDENCE = "evidence"
     APPROVE = "approve"
     SUBMIT = "submit"
+    SUBMIT_ANYWAY = "submit_anyway"
 
 
 class CardSource(BaseModel):
@@ -69,12 +70,18 @@ class NoteCard(BaseModel):
         description="approved, on X, not yet submitted, and the Community Notes API is configured",
     )
     submission: str | None = Field(default=None, description="what X has of this note")
+    evaluation: str | None = Field(
+        default=None, description="what X's evaluator said of the note before it was sent"
+    )
+    held: bool = Field(
+        default=False, description="the evaluator's bar was not cleared: sent only by override"
+    )
     label: str = "AI-drafted — needs human review"
 
     def actions(self) -> list[CardAction]:
         """The buttons: none while running; Retry after a failure; votes and Regenerate on a
         note or an abstention; Show evidence and Approve (until approved) on a note; Submit to
-        X once approved and submittable."""
+        X once approved and submittable (Submit anyway when the evaluator held it)."""
         if self.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING) or not self.episode_id:
             return []  # (no episode: a request that was never stored has nothing to act on)
         if self.status == EpisodeStatus.FAILED:
@@ -85,5 +92,5 @@ class NoteCard(BaseModel):
             if not self.approved_by:
                 actions.append(CardAction.APPROVE)
             if self.can_submit:
-                actions.append(CardAction.SUBMIT)
+                actions.append(CardAction.SUBMIT_ANYWAY if self.held else CardAction.SUBMIT)
         return actions

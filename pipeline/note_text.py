@@ -19,7 +19,7 @@ _EMPTY_BRACKETS = re.compile(r"\(\s*(?:see|source|sources|via)?:?\s*\)|\[\s*\]",
 _TRAILING = ".,;:!?'\"’”»…"
 # X's URL evaluator takes every token of this shape, scheme or not, for a link that must
 # answer 200 (`evaluator/url_evaluator.py`): prose like "etc.Also" fails a note.
-X_LINK_LIKE = re.compile(r"[\w\-._~%]+\.[a-zA-Z]{2,}(?:/[^\s]*)?")
+X_LINK_LIKE = re.compile(r"(?:https?://)?(?:www\.)?[\w\-._~%]+\.[a-zA-Z]{2,}(?:/[^\s]*)?")
 # A sentence run into the next without its space ("autism.Large", "etc.Also").
 _RUN_ON = re.compile(r"(?<=[^\W_]{2})([.!?])(?=[A-Z][a-z])")
 

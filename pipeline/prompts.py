@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from pipeline.actions import AgentTurn, FinalTurn
+from pipeline.actions import AgentTurn, FinalTurn, Write
 from pipeline.brief import ClaimPattern, GapType, VerificationBrief
 from pipeline.evidence import Evidence, PageNotes, SupportVerdicts
 from pipeline.grammar import Distinct
@@ -31,6 +31,7 @@ MAX_TOKENS = {
     "PageNotes": 80,
     "SupportVerdicts": 500,
     "NoteClassification": 150,
+    "NoteRevision": 800,
     "HealthRelevance": 150,
 }
 
@@ -154,6 +155,45 @@ def classify_messages(post_text: str, note: str) -> list[ChatMessage]:
     )
     return [
         ChatMessage(role="system", content=CLASSIFY_SYSTEM),
+        ChatMessage(role="user", content=user),
+    ]
+
+
+class NoteRevision(BaseModel):
+    """A revised note: the same shape as the agent's write, from the pages already read."""
+
+    thought: str = Field(max_length=240, description="one short sentence: what changes")
+    action: Write
+
+
+REVISE_SYSTEM = f"""You revise a Community Note before it is submitted to X. {_UNTRUSTED_RULE}
+
+X's evaluator scored the note too low on whether raters will find that it directly addresses \
+the post's key claim without opinion or speculation. Write it again from the sources shown \
+(only those; they are the pages read for it): open with the fact that answers the post's main \
+claim, say who found it, keep to what the sources say, no hedging, no opinion, no advice, no \
+words about the post or its author. Prose without URLs, at most {NOTE_CHAR_LIMIT} characters \
+with each cited URL counting as one; for each statement give the URL of a source that says it \
+and that source's sentence, copied exactly (support). Answer with JSON only."""
+REVISE_OUTPUT = NoteRevision
+
+
+def revision_messages(
+    post: Post, prose: str, sources: list[Evidence], verdict: str
+) -> list[ChatMessage]:
+    evidence = sources_json(sources)
+    user = (
+        "## Post\n"
+        + quote_untrusted("post", render_post(post))
+        + "\n\n## The note\n"
+        + quote_untrusted("note", prose)
+        + "\n\n## X's evaluator\n"
+        + verdict
+        + "\n\n## Sources\n"
+        + quote_untrusted("sources", evidence)
+    )
+    return [
+        ChatMessage(role="system", content=REVISE_SYSTEM),
         ChatMessage(role="user", content=user),
     ]
 
@@ -298,6 +338,14 @@ def page_notes_messages(
     ]
 
 
+def sources_json(sources: list[Evidence]) -> str:
+    """The pages read, as a checker or reviser is shown them."""
+    shown = [
+        {"url": e.url, "title": e.title, "quotes": e.quotes, "excerpt": e.excerpt} for e in sources
+    ]
+    return json.dumps(shown, ensure_ascii=False, indent=1)
+
+
 def support_messages(
     post: Post, sentences: list[str], support: dict[int, list[str]], sources: list[Evidence]
 ) -> list[ChatMessage]:
@@ -305,19 +353,7 @@ def support_messages(
         f"[{i}] {sentence} (cites: {', '.join(support.get(i, [])) or 'all sources'})"
         for i, sentence in enumerate(sentences, start=1)
     )
-    evidence = json.dumps(
-        [
-            {
-                "url": e.url,
-                "title": e.title,
-                "quotes": e.quotes,
-                "excerpt": e.excerpt,
-            }
-            for e in sources
-        ],
-        ensure_ascii=False,
-        indent=1,
-    )
+    evidence = sources_json(sources)
     user = (
         "## Post\n"
         + quote_untrusted("post", render_post(post))

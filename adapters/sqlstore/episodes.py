@@ -162,6 +162,19 @@ class EpisodeStore:
             raise ApprovalRefused(refusal)
         return await self._update(episode_id, approved_by=user, approved_at=utcnow())
 
+    async def revise_note(
+        self, episode_id: int, note: str, urls: list[str], char_count: int
+    ) -> Episode:
+        """A revision replaces the note; nobody has approved its words, so the approval goes."""
+        return await self._update(
+            episode_id,
+            note_text=note,
+            cited_urls=urls,
+            char_count=char_count,
+            approved_by=None,
+            approved_at=None,
+        )
+
     async def votes(self, episode_id: int) -> list[Vote]:
         async with self.sessions() as session:
             rows = await session.exec(

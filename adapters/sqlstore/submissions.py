@@ -1,15 +1,24 @@
-"""Submissions to X, one per post, with their status history."""
+"""Submissions to X, one per post, with their status history; the evaluator's scores of each
+note before it went; the submissions waiting for the next day's writing limit."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
-from sqlmodel import col, select, update
+from sqlmodel import col, delete, select, update
 
 from adapters.sqlstore.engine import sessions_of
-from adapters.sqlstore.tables import EpisodeRow, SubmissionRow, utcnow
+from adapters.sqlstore.tables import (
+    EpisodeRow,
+    NoteEvaluationRow,
+    SubmissionQueueRow,
+    SubmissionRow,
+    utcnow,
+)
 from pipeline.desk.episode import Submission
+from pipeline.desk.submission import NoteEvaluation
 
 
 def _typed(row: SubmissionRow | None) -> Submission | None:
@@ -47,39 +56,85 @@ class SubmissionStore:
             rows = await session.exec(select(SubmissionRow).order_by(col(SubmissionRow.id)))
             return [Submission.model_validate(r, from_attributes=True) for r in rows]
 
-    async def submitted_since(self, seconds: float) -> int:
-        from datetime import timedelta
-
+    async def submitted_since(self, seconds: float, *, test_mode: bool | None = None) -> int:
+        """Submissions in the last `seconds` (of one mode, or both), whichever process sent."""
         since = utcnow() - timedelta(seconds=seconds)
+        query = select(SubmissionRow.id).where(col(SubmissionRow.submitted_at) >= since)
+        if test_mode is not None:
+            query = query.where(SubmissionRow.test_mode == test_mode)
+        async with self.sessions() as session:
+            return len(list(await session.exec(query)))
+
+    async def add_evaluation(self, evaluation: NoteEvaluation) -> None:
+        async with self.sessions() as session:
+            session.add(NoteEvaluationRow(**evaluation.model_dump(exclude_none=True)))
+            await session.commit()
+
+    async def evaluations(self, episode_id: int) -> list[NoteEvaluation]:
+        """Oldest first."""
         async with self.sessions() as session:
             rows = await session.exec(
-                select(SubmissionRow.id).where(col(SubmissionRow.submitted_at) >= since)
+                select(NoteEvaluationRow)
+                .where(NoteEvaluationRow.episode_id == episode_id)
+                .order_by(col(NoteEvaluationRow.id))
             )
-            return len(list(rows))
+            return [NoteEvaluation.model_validate(r, from_attributes=True) for r in rows]
+
+    async def queue(self, episode_id: int, by: str, test_mode: bool, why: str) -> None:
+        """Queued once: pressing Submit again while it waits changes nothing."""
+        async with self.sessions() as session:
+            if await session.get(SubmissionQueueRow, episode_id) is None:
+                session.add(
+                    SubmissionQueueRow(
+                        episode_id=episode_id, requested_by=by, test_mode=test_mode, reason=why
+                    )
+                )
+                await session.commit()
+
+    async def queued(self) -> list[tuple[int, str, bool]]:
+        """(episode, who asked, test mode), oldest first."""
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(SubmissionQueueRow).order_by(col(SubmissionQueueRow.queued_at))
+            )
+            return [(r.episode_id, r.requested_by, r.test_mode) for r in rows]
+
+    async def unqueue(self, episode_id: int) -> None:
+        async with self.sessions() as session:
+            await session.exec(
+                delete(SubmissionQueueRow).where(col(SubmissionQueueRow.episode_id) == episode_id)
+            )
+            await session.commit()
 
     async def record_status(
         self, note_id: str, status: str | None, evaluations: list[dict[str, Any]]
     ) -> bool:
-        """True when the status changed. A final verdict sends the episode back to the judge,
-        which now sees the crowd's verdict."""
+        """True when the status or the evaluator outcomes changed. A final verdict sends the
+        episode back to the judge, which now sees the crowd's verdict."""
         async with self.sessions() as session:
             row = (
                 await session.exec(select(SubmissionRow).where(SubmissionRow.note_id == note_id))
             ).first()
-            if row is None or row.status == status:
+            if row is None:
                 return False
-            row.status = status
-            row.status_history = [
-                *row.status_history,
-                {"status": status, "at": utcnow().isoformat(), "evaluations": evaluations},
-            ]
+            outcomes_changed = bool(evaluations) and evaluations != row.evaluator_outcomes
+            if row.status == status and not outcomes_changed:
+                return False
+            if outcomes_changed:
+                row.evaluator_outcomes = evaluations
+            if row.status != status:
+                row.status = status
+                row.status_history = [
+                    *row.status_history,
+                    {"status": status, "at": utcnow().isoformat(), "evaluations": evaluations},
+                ]
+                if status in FINAL:
+                    await session.exec(
+                        update(EpisodeRow)
+                        .where(col(EpisodeRow.id) == row.episode_id)
+                        .values(judged=False)
+                    )
             row.updated_at = utcnow()
             session.add(row)
-            if status in FINAL:
-                await session.exec(
-                    update(EpisodeRow)
-                    .where(col(EpisodeRow.id) == row.episode_id)
-                    .values(judged=False)
-                )
             await session.commit()
             return True

@@ -155,5 +155,35 @@ class SubmissionRow(SQLModel, table=True):
     status_history: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
+    # X's evaluators on the note (test_result.evaluation_outcome), as the last sync saw them
+    evaluator_outcomes: list[dict[str, Any]] = Field(
+        default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
+    )
     submitted_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class NoteEvaluationRow(SQLModel, table=True):
+    """Every score X's evaluator gave a text of an episode's note, and what the desk did."""
+
+    __tablename__ = "note_evaluation"
+
+    id: int | None = Field(default=None, primary_key=True)
+    episode_id: int = Field(foreign_key="episode.id", index=True)
+    note_text: str = Field(sa_column=Column(Text, nullable=False))
+    claim_opinion_score: float
+    revision: int = 0
+    verdict: str = Field(max_length=16)
+    evaluated_at: datetime = Field(default_factory=utcnow)
+
+
+class SubmissionQueueRow(SQLModel, table=True):
+    """A submission waiting for the next day's writing limit (one per episode)."""
+
+    __tablename__ = "submission_queue"
+
+    episode_id: int = Field(foreign_key="episode.id", primary_key=True)
+    requested_by: str = Field(max_length=200)
+    test_mode: bool = True
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    queued_at: datetime = Field(default_factory=utcnow)

@@ -11,6 +11,8 @@ a child process that a hostile page cannot take down with it (`adapters.web.extr
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 from urllib.parse import urljoin
 
 import httpx
@@ -22,6 +24,12 @@ from adapters.web.extraction import IsolatedExtractor
 from adapters.web.page_cache import PageCache
 from pipeline.errors import PageUnreadable
 from pipeline.evidence import Page
+
+T = TypeVar("T")
+
+
+async def _status(url: str, response: httpx.Response) -> int:
+    return response.status_code
 
 
 class GuardedPageReader:
@@ -58,7 +66,22 @@ class GuardedPageReader:
             await self.cache.put(url, page)
         return page
 
+    async def opens(self, url: str) -> str | None:
+        """None when the link answers HTTP 200 (redirects followed, every hop guarded), else
+        why not — the check X's URL evaluator makes of a note's links. Never cached."""
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                status = await self._follow(url, _status)
+        except TimeoutError:
+            return f"no answer within {self.timeout_s:.0f} s"
+        except PageUnreadable as e:
+            return str(e)
+        return None if status == 200 else f"HTTP {status}"
+
     async def _fetch(self, url: str) -> Page:
+        return await self._follow(url, self._page)
+
+    async def _follow(self, url: str, take: Callable[[str, httpx.Response], Awaitable[T]]) -> T:
         current = url
         seen: set[str] = set()
         for _ in range(self.max_redirects + 1):
@@ -79,7 +102,7 @@ class GuardedPageReader:
                         except ValueError as e:
                             raise PageUnreadable("the redirect's Location is malformed") from e
                         continue
-                    return await self._page(current, response)
+                    return await take(current, response)
             except httpx.TimeoutException as e:
                 raise PageUnreadable("the site timed out") from e
             except httpx.ConnectError as e:

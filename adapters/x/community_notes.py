@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import httpx
-from pydantic import BaseModel, Field
 
 from adapters.x.oauth import OAuth1Credentials, sign
+from pipeline.desk.submission import EvaluatorOutcome, WrittenNote
 from pipeline.errors import EvoNoteError
 
 WINDOW_S = 15 * 60
@@ -57,14 +57,11 @@ class RequestQuota:
         self.used[kind].append(now)
 
 
-class WrittenNote(BaseModel):
-    id: str
-    post_id: str | None = None
-    status: str | None = None
-    evaluations: list[dict[str, Any]] = Field(default_factory=list)
-
-
 class CommunityNotesApi:
+    """The `NotesDestination` on X."""
+
+    daily_cap = SUBMISSIONS_PER_DAY
+
     def __init__(
         self,
         client: httpx.AsyncClient,
@@ -74,7 +71,11 @@ class CommunityNotesApi:
         evaluate_path: str = "/2/evaluate_note",
         quota: RequestQuota | None = None,
         timeout_s: float = 20.0,
+        feed_size: str = "small",
+        feed_lang: str = "en",
     ) -> None:
+        self.feed_size = feed_size
+        self.feed_lang = feed_lang
         self.client = client
         self.credentials = credentials
         self.base_url = base_url.rstrip("/")
@@ -153,18 +154,20 @@ class CommunityNotesApi:
         return str(payload["data"]["id"])
 
     async def eligible_posts(
-        self, *, test_mode: bool, max_results: int = 20, feed_size: str = "small"
+        self, *, test_mode: bool, max_results: int = 20
     ) -> list[dict[str, Any]]:
-        """Posts X asks AI Note Writers to look at: the raw v2 payload (data + includes)."""
+        """Posts X asks AI Note Writers to look at: the raw v2 payload (data + includes), with
+        what requesters said and the links they suggested, and any media note matched."""
         payload = await self._call(
             "GET",
             "/2/notes/search/posts_eligible_for_notes",
             params={
                 "test_mode": str(test_mode).lower(),
                 "max_results": max_results,
-                "post_selection": f"feed_size:{feed_size}",
+                "post_selection": f"feed_size:{self.feed_size},feed_lang:{self.feed_lang}",
                 "tweet.fields": "author_id,created_at,lang,note_tweet,referenced_tweets,entities,"
-                "attachments",
+                "attachments,suggested_source_links_with_counts,note_request_suggestions,"
+                "matched_media_notes",
                 "expansions": "attachments.media_keys,author_id,referenced_tweets.id",
                 "media.fields": "type,url,preview_image_url,alt_text",
                 "user.fields": "username",
@@ -185,12 +188,20 @@ class CommunityNotesApi:
                 params["pagination_token"] = token
             payload = await self._call("GET", "/2/notes/search/notes_written", params=params)
             for note in payload.get("data", []):
+                outcomes = (note.get("test_result") or {}).get("evaluation_outcome") or []
                 notes.append(
                     WrittenNote(
                         id=str(note["id"]),
                         post_id=(note.get("info") or {}).get("post_id"),
                         status=note.get("status"),
-                        evaluations=(note.get("test_result") or {}).get("evaluation_outcome", []),
+                        evaluations=[
+                            EvaluatorOutcome(
+                                evaluator_type=str(o.get("evaluator_type", "")),
+                                evaluator_score_bucket=str(o.get("evaluator_score_bucket", "")),
+                            )
+                            for o in outcomes
+                            if isinstance(o, dict)
+                        ],
                     )
                 )
             token = (payload.get("meta") or {}).get("next_token")

@@ -1,4 +1,4 @@
-"""`evonote x submit|sync|quota`: the Community Notes API loop."""
+"""`evonote x submit|sync|status|quota`: the Community Notes API loop."""
 
 from __future__ import annotations
 
@@ -20,7 +20,15 @@ def add_parser(sub: Subparsers) -> None:
     submit.add_argument(
         "--live", action="store_true", help="not test mode (the account must be admitted)"
     )
+    submit.add_argument(
+        "--anyway",
+        action="store_true",
+        help="send a note X's evaluator scored under the bar (a moderator's override)",
+    )
     xsub.add_parser("sync", help="fetch the status of the notes written")
+    xsub.add_parser(
+        "status", help="admission against X's bars, the writing limit, the hit rate so far"
+    )
     xsub.add_parser("quota", help="remaining requests and submissions")
 
 
@@ -35,19 +43,24 @@ def need_credentials(settings: Settings) -> None:
 async def run(settings: Settings, args: argparse.Namespace) -> int:
     import httpx
 
-    from adapters.x.community_notes import DAY_S, SUBMISSIONS_PER_DAY, NotesApiError
-    from bot.app import make_chat_model, make_submitter
+    from bot.app import X_SUBMISSIONS_PER_DAY, make_chat_model, make_submitter
     from bot.database import open_stores
-    from bot.submit import SubmissionRefused
+    from pipeline.desk.standing import standing_of
+    from pipeline.desk.submission import DAY_S, SubmissionRefused
+    from pipeline.errors import EvoNoteError
 
     async with httpx.AsyncClient() as http, open_stores(settings) as stores:
         submissions = stores.submissions
         if args.x_command == "quota":
             used = await submissions.submitted_since(DAY_S)
             print(
-                f"submissions in the last 24 h: {used}/{SUBMISSIONS_PER_DAY} (every process); "
+                f"submissions in the last 24 h: {used}/{X_SUBMISSIONS_PER_DAY} (every process); "
                 "requests: at most 90 per 15 minutes (this process counts its own)"
             )
+            return EXIT_OK
+        if args.x_command == "status":
+            # from the statuses `sync` stored: no API call, so it works without credentials
+            print("\n".join(standing_of(await submissions.all()).summary()))
             return EXIT_OK
         need_credentials(settings)  # names the missing variables
         model, client = make_chat_model(settings)
@@ -58,21 +71,27 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
                 changed = await submitter.sync(test_mode=settings.x.test_mode)
                 print(f"{changed} submissions changed status")
                 return EXIT_OK
-            row = await submitter.submit(
-                args.episode, args.by, test_mode=not args.live and settings.x.test_mode
+            outcome = await submitter.submit(
+                args.episode,
+                args.by,
+                test_mode=not args.live and settings.x.test_mode,
+                anyway=args.anyway,
             )
         except SubmissionRefused as e:
             print(f"evonote: {e}", file=sys.stderr)
             return EXIT_INPUT
-        except NotesApiError as e:
+        except EvoNoteError as e:  # the API refused or failed: it says why
             print(f"evonote: {e}", file=sys.stderr)
             return EXIT_FAILED
         finally:
             await client.close()
-    mode = "test mode" if row.test_mode else "live"
+    row = outcome.submission
+    if row is None:  # revised, held or queued: nothing went to X
+        print(f"episode {args.episode}: {outcome.message}")
+        return EXIT_OK if outcome.kind == "queued" else EXIT_INPUT
     print(
-        f"submitted episode {row.episode_id} as X note {row.note_id} ({mode}); "
-        f"{row.classification} {row.misleading_tags}; claim-opinion score "
-        f"{row.claim_opinion_score}"
+        f"submitted episode {row.episode_id} as X note {row.note_id} "
+        f"({'test mode' if row.test_mode else 'live'}); {row.classification} "
+        f"{row.misleading_tags}; claim-opinion score {row.claim_opinion_score}"
     )
     return EXIT_OK

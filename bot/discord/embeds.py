@@ -127,6 +127,10 @@ def card_embed(card: NoteCard) -> discord.Embed:
         embed.add_field(name="Approved", value=f"<@{card.approved_by}>", inline=False)
     if card.submission:
         embed.add_field(name="On X", value=_cut(_safe(card.submission), MAX_FIELD), inline=False)
+    if card.evaluation:
+        embed.add_field(
+            name="X's evaluator", value=_cut(_safe(card.evaluation), MAX_FIELD), inline=False
+        )
     if card.timings:
         embed.set_footer(text=_cut(f"Timings: {card.timings} · episode {card.episode_id}", 2048))
     return _within_total(embed)

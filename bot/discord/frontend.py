@@ -236,11 +236,16 @@ class DiscordFrontend:
             await self.on_note(interaction, episode.post_ref, key)
         elif action == "evidence":
             await self.tell(interaction, evidence_text(episode.evidence))
-        elif action in ("approve", "submit"):
-            act = self.desk.approve if action == "approve" else self.desk.submit
-            await self.answer(
-                interaction, episode_id, await act(self.voter(interaction), episode_id)
+        elif action == "approve":
+            answer = await self.desk.approve(self.voter(interaction), episode_id)
+            await self.answer(interaction, episode_id, answer)
+        elif action in ("submit", "submit_anyway"):
+            # evaluating and revising take longer than an interaction's 3 s to answer
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            answer = await self.desk.submit(
+                self.voter(interaction), episode_id, anyway=action == "submit_anyway"
             )
+            await self.answer(interaction, episode_id, answer)
 
     async def vote(
         self, interaction: Interaction, episode_id: int, vote: int, reason: str | None
@@ -250,10 +255,18 @@ class DiscordFrontend:
 
     async def answer(self, interaction: Interaction, episode_id: int, answer: Answer) -> None:
         """The desk's answer, in Discord: the card shown again, or a message for the person."""
+        deferred = interaction.response.is_done()
+        if answer.refresh and (card := await self.desk.card(episode_id)) is not None:
+            embed, view = card_embed(card), card_view(card)
+            if deferred and interaction.message is not None:
+                await interaction.message.edit(embed=embed, view=view)
+            elif not answer.message:
+                await interaction.response.edit_message(embed=embed, view=view)
         if answer.message:
-            await self.tell(interaction, answer.message)
-        elif answer.refresh and (card := await self.desk.card(episode_id)) is not None:
-            await interaction.response.edit_message(embed=card_embed(card), view=card_view(card))
+            if deferred:
+                await interaction.followup.send(answer.message[:2000], ephemeral=True)
+            else:
+                await self.tell(interaction, answer.message)
 
     async def tell(self, interaction: Interaction, text: str) -> None:
         await interaction.response.send_message(text[:2000], ephemeral=True)

@@ -20,6 +20,8 @@ _RESEARCH = re.compile(r"<untrusted_research>\n(.*?)\n</untrusted_research>", re
 _LINKS = re.compile(r"<untrusted_links>\n(.*?)\n</untrusted_links>", re.DOTALL)
 _PAGE = re.compile(r"<untrusted_page>\nTitle: [^\n]*\n\n(.*)\n</untrusted_page>", re.DOTALL)
 _DRAFT = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+_SOURCES = re.compile(r"<untrusted_sources>\n(.*?)\n</untrusted_sources>", re.DOTALL)
+_POST = re.compile(r"<untrusted_post>\n(.*?)\n</untrusted_post>", re.DOTALL)
 
 
 def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -33,6 +35,24 @@ def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
 def all_supported(messages: list[dict[str, Any]]) -> dict[str, Any]:
     numbers = [int(n) for n in _DRAFT.findall(messages[-1]["content"])]
     return {"verdicts": [{"index": n, "supported": True, "problem": ""} for n in numbers]}
+
+
+def revised_note(messages: list[dict[str, Any]]) -> dict[str, Any]:
+    """A revision as a careful writer makes one: the source sentence closest to the post's
+    claim, quoted as the note's one sentence, cited to its page."""
+    content = messages[-1]["content"]
+    sources_block, post_block = _SOURCES.search(content), _POST.search(content)
+    sources = json.loads(sources_block.group(1)) if sources_block else []
+    post = post_block.group(1) if post_block else ""
+    words = set(re.findall(r"\w{4,}", post.lower()))
+    quoted = [(best_quote(post, s), s["url"]) for s in sources]
+    quote, url = max(
+        quoted,
+        key=lambda q: len(words & set(re.findall(r"\w{4,}", q[0].lower()))),
+        default=("", ""),
+    )
+    support = [{"claim": quote[:200], "url": url, "quote": quote}]
+    return {"thought": "", "action": {"kind": "write", "text": quote or post, "support": support}}
 
 
 def satisfactory(messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -100,6 +120,7 @@ DEFAULTS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
     },
     "PageNotes": page_notes,
     "SupportVerdicts": all_supported,
+    "NoteRevision": revised_note,
     "JudgeVerdict": satisfactory,
     "DistilledLessons": one_lesson,
 }

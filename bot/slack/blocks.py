@@ -121,6 +121,9 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
         blocks.append(_context(f":white_check_mark: Approved by <@{card.approved_by}>"))
     if card.submission:
         blocks.append(_context(f":outbox_tray: {_escaped(card.submission)}"))
+    if card.evaluation:
+        mark = ":octagonal_sign:" if card.held else ":bar_chart:"
+        blocks.append(_context(f"{mark} {_escaped(card.evaluation)}"))
     blocks.append(
         {
             "type": "actions",
@@ -140,6 +143,7 @@ SLACK_BUTTONS: dict[CardAction, tuple[str, str, str | None]] = {
     CardAction.EVIDENCE: ("Show evidence", "evonote_show_evidence", None),
     CardAction.APPROVE: ("Approve", "evonote_approve", "primary"),
     CardAction.SUBMIT: ("Submit to X", "evonote_submit", "danger"),
+    CardAction.SUBMIT_ANYWAY: ("Submit anyway", "evonote_submit_anyway", "danger"),
 }
 
 

@@ -90,7 +90,9 @@ class SlackFrontend:
         app.event("app_mention")(self.on_asked)
         app.event("link_shared")(self.on_link_shared)
         app.action(DRAFT_ACTION)(self.on_draft_link)
-        app.action(re.compile("^evonote_(vote_up|approve|submit)$"))(self.on_desk_button)
+        app.action(re.compile("^evonote_(vote_up|approve|submit|submit_anyway)$"))(
+            self.on_desk_button
+        )
         app.action("evonote_vote_down")(self.on_vote_down)
         app.view("evonote_vote_reason")(self.on_vote_reason)
         app.action(re.compile("^evonote_(regenerate|show_evidence)$"))(self.on_episode_button)
@@ -238,13 +240,18 @@ class SlackFrontend:
         if (click := await self._click(body)) is None:
             return
         # Approving and submitting publish: who moderates is read again for them, not cached.
-        publishing = click.action_id in ("evonote_approve", "evonote_submit")
+        publishing = click.action_id in (
+            "evonote_approve",
+            "evonote_submit",
+            "evonote_submit_anyway",
+        )
         voter = await self.moderators.voter(click.user, fresh=publishing)
         episode_id = click.episode_id
         if click.action_id == "evonote_approve":
             answer = await self.desk.approve(voter, episode_id)
-        elif click.action_id == "evonote_submit":
-            answer = await self.desk.submit(voter, episode_id)
+        elif click.action_id in ("evonote_submit", "evonote_submit_anyway"):
+            anyway = click.action_id == "evonote_submit_anyway"
+            answer = await self.desk.submit(voter, episode_id, anyway=anyway)
         else:
             answer = await self.desk.vote(voter, episode_id, 1)
         await self.answer(answer, episode_id, click.user, click.channel, click.ts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.submission import NoteEvaluation
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus
@@ -30,12 +31,36 @@ def unstored_card(post_ref: str, why: str) -> NoteCard:
     )
 
 
+def evaluation_line(row: Episode, evaluations: list[NoteEvaluation]) -> tuple[str, bool] | None:
+    """What X's evaluator said of this note (the card's current text), and whether it holds
+    it; or of the note a revision replaced."""
+    mine = [e for e in evaluations if e.note_text == row.note_text]
+    if mine:
+        last = mine[-1]
+        if last.verdict == "held":
+            return (
+                f"Held: X's evaluator scores this note {last.claim_opinion_score:.2f}, under "
+                "the bar, and no revision cleared it",
+                True,
+            )
+        if last.revision > 0:
+            first = evaluations[0].claim_opinion_score
+            return (
+                f"Revised for X's evaluator ({first:.2f} → {last.claim_opinion_score:.2f}): "
+                "approve this revision to submit it",
+                False,
+            )
+        return f"X's evaluator scores this note {last.claim_opinion_score:.2f}", False
+    return None
+
+
 def card_for(
     row: Episode,
     votes: list[Vote] | None = None,
     progress: str | None = None,
     submission: Submission | None = None,
     submitting: bool = False,
+    evaluations: list[NoteEvaluation] | None = None,
 ) -> NoteCard:
     """`submitting`: the Community Notes API is configured, so approved notes can be sent."""
     assert row.id is not None
@@ -88,6 +113,8 @@ def card_for(
         and bool(row.post.post_id)
         and row.status == EpisodeStatus.NOTED
     )
+    if submission is None and (said := evaluation_line(row, evaluations or [])):
+        card.evaluation, card.held = said
     if brief := row.brief:
         card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
         card.top_gaps = [

@@ -130,4 +130,5 @@ class Submission(BaseModel):
     submitted_by: str
     status: str | None = None
     status_history: list[dict[str, Any]] = Field(default_factory=list)
+    evaluator_outcomes: list[dict[str, Any]] = Field(default_factory=list)
     submitted_at: datetime | None = None

@@ -16,6 +16,7 @@ from typing import Protocol
 from pipeline.card import NoteCard
 from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
 from pipeline.errors import EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
 from pipeline.redact import redact
@@ -64,11 +65,15 @@ class VoteBook(Protocol):
 
 
 class Submitter(Protocol):
-    """Submission of an approved note to X's Community Notes API."""
+    """Submission of an approved note to a notes destination (`SubmissionDesk`)."""
 
-    async def submit(self, episode_id: int, user: str) -> object: ...
+    async def submit(
+        self, episode_id: int, by: str, *, anyway: bool = False
+    ) -> SubmissionOutcome: ...
 
     async def submission(self, episode_id: int) -> Submission | None: ...
+
+    async def evaluations(self, episode_id: int) -> list[NoteEvaluation]: ...
 
 
 class ModeratorDesk:
@@ -102,6 +107,7 @@ class ModeratorDesk:
             progress,
             await submitter.submission(episode.id) if submitter is not None else None,
             submitting=submitter is not None,
+            evaluations=await submitter.evaluations(episode.id) if submitter is not None else [],
         )
 
     async def vote(
@@ -135,7 +141,8 @@ class ModeratorDesk:
             return Answer(message=f"Not approved: {e}")
         return Answer(refresh=True)
 
-    async def submit(self, voter: Voter, episode_id: int) -> Answer:
+    async def submit(self, voter: Voter, episode_id: int, *, anyway: bool = False) -> Answer:
+        """Submit to X; `anyway`: a moderator overrides the evaluator's bar for a held note."""
         if self.submitter is None:
             return Answer(message="Submitting to X is not configured (EVONOTE_X__CONSUMER_KEY …).")
         if not voter.is_moderator:
@@ -143,7 +150,7 @@ class ModeratorDesk:
                 message=f"Only moderators can submit notes to X ({voter.moderators_setting})."
             )
         try:
-            await self.submitter.submit(episode_id, voter.user)
+            outcome = await self.submitter.submit(episode_id, voter.user, anyway=anyway)
         except EvoNoteError as e:
             return Answer(message=f"Not submitted: {redact(str(e))}")
-        return Answer(refresh=True)
+        return Answer(refresh=True, message=outcome.message)

@@ -68,6 +68,10 @@ class EpisodeRepository(Protocol):
 
     async def approve(self, episode_id: int, user: str) -> Episode: ...
 
+    async def revise_note(
+        self, episode_id: int, note: str, urls: list[str], char_count: int
+    ) -> Episode: ...
+
     async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool: ...
 
     # ---- reading ---------------------------------------------------------------------------

@@ -17,21 +17,7 @@ from adapters.web.page_cache import PageCache
 from adapters.web.reader import GuardedPageReader
 from pipeline.errors import PageUnreadable
 from tests.fakes.documents import ARTICLE_TEXT, article_html, text_pdf
-
-PUBLIC = "93.184.216.34"
-
-
-class StubResolver:
-    """Answers from a table; a list of answers is consumed one per lookup."""
-
-    def __init__(self, table: dict[str, list[list[str]]]) -> None:
-        self.table = table
-        self.lookups: list[str] = []
-
-    async def resolve(self, host: str, port: int) -> list[str]:
-        self.lookups.append(host)
-        answers = self.table[host]
-        return answers.pop(0) if len(answers) > 1 else answers[0]
+from tests.fakes.resolver import PUBLIC, StubResolver
 
 
 @pytest.fixture
@@ -329,3 +315,18 @@ async def test_malformed_links_are_unreadable_not_failures(
     with pytest.raises(PageUnreadable, match="refused"):
         await reader(client).read(url)
     assert respx.calls.call_count == 0
+
+
+@respx.mock
+async def test_opens_checks_a_link_as_x_does(client: httpx.AsyncClient) -> None:
+    """A note's link must answer HTTP 200, redirects followed by the same guards as a read;
+    nothing is parsed, nothing cached."""
+    respx.get(f"http://{PUBLIC}/ok").respond(200, html=article_html())
+    respx.get(f"http://{PUBLIC}/moved").respond(301, headers={"Location": "/ok"})
+    respx.get(f"http://{PUBLIC}/gone").respond(404)
+    respx.get(f"http://{PUBLIC}/inside").respond(302, headers={"Location": "http://10.0.0.1/"})
+    checker = reader(client)
+    assert await checker.opens("http://example.org/ok") is None
+    assert await checker.opens("http://example.org/moved") is None
+    assert await checker.opens("http://example.org/gone") == "HTTP 404"
+    assert "refused" in (await checker.opens("http://example.org/inside") or "")

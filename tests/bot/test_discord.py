@@ -28,6 +28,9 @@ class Response:
     def __init__(self) -> None:
         self.calls: list[tuple[str, dict[str, Any]]] = []
 
+    def is_done(self) -> bool:
+        return bool(self.calls)
+
     async def defer(self, **kwargs: Any) -> None:
         self.calls.append(("defer", kwargs))
 
@@ -58,6 +61,16 @@ class Interaction:
         self.guild_id, self.channel_id = guild, channel
         self.response = Response()
         self.edits: list[dict[str, Any]] = []
+        self.followups: list[dict[str, Any]] = []
+        self.message_edits: list[dict[str, Any]] = []
+        self.message = SimpleNamespace(edit=self._edit_message)
+        self.followup = SimpleNamespace(send=self._follow_up)
+
+    async def _edit_message(self, **kwargs: Any) -> None:
+        self.message_edits.append(kwargs)
+
+    async def _follow_up(self, content: str, **kwargs: Any) -> None:
+        self.followups.append({"content": content, **kwargs})
 
     async def edit_original_response(self, **kwargs: Any) -> Any:
         self.edits.append(kwargs)

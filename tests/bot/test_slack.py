@@ -24,6 +24,7 @@ from pipeline.card import CardSource, NoteCard
 from pipeline.request import NoteRequest
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.ports import OpenLinks
 from tests.fakes.slack_api import MockSlackApi
 
 SECRET = "test-signing-secret"
@@ -485,6 +486,7 @@ async def test_a_moderator_submits_an_approved_note_to_x(
     settings = Settings()
     async with build(settings) as app:
         assert app.submitter is not None
+        app.submitter.links = OpenLinks()  # the corpus's sources, as if they answered 200
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
         slack = SlackFrontend(
             app.notes,
@@ -514,6 +516,8 @@ async def test_a_moderator_submits_an_approved_note_to_x(
         mode = "live" if live else "test mode"
         assert f"Submitted to X as note 18000 ({mode})" in final
         assert "evonote_submit" not in final
+        told = slack_api.called("chat.postEphemeral")[-1]["text"]
+        assert told == f"Submitted to X as note 18000 ({mode})."
 
 
 FORM = "application/x-www-form-urlencoded"

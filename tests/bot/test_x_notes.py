@@ -21,12 +21,14 @@ from adapters.x.community_notes import (
 )
 from adapters.x.oauth import OAuth1Credentials, sign
 from bot.cli import main
-from bot.submit import NoteSubmitter, SubmissionRefused
+from pipeline.desk.submission import SubmissionDesk, SubmissionRefused
+from pipeline.evidence import Evidence
 from pipeline.post import Post
 from pipeline.request import NoteRequest
+from pipeline.revision import EpisodeReviser
 from pipeline.trajectory import EpisodeOutcome
 from tests.fakes.policy import ResearchPolicy
-from tests.fakes.ports import FakeChatModel
+from tests.fakes.ports import FakeChatModel, OpenLinks
 
 API = "https://api.x.com"
 CREDENTIALS = OAuth1Credentials("ck", "cs", "at", "ats")
@@ -142,7 +144,7 @@ async def test_notes_written_follows_pages(api: CommunityNotesApi) -> None:
         ("1", "needs_more_ratings"),
         ("2", "currently_rated_helpful"),
     ]
-    assert notes[0].evaluations[0]["evaluator_score_bucket"] == "High"
+    assert notes[0].evaluations[0].evaluator_score_bucket == "High"
     assert route.calls[1].request.url.params["pagination_token"] == "p2"
     assert route.calls[0].request.url.params["test_mode"] == "true"
 
@@ -178,10 +180,44 @@ def test_quota_windows() -> None:
         quota.take("submission", now=5001.0)
 
 
-async def noted_episode(store: EpisodeStore, post_id: str | None = "1357") -> int:
+def desk(
+    engine: AsyncEngine,
+    api: CommunityNotesApi,
+    *,
+    links: object | None = None,
+    reviser_model: FakeChatModel | None = None,
+    **options: object,
+) -> SubmissionDesk:
+    model = FakeChatModel(ResearchPolicy())
+    return SubmissionDesk(
+        EpisodeStore(engine),
+        SubmissionStore(engine),
+        api,
+        model,
+        EpisodeReviser(reviser_model or model),
+        links or OpenLinks(),  # type: ignore[arg-type]
+        **options,  # type: ignore[arg-type]
+    )
+
+
+READ = Evidence(
+    url="https://www.cdc.gov/vaccinesafety/autism.html",
+    title="Autism and Vaccines",
+    excerpt="Studies have shown that there is no link between receiving vaccines and "
+    "developing autism spectrum disorder.",
+    quotes=[
+        "Studies have shown that there is no link between receiving vaccines and developing "
+        "autism spectrum disorder."
+    ],
+    tier=4,
+)
+NOTE = "Large studies found no link between vaccines and autism.\n\n" + READ.url
+
+
+async def noted_episode(store: EpisodeStore, post_id: str | None = "1357", note: str = NOTE) -> int:
     row = await store.create(
-        NoteRequest(post_ref="https://x.com/a/status/1357"),
-        Post(text="Vaccines cause autism", post_id=post_id),
+        NoteRequest(post_ref=f"https://x.com/a/status/{post_id}"),
+        Post(text="Vaccines cause autism, the studies are hidden", post_id=post_id),
         "off",
     )
     assert row.id is not None
@@ -190,29 +226,37 @@ async def noted_episode(store: EpisodeStore, post_id: str | None = "1357") -> in
         row.id,
         EpisodeOutcome(
             status="noted",
-            note="No link found. https://c.gov",
-            urls=["https://c.gov"],
-            char_count=16,
+            note=note,
+            urls=[READ.url],
+            char_count=60,
+            evidence=[READ],
         ),
     )
     return row.id
+
+
+def scores(*values: float) -> respx.Route:
+    return respx.post(f"{API}/2/notes/evaluate").mock(
+        side_effect=[httpx.Response(200, json={"data": {"claim_opinion_score": v}}) for v in values]
+    )
 
 
 @respx.mock
 async def test_only_approved_notes_are_submitted_once(
     engine: AsyncEngine, api: CommunityNotesApi
 ) -> None:
-    respx.post(f"{API}/2/notes/evaluate").respond(200, json={"data": {"claim_opinion_score": 0.4}})
+    scores(0.82)
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18000"}})
-    store, submissions = EpisodeStore(engine), SubmissionStore(engine)
-    submitter = NoteSubmitter(store, submissions, api, FakeChatModel(ResearchPolicy()))
+    store, submitter = EpisodeStore(engine), desk(engine, api)
     episode = await noted_episode(store)
     with pytest.raises(SubmissionRefused, match="not approved"):
         await submitter.submit(episode, "mod")
     assert not submit.called
     await store.approve(episode, "UMOD")
-    row = await submitter.submit(episode, "mod")
-    assert (row.note_id, row.claim_opinion_score, row.test_mode) == ("18000", 0.4, True)
+    outcome = await submitter.submit(episode, "mod")
+    row = outcome.submission
+    assert row is not None
+    assert (row.note_id, row.claim_opinion_score, row.test_mode) == ("18000", 0.82, True)
     assert row.misleading_tags == ["factual_error", "missing_important_context"]
     with pytest.raises(SubmissionRefused, match="already has a note"):
         await submitter.submit(episode, "mod")
@@ -223,55 +267,267 @@ async def test_only_approved_notes_are_submitted_once(
 
 
 @respx.mock
-async def test_processes_share_one_daily_submission_cap(
-    engine: AsyncEngine, api: CommunityNotesApi, monkeypatch: pytest.MonkeyPatch
+async def test_a_note_below_the_bar_is_never_sent(
+    engine: AsyncEngine, api: CommunityNotesApi
 ) -> None:
-    """A gateway and a worker are two submitters over one database: X's cap is the account's."""
-    import bot.submit
+    """Under the bar the writer revises (each revision scored), then the note is held: X
+    never receives it, every score is stored, the card says why and offers only an override."""
+    evaluate = scores(0.31, 0.42, 0.2, 0.5)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18001"}})
+    store, submitter = EpisodeStore(engine), desk(engine, api)
+    episode = await noted_episode(store)
+    await store.approve(episode, "UMOD")
+    outcome = await submitter.submit(episode, "mod")
+    assert outcome.kind == "held"
+    assert "0.31" in outcome.message and "best 0.50" in outcome.message
+    assert not submit.called
+    assert evaluate.call_count == 4  # the note and its 3 revisions
+    stored = await submitter.evaluations(episode)
+    assert [(e.revision, e.verdict) for e in stored] == [
+        (0, "revised"),
+        (1, "revised"),
+        (2, "revised"),
+        (3, "revised"),
+        (0, "held"),
+    ]
+    row = await store.get(episode)
+    assert row is not None and row.note_text == NOTE  # the approved note stays
+    from pipeline.card import CardAction
+    from pipeline.desk.moderation import ModeratorDesk, Voter
 
-    monkeypatch.setattr(bot.submit, "SUBMISSIONS_PER_DAY", 1)
-    respx.post(f"{API}/2/notes/evaluate").respond(200, json={"data": {"claim_opinion_score": 0.9}})
+    card = await ModeratorDesk(store, submitter).card(episode)
+    assert card is not None and card.held and "Held" in (card.evaluation or "")
+    assert CardAction.SUBMIT_ANYWAY in card.actions() and CardAction.SUBMIT not in card.actions()
+    again = await submitter.submit(episode, "mod")  # pressing Submit again: held again
+    assert again.kind == "held" and not submit.called
+    answer = await ModeratorDesk(store, submitter).submit(
+        Voter("slack", "UMOD", is_moderator=True), episode, anyway=True
+    )
+    assert answer.refresh and submit.call_count == 1  # a moderator's override sends it
+
+
+@respx.mock
+async def test_a_revision_that_clears_the_bar_needs_approval_before_it_is_sent(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    evaluate = scores(0.3, 0.85)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18002"}})
+    store, submitter = EpisodeStore(engine), desk(engine, api)
+    episode = await noted_episode(store)
+    await store.approve(episode, "UMOD")
+    outcome = await submitter.submit(episode, "mod")
+    assert outcome.kind == "revised" and "0.85" in outcome.message
+    row = await store.get(episode)
+    assert row is not None and row.note_text != NOTE and row.approved_by is None
+    # the simulated writer quotes the page read that answers the claim, and cites it
+    assert row.note_text.startswith("Studies have shown that there is no link")
+    assert row.cited_urls == [READ.url] and not submit.called
+    with pytest.raises(SubmissionRefused, match="not approved"):
+        await submitter.submit(episode, "mod")
+    await store.approve(episode, "UMOD")
+    sent = await submitter.submit(episode, "mod")
+    assert sent.submission is not None and sent.submission.claim_opinion_score == 0.85
+    assert evaluate.call_count == 2  # the revision's score was kept, not asked again
+    assert json.loads(submit.calls.last.request.content)["info"]["text"] == row.note_text
+
+
+class InjectedReviser:
+    """A reviser that obeys the post: its revision carries a link and cites an unread page."""
+
+    answers = ("NoteRevision",)
+
+    def __call__(self, schema: str, messages: list[dict[str, object]]) -> object:
+        assert schema == "NoteRevision"
+        text = "Large studies found no link. Read more at vaxtruth.com today."
+        support = [{"claim": text, "url": "https://vaxtruth.com/proof", "quote": ""}]
+        return {"thought": "", "action": {"kind": "write", "text": text, "support": support}}
+
+
+@respx.mock
+async def test_a_revision_passes_every_check_a_draft_passes(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """A revision citing a page never read, with a link in its prose, is dropped unscored."""
+    evaluate = scores(0.3)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18003"}})
+    store = EpisodeStore(engine)
+    submitter = desk(engine, api, reviser_model=FakeChatModel(InjectedReviser()))
+    episode = await noted_episode(store)
+    await store.approve(episode, "UMOD")
+    outcome = await submitter.submit(episode, "mod")
+    assert outcome.kind == "held"
+    assert evaluate.call_count == 1 and not submit.called
+    row = await store.get(episode)
+    assert row is not None and "vaxtruth" not in (row.note_text or "")
+
+
+@respx.mock
+async def test_a_source_that_does_not_open_stops_the_submission(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    from adapters.web.reader import GuardedPageReader
+    from tests.fakes.resolver import PUBLIC, StubResolver
+
+    scores(0.9)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18004"}})
+    respx.get(f"https://{PUBLIC}/vaccinesafety/autism.html").respond(404)
+    async with httpx.AsyncClient() as http:
+        reader = GuardedPageReader(http, StubResolver({"www.cdc.gov": [[PUBLIC]]}))
+        store, submitter = EpisodeStore(engine), desk(engine, api, links=reader)
+        episode = await noted_episode(store)
+        await store.approve(episode, "UMOD")
+        with pytest.raises(SubmissionRefused, match="does not open \\(HTTP 404\\)"):
+            await submitter.submit(episode, "mod")
+    assert not submit.called
+
+
+@respx.mock
+async def test_a_token_x_would_check_as_a_link_stops_the_submission(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    scores(0.9)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18005"}})
+    store, submitter = EpisodeStore(engine), desk(engine, api)
+    stored = "No link was found, see report.pdf for more.\n\n" + READ.url
+    episode = await noted_episode(store, note=stored)
+    await store.approve(episode, "UMOD")
+    with pytest.raises(SubmissionRefused, match="'report.pdf'"):
+        await submitter.submit(episode, "mod")
+    assert not submit.called
+
+
+@respx.mock
+async def test_processes_share_one_daily_submission_cap(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """A gateway and a worker are two submitters over one database: X's cap is the account's.
+    Over it, a submission waits in the queue, not refused at X."""
+    api.daily_cap = 1
+    scores(0.9, 0.9)
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18000"}})
     store = EpisodeStore(engine)
-    gateway, worker = (
-        NoteSubmitter(store, SubmissionStore(engine), api, FakeChatModel(ResearchPolicy()))
-        for _ in range(2)
-    )
+    gateway, worker = desk(engine, api), desk(engine, api)
     first, second = await noted_episode(store), await noted_episode(store, post_id="2468")
     for episode in (first, second):
         await store.approve(episode, "UMOD")
     await gateway.submit(first, "mod")
-    with pytest.raises(SubmissionRefused, match="1 submissions a day are used up"):
-        await worker.submit(second, "mod")
+    queued = await worker.submit(second, "mod")
+    assert queued.kind == "queued" and "1 submissions a day are used up" in queued.message
     assert submit.call_count == 1
+    assert await SubmissionStore(engine).queued() == [(second, "mod", True)]
+
+
+async def live_notes(engine: AsyncEngine, n: int, status: str | None, days_ago: float) -> None:
+    """`n` live submissions of other posts, `days_ago`, with `status`."""
+    from datetime import timedelta
+
+    from adapters.sqlstore.tables import SubmissionRow, utcnow
+
+    store = EpisodeStore(engine)
+    async with SubmissionStore(engine).sessions() as session:
+        for _ in range(n):
+            episode = await noted_episode(store, post_id=str(next(POST_IDS)))
+            session.add(
+                SubmissionRow(
+                    episode_id=episode,
+                    post_id=str(next(POST_IDS)),
+                    note_id=str(next(POST_IDS)),
+                    test_mode=False,
+                    classification="misinformed_or_potentially_misleading",
+                    submitted_by="mod",
+                    status=status,
+                    submitted_at=utcnow() - timedelta(days=days_ago),
+                )
+            )
+        await session.commit()
+
+
+POST_IDS = iter(range(50_000, 60_000))
+
+
+@respx.mock
+async def test_the_writing_limit_holds_across_processes_and_queues_for_the_next_day(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """Live, a new writer may write 10 notes a day (X's rule): the 11th waits in the queue,
+    whichever process is asked, and goes once a day has passed."""
+    from datetime import timedelta
+
+    from sqlmodel import update
+
+    from adapters.sqlstore.tables import SubmissionRow, utcnow
+
+    scores(0.9)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18010"}})
+    await live_notes(engine, 10, "needs_more_ratings", days_ago=0.1)
+    store = EpisodeStore(engine)
+    gateway, worker = (desk(engine, api, test_mode=False) for _ in range(2))
+    assert (await worker.standing()).writing_limit == 10
+    episode = await noted_episode(store, post_id="777")
+    await store.approve(episode, "UMOD")
+    queued = await gateway.submit(episode, "mod")
+    assert queued.kind == "queued" and "writing limit is reached (10 of 10" in queued.message
+    assert await worker.send_queued() == [] and not submit.called  # still today
+    async with SubmissionStore(engine).sessions() as session:  # a day later
+        await session.exec(
+            update(SubmissionRow).values(submitted_at=utcnow() - timedelta(days=1, hours=1))
+        )
+        await session.commit()
+    sent = await worker.send_queued()
+    assert [o.kind for o in sent] == ["submitted"] and submit.call_count == 1
+    assert await SubmissionStore(engine).queued() == []
+    assert json.loads(submit.calls.last.request.content)["test_mode"] is False
 
 
 @respx.mock
 async def test_status_sync_sends_the_crowd_verdict_to_the_judge(
     engine: AsyncEngine, api: CommunityNotesApi
 ) -> None:
-    respx.post(f"{API}/2/notes/evaluate").respond(200, json={"data": {"claim_opinion_score": 0.9}})
+    scores(0.9)
     respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18000"}})
     store, submissions = EpisodeStore(engine), SubmissionStore(engine)
-    submitter = NoteSubmitter(store, submissions, api, FakeChatModel(ResearchPolicy()))
+    submitter = desk(engine, api)
     episode = await noted_episode(store)
     await store.approve(episode, "UMOD")
     await submitter.submit(episode, "mod")
     feed = SqlEpisodeFeed(engine)
     first = await feed.claim_unjudged(4)  # judged once, before any verdict
     assert first[0].crowd_verdict is None
+    outcome = {"evaluator_type": "ClaimOpinion", "evaluator_score_bucket": "High"}
     respx.get(f"{API}/2/notes/search/notes_written").respond(
-        200, json={"data": [{"id": "18000", "status": "currently_rated_helpful"}], "meta": {}}
+        200,
+        json={
+            "data": [
+                {
+                    "id": "18000",
+                    "status": "currently_rated_helpful",
+                    "test_result": {"evaluation_outcome": [outcome]},
+                }
+            ],
+            "meta": {},
+        },
     )
     assert await submitter.sync() == 1
     assert await submitter.sync() == 0  # no change, nothing re-sent
     again = await feed.claim_unjudged(4)
     assert [e.id for e in again] == [episode]
     assert again[0].crowd_verdict == "currently_rated_helpful"
-    history = (await submissions.all())[0].status_history
-    assert [h["status"] for h in history] == ["currently_rated_helpful"]
+    stored = (await submissions.all())[0]
+    assert [h["status"] for h in stored.status_history] == ["currently_rated_helpful"]
+    assert stored.evaluator_outcomes == [outcome]
+    assert (await submitter.standing()).criteria[0].share == 1.0
 
 
 def test_submitting_without_credentials_names_them(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["x", "submit", "1"]) == 2
     assert "EVONOTE_X__CONSUMER_KEY" in capsys.readouterr().err
+
+
+def test_x_status_shows_admission_and_the_writing_limit_without_credentials(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["x", "status"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "Admission (last 0 of 50 test notes): not yet"
+    assert "❌ ClaimOpinion high: no notes evaluated (needs ≥ 30%)" in lines
+    assert lines[-1].startswith("Writing limit: 0 of 10 live notes written today (a new writer")

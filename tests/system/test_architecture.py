@@ -13,7 +13,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ("bot", "adapters", "pipeline", "memory", "scheduler")
-ROW_TYPES = {"EpisodeRow", "FeedbackRow", "StepRow", "SubmissionRow", "WatchStateRow"}
+ROW_TYPES = {
+    "EpisodeRow",
+    "FeedbackRow",
+    "StepRow",
+    "SubmissionRow",
+    "WatchStateRow",
+    "NoteEvaluationRow",
+    "SubmissionQueueRow",
+}
 
 
 def imports(path: Path) -> list[tuple[str, set[str]]]:
@@ -65,6 +73,12 @@ def test_front_ends_worker_and_scanner_never_reach_the_database(path: str) -> No
     target = ROOT / path
     paths = sorted(target.rglob("*.py")) if target.is_dir() else [target]
     assert offenders(paths, ("adapters.sqlstore",)) == []
+
+
+def test_only_the_composition_root_sees_the_x_adapters() -> None:
+    """Submitting is the desk's (`NotesDestination`); X is one adapter behind it."""
+    paths = [p for p in files("bot") if p.relative_to(ROOT).as_posix() != "bot/app.py"]
+    assert offenders(paths, ("adapters.x",)) == []
 
 
 def test_only_the_store_and_the_composition_root_see_sql_rows() -> None:

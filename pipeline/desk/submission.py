@@ -1,0 +1,398 @@
+"""Submitting an approved note to a notes destination (X's Community Notes API), written once.
+
+What makes a note submittable lives here: approved, a note on a post the destination knows,
+one note per post, the account's daily caps (counted from the database, so every process
+shares them), a note X's own checks will pass. Before anything is sent the destination's
+evaluator scores the note; under the bar (`min_claim_opinion`) the writer revises it with the
+score as feedback, at most `max_revisions` times, each revision through every check a draft
+passes (`pipeline.revision`). A revision that clears the bar replaces the note on the card
+and waits for a moderator's approval (nobody approved its words yet); when none clears, the
+note is held and the card says why — a moderator may still submit it anyway. Just before
+sending, each link X would check is opened through the guarded reader. Over the writing
+limit, the submission waits for the next day (`SubmissionQueue`), never refused at X.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import datetime
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from pipeline.desk.episode import Episode, Submission
+from pipeline.desk.standing import WriterStanding, standing_of
+from pipeline.errors import EvoNoteError
+from pipeline.note_text import link_like_tokens
+from pipeline.ports import ChatModel
+from pipeline.prompts import NoteClassification, classify_messages
+from pipeline.revision import Revision, claim_opinion_feedback
+from pipeline.trajectory import EpisodeStatus
+
+DAY_S = 24 * 3600
+
+
+class SubmissionRefused(EvoNoteError):
+    """The note may not be submitted (yet): the message says why and what to do."""
+
+
+class EvaluatorOutcome(BaseModel):
+    """One of X's evaluators on a written note (`test_result.evaluation_outcome`)."""
+
+    evaluator_type: str
+    evaluator_score_bucket: str
+
+
+class WrittenNote(BaseModel):
+    """A note the account wrote, as the destination lists it."""
+
+    id: str
+    post_id: str | None = None
+    status: str | None = None
+    evaluations: list[EvaluatorOutcome] = Field(default_factory=list)
+
+
+class NoteEvaluation(BaseModel):
+    """One score of the destination's evaluator for one text of an episode's note."""
+
+    episode_id: int
+    note_text: str
+    claim_opinion_score: float
+    revision: int = 0  # 0: the note as approved; n: the writer's n-th revision
+    verdict: str = "cleared"  # cleared | revised | held (what the desk did with it)
+    evaluated_at: datetime | None = None
+
+
+class NotesDestination(Protocol):
+    """Where approved notes go (X's Community Notes API is the first)."""
+
+    daily_cap: int  # submissions a day the destination takes from one account
+
+    async def evaluate(self, post_id: str, text: str) -> float: ...
+
+    async def submit(
+        self,
+        post_id: str,
+        text: str,
+        *,
+        classification: str,
+        misleading_tags: list[str],
+        sources: bool,
+        test_mode: bool,
+    ) -> str: ...
+
+    async def notes_written(self, *, test_mode: bool) -> list[WrittenNote]: ...
+
+
+class LinkChecker(Protocol):
+    async def opens(self, url: str) -> str | None:
+        """None when the link answers HTTP 200 (through the guarded reader), else why not."""
+        ...
+
+
+class NoteReviser(Protocol):
+    async def revise(self, episode: Episode, feedback: str) -> Revision: ...
+
+
+class SubmissionLog(Protocol):
+    """Submissions, evaluations and the queue, in the database every process shares."""
+
+    async def for_post(self, post_id: str) -> Submission | None: ...
+
+    async def for_episode(self, episode_id: int) -> Submission | None: ...
+
+    async def add(self, submission: Submission) -> Submission: ...
+
+    async def all(self) -> list[Submission]: ...
+
+    async def submitted_since(self, seconds: float, *, test_mode: bool | None = None) -> int: ...
+
+    async def record_status(
+        self, note_id: str, status: str | None, evaluations: list[dict[str, str]]
+    ) -> bool: ...
+
+    async def add_evaluation(self, evaluation: NoteEvaluation) -> None: ...
+
+    async def evaluations(self, episode_id: int) -> list[NoteEvaluation]: ...
+
+    async def queue(self, episode_id: int, by: str, test_mode: bool, why: str) -> None: ...
+
+    async def queued(self) -> list[tuple[int, str, bool]]: ...
+
+    async def unqueue(self, episode_id: int) -> None: ...
+
+
+class NoteBook(Protocol):
+    """What the desk reads and changes of an episode (the `EpisodeRepository` has it)."""
+
+    async def get(self, episode_id: int) -> Episode | None: ...
+
+    async def revise_note(
+        self, episode_id: int, note: str, urls: list[str], char_count: int
+    ) -> Episode: ...
+
+
+class SubmissionOutcome(BaseModel):
+    """What became of a press of Submit: sent, revised (approve the revision), held, or
+    queued for the next day."""
+
+    kind: str  # submitted | revised | held | queued
+    message: str
+    submission: Submission | None = None
+
+
+class SubmissionDesk:
+    def __init__(
+        self,
+        episodes: NoteBook,
+        log: SubmissionLog,
+        destination: NotesDestination,
+        model: ChatModel,
+        reviser: NoteReviser,
+        links: LinkChecker,
+        *,
+        test_mode: bool = True,
+        min_claim_opinion: float = 0.7,
+        max_revisions: int = 3,
+        timeout_s: float = 60.0,
+    ) -> None:
+        self.episodes = episodes
+        self.log = log
+        self.destination = destination
+        self.model = model
+        self.reviser = reviser
+        self.links = links
+        self.test_mode = test_mode  # EVONOTE_X__TEST_MODE: whatever front end submits
+        self.min_claim_opinion = min_claim_opinion
+        self.max_revisions = max_revisions
+        self.timeout_s = timeout_s
+
+    # ---- the use case ----------------------------------------------------------------------
+
+    async def submit(
+        self,
+        episode_id: int,
+        by: str,
+        *,
+        test_mode: bool | None = None,
+        anyway: bool = False,
+        from_queue: bool = False,
+    ) -> SubmissionOutcome:
+        """`test_mode` None: the configured mode (chat's Submit to X); the CLI's `--live`
+        passes False. `anyway`: a moderator overrides the evaluator's bar for a held note.
+        `from_queue`: it passed the bar (or was overridden) when it was queued."""
+        test_mode = self.test_mode if test_mode is None else test_mode
+        episode = await self.submittable(episode_id)
+        note, post_id = episode.note_text, episode.post.post_id
+        assert note is not None
+        assert post_id is not None
+        if not (anyway or from_queue) and (gate := await self.evaluated(episode)) is not None:
+            return gate
+        self.publishable(episode)
+        for url in episode.cited_urls:
+            if (why := await self.links.opens(url)) is not None:
+                raise SubmissionRefused(
+                    f"the source {url} does not open ({why}); X would fail the note's link "
+                    "check. Regenerate the note, or try again when the page is back"
+                )
+        if not from_queue and (why := await self.over_a_limit(test_mode)) is not None:
+            await self.log.queue(episode_id, by, test_mode, why)
+            return SubmissionOutcome(
+                kind="queued", message=f"Queued for X: {why}. It is sent when a slot opens."
+            )
+        label = (
+            await self.model.structured(
+                classify_messages(episode.post.all_text(), note),
+                NoteClassification,
+                timeout_s=self.timeout_s,
+            )
+        ).value
+        scores = [e for e in await self.log.evaluations(episode_id) if e.note_text == note]
+        note_id = await self.destination.submit(
+            post_id,
+            note,
+            classification=label.classification,
+            misleading_tags=list(label.misleading_tags),
+            sources=bool(episode.cited_urls),
+            test_mode=test_mode,
+        )
+        row = await self.log.add(
+            Submission(
+                episode_id=episode_id,
+                post_id=post_id,
+                note_id=note_id,
+                test_mode=test_mode,
+                classification=label.classification,
+                misleading_tags=list(label.misleading_tags),
+                claim_opinion_score=scores[-1].claim_opinion_score if scores else None,
+                submitted_by=by,
+            )
+        )
+        await self.log.unqueue(episode_id)
+        mode = "test mode" if test_mode else "live"
+        return SubmissionOutcome(
+            kind="submitted", message=f"Submitted to X as note {note_id} ({mode}).", submission=row
+        )
+
+    async def submittable(self, episode_id: int) -> Episode:
+        """The episode, when its note may go to X at all; else why not."""
+        episode = await self.episodes.get(episode_id)
+        if episode is None:
+            raise SubmissionRefused(f"there is no episode {episode_id}")
+        if episode.status != EpisodeStatus.NOTED or not episode.note_text:
+            raise SubmissionRefused(f"episode {episode_id} has no note ({episode.status})")
+        if not episode.approved_by:
+            raise SubmissionRefused(
+                f"episode {episode_id} is not approved: a moderator must "
+                "approve the note before it is submitted"
+            )
+        post_id = episode.post.post_id
+        if not post_id:
+            raise SubmissionRefused(f"episode {episode_id} was not about a post on X")
+        if (earlier := await self.log.for_post(post_id)) is not None:
+            raise SubmissionRefused(
+                f"post {post_id} already has a note from EvoNote (X note {earlier.note_id})"
+            )
+        return episode
+
+    async def over_a_limit(self, test_mode: bool) -> str | None:
+        """Why no submission may go today (the API's daily cap; live, the writing limit X sets
+        from the notes' ratings), counted over the last 24 h across every EvoNote process."""
+        cap = self.destination.daily_cap
+        if await self.log.submitted_since(DAY_S) >= cap:
+            return f"X's {cap} submissions a day are used up (the last 24 h, every process)"
+        if test_mode:
+            return None  # the writing limit applies to notes that are shown, after admission
+        standing = await self.standing()
+        live_today = await self.log.submitted_since(DAY_S, test_mode=False)
+        if live_today >= standing.writing_limit:
+            return (
+                f"today's writing limit is reached ({live_today} of {standing.writing_limit} "
+                f"notes: {standing.limit_reason})"
+            )
+        return None
+
+    async def evaluated(self, episode: Episode) -> SubmissionOutcome | None:
+        """None when the note clears the evaluator's bar (scored now, or earlier for the same
+        text); else what the desk did: a revision that clears it, or the note held."""
+        note, post_id = episode.note_text, episode.post.post_id
+        assert episode.id is not None
+        assert note is not None
+        assert post_id is not None
+        history = await self.log.evaluations(episode.id)
+        earlier = [e for e in history if e.note_text == note]
+        if earlier and earlier[-1].claim_opinion_score >= self.min_claim_opinion:
+            return None  # this text was scored already (a revision, now approved)
+        if earlier and earlier[-1].verdict == "held":  # asked again: X is not asked again
+            return self.held(earlier[0].claim_opinion_score, earlier[-1].claim_opinion_score)
+        revisions = sum(1 for e in history if e.revision > 0)
+        first = best = await self.score(episode.id, post_id, note, revisions)
+        if first >= self.min_claim_opinion:
+            return None
+        tried = 0
+        while tried < self.max_revisions:
+            tried += 1
+            revision = await self.reviser.revise(
+                episode, claim_opinion_feedback(best, self.min_claim_opinion)
+            )
+            if revision.note is None:
+                continue  # a revision that failed a check is never scored or shown
+            score = await self.score(episode.id, post_id, revision.note, revisions + tried)
+            best = max(best, score)
+            if score >= self.min_claim_opinion:
+                await self.episodes.revise_note(
+                    episode.id,
+                    revision.note,
+                    revision.urls,
+                    revision.char_count,
+                )
+                return SubmissionOutcome(
+                    kind="revised",
+                    message=(
+                        f"X's evaluator scored the approved note {first:.2f}, under the bar of "
+                        f"{self.min_claim_opinion:.2f}; revision "
+                        f"{tried} scored {score:.2f} and is now the card's note. Approve it to "
+                        "submit it."
+                    ),
+                )
+        await self.log.add_evaluation(
+            NoteEvaluation(
+                episode_id=episode.id,
+                note_text=note,
+                claim_opinion_score=best,
+                revision=0,
+                verdict="held",
+            )
+        )
+        return self.held(first, best)
+
+    def held(self, first: float, best: float) -> SubmissionOutcome:
+        return SubmissionOutcome(
+            kind="held",
+            message=(
+                f"Held, not sent: X's evaluator scores the note {first:.2f}, under the bar of "
+                f"{self.min_claim_opinion:.2f} (EVONOTE_X__MIN_CLAIM_OPINION), and "
+                f"{self.max_revisions} revision(s) did not clear it (best {best:.2f}). A "
+                "moderator may Submit anyway."
+            ),
+        )
+
+    async def score(self, episode_id: int, post_id: str, text: str, revision: int) -> float:
+        score = await self.destination.evaluate(post_id, text)
+        cleared = score >= self.min_claim_opinion
+        await self.log.add_evaluation(
+            NoteEvaluation(
+                episode_id=episode_id,
+                note_text=text,
+                claim_opinion_score=score,
+                revision=revision,
+                verdict="cleared" if cleared else "revised",
+            )
+        )
+        return score
+
+    @staticmethod
+    def publishable(episode: Episode) -> None:
+        """X's URL evaluator takes every domain-like token for a link that must open: the
+        note's text may hold none but its cited URLs."""
+        assert episode.note_text is not None
+        cited = set(episode.cited_urls)
+        tokens = link_like_tokens(episode.note_text)
+        stray = [t for t in tokens if t.rstrip(".,;:!?)]}\"'") not in cited]
+        if stray:
+            raise SubmissionRefused(
+                "X would check " + ", ".join(repr(t) for t in stray[:3]) + " as links: "
+                "the note may hold no link but its cited sources. Regenerate the note"
+            )
+
+    # ---- what X has of the notes ---------------------------------------------------------
+
+    async def submission(self, episode_id: int) -> Submission | None:
+        return await self.log.for_episode(episode_id)
+
+    async def evaluations(self, episode_id: int) -> list[NoteEvaluation]:
+        return await self.log.evaluations(episode_id)
+
+    async def sync(self, *, test_mode: bool = True) -> int:
+        """Store every status change of the notes written; returns how many changed."""
+        changed = 0
+        for note in await self.destination.notes_written(test_mode=test_mode):
+            evaluations = [e.model_dump() for e in note.evaluations]
+            changed += await self.log.record_status(note.id, note.status, evaluations)
+        return changed
+
+    async def standing(self) -> WriterStanding:
+        return standing_of(await self.log.all())
+
+    async def send_queued(self) -> list[SubmissionOutcome]:
+        """The queued submissions, oldest first, while the limits allow (the scheduler's
+        `submit_queued` job)."""
+        sent = []
+        for episode_id, by, test_mode in await self.log.queued():
+            if await self.over_a_limit(test_mode) is not None:
+                break
+            # no longer submittable (or its source is down): it waits no more
+            with contextlib.suppress(SubmissionRefused):
+                sent.append(await self.submit(episode_id, by, test_mode=test_mode, from_queue=True))
+            await self.log.unqueue(episode_id)
+        return sent

@@ -1,0 +1,77 @@
+"""A stored note written again from the pages read for it, with feedback (X's evaluator's
+score), through every check an episode's draft passes (`pipeline.draft_checks`).
+
+A revision that fails a check is dropped, never shown: code only removes (sentences,
+sources off the topic), the model may not bring in a page that was not read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.desk.episode import Episode
+from pipeline.draft_checks import DraftChecks, support_problems
+from pipeline.errors import ModelOutputInvalid, ModelTimeout
+from pipeline.evidence import SupportVerdicts
+from pipeline.note_text import assemble_note
+from pipeline.ports import ChatModel
+from pipeline.prompts import NoteRevision, revision_messages
+
+
+def claim_opinion_feedback(score: float, bar: float) -> str:
+    return (
+        f"It scored {score:.2f}; notes must score at least {bar:.2f}. The score rises when the "
+        "note answers the post's central claim head-on with a sourced fact, and falls with "
+        "opinion, speculation, hedging and talk about the post."
+    )
+
+
+@dataclass
+class Revision:
+    """The revised note (None when no revision passed the checks) and why not."""
+
+    note: str | None = None
+    urls: list[str] = field(default_factory=list)
+    char_count: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+class EpisodeReviser:
+    def __init__(self, model: ChatModel, *, timeout_s: float = 120.0) -> None:
+        self.model = model
+        self.timeout_s = timeout_s
+
+    async def revise(self, episode: Episode, feedback: str) -> Revision:
+        evidence = {e.url: e for e in episode.evidence}
+        checks = DraftChecks(episode.post, evidence, episode.brief)
+        prose = (episode.note_text or "").split("\n\n")[0]
+        sources = [evidence[u] for u in episode.cited_urls if u in evidence] or list(
+            evidence.values()
+        )
+        try:
+            reply = await self.model.structured(
+                revision_messages(episode.post, prose, sources, feedback),
+                NoteRevision,
+                timeout_s=self.timeout_s,
+            )
+            action = checks.citing_read_pages(reply.value.action)
+            if problems := checks.problems(action):
+                repaired = checks.repaired_by_code(action)
+                if repaired is None:
+                    return Revision(problems=problems)
+                action = repaired
+            if not checks.quotes_bear_out(action):
+                sentences, messages = checks.support_request(action)
+                verdicts = await self.model.structured(
+                    messages, SupportVerdicts, timeout_s=self.timeout_s
+                )
+                problems, unsupported = support_problems(sentences, verdicts.value)
+                if problems:
+                    kept = checks.without_unsupported(action, unsupported)
+                    if kept is None:
+                        return Revision(problems=problems)
+                    action = kept
+        except (ModelTimeout, ModelOutputInvalid) as e:
+            return Revision(problems=[f"the revision could not be written: {e}"])
+        note = assemble_note(action.text, action.cited_urls())
+        return Revision(note=note.text, urls=note.urls, char_count=note.length)
