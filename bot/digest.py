@@ -20,6 +20,7 @@ from memory.models import LessonStatus, MemoryItem, utcnow
 from memory.ports import MemoryStore
 from pipeline.desk.episode import Episode
 from pipeline.desk.ports import EpisodeRepository
+from pipeline.desk.standing import WriterStanding
 from pipeline.ports import MemoryPhase
 from pipeline.trajectory import EpisodeStatus
 
@@ -37,6 +38,7 @@ class Digest:
     new_lessons: dict[str, list[str]] = field(default_factory=dict)
     most_used: dict[str, list[str]] = field(default_factory=dict)
     retired: list[str] = field(default_factory=list)
+    on_x: list[str] = field(default_factory=list)  # the writer's standing, when it submits
     chart_png: bytes = b""
 
     @property
@@ -69,6 +71,8 @@ class Digest:
                 )
         if self.retired:
             lines.append("Retired: " + "; ".join(self.retired[:3]))
+        if self.on_x:
+            lines.append("On X: " + " · ".join(self.on_x))
         lines.append(
             "Curate lessons: the Home tab of EvoNote in Slack, or /lessons in Discord "
             "(moderators approve, retire, restore)."
@@ -122,6 +126,7 @@ async def build_digest(
     memory: MemoryStore | None,
     now: datetime | None = None,
     hours: float = 24,
+    standing: WriterStanding | None = None,
 ) -> Digest:
     now = now or utcnow()
     since = now - timedelta(hours=hours)
@@ -156,6 +161,9 @@ async def build_digest(
         for i in items
         if i.status == LessonStatus.RETIRED and i.updated_at >= since
     ]
+    if standing is not None:  # the first line (admission) and the last two (notes, limit)
+        summary = standing.summary()
+        digest.on_x = [summary[0], *summary[-2:]]
     digest.chart_png = await asyncio.to_thread(_chart, month, now)
     return digest
 

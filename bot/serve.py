@@ -128,7 +128,8 @@ def digest_job(
     memory_store = make_memory_store(app)
 
     async def post_digest() -> None:
-        built = await build_digest(app.store, memory_store)
+        standing = await app.desk.standing()
+        built = await build_digest(app.store, memory_store, standing=standing)
         if slack is not None and slack_channel:
             await post_to_slack(slack, slack_channel, built)
         if discord_client is not None and discord_channel:

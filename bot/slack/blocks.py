@@ -7,6 +7,7 @@ from typing import Any
 
 from memory.curation import LessonAction, LessonBoard, actions_for, provenance
 from pipeline.card import CardAction, NoteCard
+from pipeline.desk.standing import WriterStanding
 from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
 
@@ -188,8 +189,20 @@ def reason_modal(episode_id: int, channel: str, ts: str) -> dict[str, Any]:
     }
 
 
-def home_view(board: LessonBoard, moderator: bool) -> dict[str, Any]:
-    """The App Home tab: this week's lessons, with buttons for moderators."""
+def standing_blocks(standing: WriterStanding) -> list[dict[str, Any]]:
+    """Where the writer stands with X: admission against the evaluators' bars, the writing
+    limit, the hit rate so far (`evonote x status` prints the same lines)."""
+    lines = standing.summary()
+    return [
+        {"type": "header", "text": {"type": "plain_text", "text": "EvoNote on X"}},
+        _section(_escaped(lines[0])),
+        _context("\n".join(_escaped(line) for line in lines[1:])),
+        {"type": "divider"},
+    ]
+
+
+def lesson_blocks(board: LessonBoard, moderator: bool) -> list[dict[str, Any]]:
+    """The App Home tab's lessons of this week, with buttons for moderators."""
     blocks: list[dict[str, Any]] = [
         _section(f"*EvoNote's lessons this week* (since {board.since:%Y-%m-%d})"),
         _context(
@@ -222,4 +235,4 @@ def home_view(board: LessonBoard, moderator: bool) -> dict[str, Any]:
                         ],
                     }
                 )
-    return {"type": "home", "blocks": blocks[:100]}
+    return blocks

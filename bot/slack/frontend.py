@@ -74,7 +74,7 @@ class SlackFrontend:
         self.interval_s = settings.progress_interval_s
         self.client = client
         self.moderators = SlackModerators(settings, client)
-        self.home = LessonsHome(client, self.moderators, lessons)
+        self.home = LessonsHome(client, self.moderators, lessons, desk.standing)
         secret = settings.signing_secret.get_secret_value() if settings.signing_secret else None
         self.app = AsyncApp(
             client=client,

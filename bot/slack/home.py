@@ -1,4 +1,5 @@
-"""The App Home tab: this week's lessons, curated by moderators (Approve / Retire / Restore)."""
+"""The App Home tab: this week's lessons, curated by moderators (Approve / Retire / Restore),
+and where the writer stands with X (admission, writing limit) when submitting is set."""
 
 from __future__ import annotations
 
@@ -12,44 +13,49 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.slack.blocks import home_view
+from bot.slack.blocks import lesson_blocks, standing_blocks
 from bot.slack.events import MalformedSlackInput, dig, episode_id
 from bot.slack.moderators import SlackModerators
 from memory.curation import LessonAction, LessonDesk
+from pipeline.desk.standing import WriterStanding
 
 log = logging.getLogger(__name__)
-MEMORY_OFF = {
-    "type": "home",
-    "blocks": [
-        {
-            "type": "section",
-            "text": {
-                "type": "mrkdwn",
-                "text": "The experience memory is off (EVONOTE_MEMORY__MODE).",
-            },
-        }
-    ],
-}
+MEMORY_OFF = [
+    {
+        "type": "section",
+        "text": {"type": "mrkdwn", "text": "The experience memory is off (EVONOTE_MEMORY__MODE)."},
+    }
+]
+Standing = Callable[[], Awaitable[WriterStanding | None]]
 
 
 class LessonsHome:
     def __init__(
-        self, client: AsyncWebClient, moderators: SlackModerators, lessons: LessonDesk | None
+        self,
+        client: AsyncWebClient,
+        moderators: SlackModerators,
+        lessons: LessonDesk | None,
+        standing: Standing | None = None,
     ) -> None:
         self.client = client
         self.moderators = moderators
         self.lessons = lessons  # None when the memory is off: the tab says so
+        self.standing = standing
 
     def register(self, app: AsyncApp) -> None:
         app.event("app_home_opened")(self.on_home_opened)
         app.action(re.compile("^evonote_lesson_(approve|retire|restore)$"))(self.on_lesson_button)
 
     async def publish(self, user: str) -> None:
-        """This week's lessons, with buttons when the person moderates."""
-        view: dict[str, Any] = MEMORY_OFF
+        """This week's lessons, with buttons when the person moderates; the standing with X."""
+        blocks: list[dict[str, Any]] = MEMORY_OFF
         if self.lessons is not None:
             board = await self.lessons.board(datetime.now(UTC))
-            view = home_view(board, await self.moderators.is_moderator(user))
+            blocks = lesson_blocks(board, await self.moderators.is_moderator(user))
+        standing = await self.standing() if self.standing is not None else None
+        if standing is not None:
+            blocks = [*standing_blocks(standing), *blocks]
+        view = {"type": "home", "blocks": blocks[:100]}
         try:
             await self.client.views_publish(user_id=user, view=view)
         except SlackApiError as e:

@@ -16,6 +16,7 @@ from typing import Protocol
 from pipeline.card import NoteCard
 from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.standing import WriterStanding
 from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
 from pipeline.errors import EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
@@ -75,6 +76,8 @@ class Submitter(Protocol):
 
     async def evaluations(self, episode_id: int) -> list[NoteEvaluation]: ...
 
+    async def standing(self) -> WriterStanding: ...
+
 
 class ModeratorDesk:
     def __init__(
@@ -109,6 +112,10 @@ class ModeratorDesk:
             submitting=submitter is not None,
             evaluations=await submitter.evaluations(episode.id) if submitter is not None else [],
         )
+
+    async def standing(self) -> WriterStanding | None:
+        """Where the writer stands with X (admission, writing limit), when submitting is set."""
+        return await self.submitter.standing() if self.submitter is not None else None
 
     async def vote(
         self, voter: Voter, episode_id: int, vote: int, reason: str | None = None

@@ -88,6 +88,22 @@ async def test_digest_counts_votes_and_lessons(engine: AsyncEngine) -> None:
     assert digest.chart_png.startswith(b"\x89PNG")
 
 
+async def test_digest_shows_the_standing_with_x_when_it_submits(engine: AsyncEngine) -> None:
+    from pipeline.desk.standing import standing_of
+
+    await fill(engine)
+    plain = await build_digest(EpisodeStore(engine), SqlMemoryStore(engine))
+    assert "On X:" not in plain.text()
+    digest = await build_digest(
+        EpisodeStore(engine), SqlMemoryStore(engine), standing=standing_of([])
+    )
+    line = next(x for x in digest.text().splitlines() if x.startswith("On X: "))
+    assert line.startswith("On X: Admission (last 0 of 50 test notes): not yet · Live notes: 0")
+    assert line.endswith(
+        "Writing limit: 0 of 10 live notes written today (a new writer: 0 live notes, under 20)"
+    )
+
+
 async def test_digest_is_posted_to_slack_with_its_chart(
     engine: AsyncEngine,
     slack_api: MockSlackApi,

@@ -816,3 +816,26 @@ async def test_approving_reads_the_moderator_group_again_at_once(
     assert (await slack.desk.episode(episode.id)).approved_by is None  # type: ignore[union-attr]
     told = slack_api.called("chat.postEphemeral")[-1]["text"]
     assert told.startswith("Only moderators can approve notes")
+
+
+async def test_the_home_tab_shows_the_standing_with_x(
+    app_env: ScriptedModelServer, slack_api: MockSlackApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With submitting set, the App Home opens on admission and the writing limit."""
+    for name in ("CONSUMER_KEY", "CONSUMER_SECRET", "ACCESS_TOKEN", "ACCESS_TOKEN_SECRET"):
+        monkeypatch.setenv(f"EVONOTE_X__{name}", "secret-" + name.lower())
+    monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", SECRET)
+    settings = Settings()
+    async with build(settings) as app:
+        client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
+        slack = SlackFrontend(
+            app.notes, app.desk, settings.slack, client, process_before_response=True
+        )
+        event = {"type": "app_home_opened", "user": "U1", "tab": "home", "channel": "D1"}
+        body = {"type": "event_callback", "team_id": "T1", "event_id": "E-1", "event": event}
+        await slack.app.async_dispatch(signed(json.dumps(body), "application/json"))
+    blocks = slack_api.called("views.publish")[-1]["view"]["blocks"]
+    assert blocks[0]["text"]["text"] == "EvoNote on X"
+    shown = json.dumps(blocks, ensure_ascii=False)
+    assert "Admission (last 0 of 50 test notes): not yet" in shown
+    assert "Writing limit: 0 of 10 live notes written today" in shown
