@@ -492,6 +492,7 @@ def make_scanner(app: App) -> WatchScanner | None:
         limit=x.watch_max_per_scan,
         eligible=eligible,
         test_mode=x.test_mode,
+        noted=SubmissionStore(app.engine),
     )
 
 

@@ -46,6 +46,12 @@ class EligiblePosts(Protocol):
     async def eligible_posts(self, *, test_mode: bool) -> list[dict[str, Any]]: ...
 
 
+class NotedPosts(Protocol):
+    """Which posts already carry a note of ours (the submission log)."""
+
+    async def for_post(self, post_id: str) -> object | None: ...
+
+
 class WatchScanner:
     def __init__(
         self,
@@ -59,8 +65,10 @@ class WatchScanner:
         timeout_s: float = 30.0,
         eligible: EligiblePosts | None = None,
         test_mode: bool = True,
+        noted: NotedPosts | None = None,
     ) -> None:
         self.eligible = eligible
+        self.noted = noted
         self.test_mode = test_mode
         self.feed = feed
         self.state = state
@@ -85,6 +93,12 @@ class WatchScanner:
     async def queue(self, posts: list[Post], requester: str) -> list[int]:
         queued: list[int] = []
         for post in posts:
+            if post.media_note_shown:
+                log.info("post %s skipped: X shows a matched media note on it", post.post_id)
+                continue
+            if self.noted and post.post_id and await self.noted.for_post(post.post_id):
+                log.info("post %s skipped: it already carries a note of ours", post.post_id)
+                continue
             if not await self.about_health(post):
                 continue
             row = await self.notes.submit_post(

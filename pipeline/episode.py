@@ -141,7 +141,9 @@ class _Run:
         self.memory_ids: list[int] = []
         self.queries: list[str] = []
         self.results: dict[str, SearchResult] = {}
-        self.post_links = list(dict.fromkeys(post.all_links()))
+        # the post's links and the sources its note requesters suggested: the only pages
+        # besides search results a visit may read
+        self.post_links = list(dict.fromkeys([*post.all_links(), *post.suggested_links()]))
         self.evidence: dict[str, Evidence] = {}
         self.checks = DraftChecks(self.post, self.evidence, post_links=self.post_links)
         self.unreadable: dict[str, str] = {}

@@ -88,6 +88,25 @@ class ExistingNote(BaseModel):
     status: str | None = Field(default=None, max_length=60)
 
 
+MAX_REQUESTS = 10
+MAX_REQUEST_CHARS = 500
+
+
+class NoteRequestSuggestion(BaseModel):
+    """What someone asking for a note on the post said, and the source they suggested (X's
+    `note_request_suggestions`): untrusted, like the post."""
+
+    text: Annotated[str, cut_to(MAX_REQUEST_CHARS)] = Field(max_length=MAX_REQUEST_CHARS)
+    source_link: OptionalUrl = None
+
+
+class SuggestedSource(BaseModel):
+    """A link requesters suggested as a source, and how many of them did."""
+
+    url: Url
+    count: int = Field(default=1, ge=0)
+
+
 class Post(BaseModel):
     """A social-media post and its context. All of it is untrusted data."""
 
@@ -117,6 +136,20 @@ class Post(BaseModel):
         max_length=5,
         description="what the source that read the post could not see (media, quoted posts)",
     )
+    requests: Annotated[list[NoteRequestSuggestion], first(MAX_REQUESTS)] = Field(
+        default_factory=list,
+        max_length=MAX_REQUESTS,
+        description="what people asking for a note said (X's note requests)",
+    )
+    suggested_sources: Annotated[list[SuggestedSource], first(MAX_REQUESTS)] = Field(
+        default_factory=list,
+        max_length=MAX_REQUESTS,
+        description="links requesters suggested as sources, most suggested first",
+    )
+    media_note_shown: bool = Field(
+        default=False,
+        description="X already shows a matched media note on it: a new note would be refused",
+    )
 
     @field_validator("created_at")
     @classmethod
@@ -139,6 +172,13 @@ class Post(BaseModel):
                 parts.append(other.all_text())
         parts.extend(m.alt_text or m.caption or "" for m in self.media)
         return "\n".join(p for p in parts if p)
+
+    def suggested_links(self) -> list[str]:
+        """The sources requesters suggested, most suggested first: pages the research may
+        read (through the guarded reader, like any URL), never cited unless read."""
+        ranked = sorted(self.suggested_sources, key=lambda s: -s.count)
+        links = [s.url for s in ranked] + [r.source_link for r in self.requests if r.source_link]
+        return list(dict.fromkeys(links))
 
     def all_links(self) -> list[str]:
         links = list(self.links)

@@ -254,6 +254,10 @@ def render_post(post: Post) -> str:
     for note in post.existing_notes:
         lines.append(f"Existing note ({note.status or 'status unknown'}): {note.text}")
     lines += [f"[not visible to EvoNote: {what}]" for what in post.unseen]
+    lines += [f"Someone asking for a note said: {r.text}" for r in post.requests if r.text]
+    lines += [
+        f"Requesters suggested as a source ({s.count}×): {s.url}" for s in post.suggested_sources
+    ]
     return "\n".join(lines)
 
 

@@ -18,7 +18,14 @@ from tweepy.asynchronous import AsyncClient
 
 from adapters.x.urls import is_x_url, post_id
 from pipeline.errors import InvalidPostInput, PostUnavailable, SourceRefused
-from pipeline.post import MAX_POST_CHARS, Media, Post
+from pipeline.post import (
+    MAX_POST_CHARS,
+    MAX_REQUESTS,
+    Media,
+    NoteRequestSuggestion,
+    Post,
+    SuggestedSource,
+)
 
 EXPANSIONS = [
     "attachments.media_keys",
@@ -148,6 +155,22 @@ class XPostSource:
                 and "/photo/" not in link
                 and "/video/" not in link
             ],
+        )
+        post.requests = [
+            NoteRequestSuggestion(
+                text=str(r.get("suggestion") or ""), source_link=r.get("source_link")
+            )
+            for r in data.get("note_request_suggestions") or []
+            if isinstance(r, dict) and (r.get("suggestion") or r.get("source_link"))
+        ][:MAX_REQUESTS]
+        post.suggested_sources = [
+            SuggestedSource(url=str(s["url"]), count=int(s.get("count") or 1))
+            for s in data.get("suggested_source_links_with_counts") or []
+            if isinstance(s, dict) and isinstance(s.get("url"), str) and len(s["url"]) <= 2000
+        ][:MAX_REQUESTS]
+        post.media_note_shown = any(
+            isinstance(m, dict) and m.get("match_status") == "matched_and_shown"
+            for m in data.get("matched_media_notes") or []
         )
         for reference in data.get("referenced_tweets") or []:
             referenced = tweets.get(int(reference["id"]))

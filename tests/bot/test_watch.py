@@ -171,3 +171,86 @@ async def test_posts_eligible_for_notes_are_a_scan_source(
     assert row is not None
     assert row.post_ref == "https://x.com/milkfan/status/701"
     assert row.requester == "eligible"
+
+
+async def test_the_feed_brings_what_requesters_said_and_skips_what_x_would_refuse(
+    engine: AsyncEngine, feed: XWatchFeed
+) -> None:
+    """From the eligible-posts feed (its recorded shapes): note requests and suggested
+    sources come with the post; a post X shows a matched media note on, or one that already
+    carries a note of ours, is not queued."""
+    import httpx
+    import respx
+
+    from adapters.sqlstore.submissions import SubmissionStore
+    from adapters.x.community_notes import CommunityNotesApi
+    from adapters.x.oauth import OAuth1Credentials
+    from pipeline.desk.episode import Submission
+    from pipeline.post import Post
+    from pipeline.request import NoteRequest
+
+    asked = {
+        **tweet(801, "Raw milk cures allergies", author="333"),
+        "note_request_suggestions": [
+            {
+                "suggestion": "Raw milk carries listeria; pasteurisation does not cause allergy",
+                "source_link": "https://www.fda.gov/food/raw-milk",
+                "suggestion_id": "1890000000000000001",
+            },
+            {"suggestion": None, "source_link": None, "suggestion_id": "1890000000000000002"},
+        ],
+        "suggested_source_links_with_counts": [
+            {"url": "https://x.com/CDCgov/status/123", "count": 2},
+            {"url": "https://www.fda.gov/food/raw-milk", "count": 5},
+        ],
+    }
+    shown = {
+        **tweet(802, "Raw milk cures asthma", author="333"),
+        "matched_media_notes": [{"note_id": "9", "match_status": "matched_and_shown"}],
+    }
+    ours = tweet(803, "Raw milk cures eczema", author="333")
+    store = EpisodeStore(engine)
+    earlier = await fake_note_service(engine).submit_post(
+        NoteRequest(post_ref="p"), Post(text="earlier", post_id="803")
+    )
+    assert earlier is not None and earlier.id is not None
+    await SubmissionStore(engine).add(
+        Submission(
+            episode_id=earlier.id,
+            post_id="803",
+            note_id="42",
+            classification="not_misleading",
+            submitted_by="mod",
+        )
+    )
+    async with httpx.AsyncClient() as http:
+        api = CommunityNotesApi(
+            http, OAuth1Credentials("a", "b", "c", "d"), feed_size="small", feed_lang="all"
+        )
+        watcher = scanner(engine, feed, Screen(), [])
+        watcher.eligible, watcher.noted = api, SubmissionStore(engine)
+        with respx.mock:
+            route = respx.get("https://api.x.com/2/notes/search/posts_eligible_for_notes")
+            route.respond(
+                200,
+                json={
+                    "data": [asked, shown, ours],
+                    "includes": {"users": [{"id": "333", "name": "M", "username": "milkfan"}]},
+                    "meta": {"result_count": 3},
+                },
+            )
+            queued = await watcher.run_once()
+            params = route.calls.last.request.url.params
+    assert params["post_selection"] == "feed_size:small,feed_lang:all"
+    for field in ("note_request_suggestions", "suggested_source_links_with_counts"):
+        assert field in params["tweet.fields"].split(",")
+    assert len(queued) == 1
+    row = await store.get(queued[0])
+    assert row is not None and row.post.post_id == "801"
+    assert [r.text for r in row.post.requests] == [
+        "Raw milk carries listeria; pasteurisation does not cause allergy"
+    ]
+    assert row.post.suggested_links() == [
+        "https://www.fda.gov/food/raw-milk",
+        "https://x.com/CDCgov/status/123",
+    ]
