@@ -311,7 +311,7 @@ _PROBLEM_KINDS = (
     ("Answer the post", "repeated the post's own words instead of answering them", True),
     ("These pages share no key term", "cited pages that share no key term with the claims", True),
     ("These sources were not read", "cited pages that were not read", False),
-    ("Write words, not file names", "held a token X would check as a link", False),
+    ("Write words, not addresses", "held a token X would check as a link", False),
     ("The note is", f"was over {NOTE_CHAR_LIMIT} characters", False),
     ("Search at least", "came before enough searching", False),
     ("Read at least", "came before enough reading", False),

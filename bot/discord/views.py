@@ -29,6 +29,7 @@ BUTTONS = {  # CardAction value: (label, style)
     CardAction.APPROVE.value: ("Approve", discord.ButtonStyle.success),
     CardAction.RETRY.value: ("Retry", discord.ButtonStyle.primary),
     CardAction.SUBMIT.value: ("Submit to X", discord.ButtonStyle.danger),
+    CardAction.SUBMIT_ANYWAY.value: ("Submit anyway", discord.ButtonStyle.danger),
 }
 
 

@@ -22,6 +22,7 @@ _PAGE = re.compile(r"<untrusted_page>\nTitle: [^\n]*\n\n(.*)\n</untrusted_page>"
 _DRAFT = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
 _SOURCES = re.compile(r"<untrusted_sources>\n(.*?)\n</untrusted_sources>", re.DOTALL)
 _POST = re.compile(r"<untrusted_post>\n(.*?)\n</untrusted_post>", re.DOTALL)
+_NOTE = re.compile(r"<untrusted_note>\n(.*?)\n</untrusted_note>", re.DOTALL)
 
 
 def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
@@ -38,21 +39,35 @@ def all_supported(messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def revised_note(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    """A revision as a careful writer makes one: the source sentence closest to the post's
-    claim, quoted as the note's one sentence, cited to its page."""
+    """A revision as a careful writer makes one: the source sentences closest to the post's
+    claim, quoted, one more than the note it revises has (each revision answers more of the
+    claim), within the note's length; each cited to its page."""
     content = messages[-1]["content"]
     sources_block, post_block = _SOURCES.search(content), _POST.search(content)
+    note_block = _NOTE.search(content)
     sources = json.loads(sources_block.group(1)) if sources_block else []
     post = post_block.group(1) if post_block else ""
+    note = note_block.group(1) if note_block else ""
     words = set(re.findall(r"\w{4,}", post.lower()))
-    quoted = [(best_quote(post, s), s["url"]) for s in sources]
-    quote, url = max(
-        quoted,
-        key=lambda q: len(words & set(re.findall(r"\w{4,}", q[0].lower()))),
-        default=("", ""),
+    ranked = sorted(
+        (
+            (len(words & set(re.findall(r"\w{4,}", q.lower()))), q, s["url"])
+            for s in sources
+            for q in s.get("quotes") or []
+            if q
+        ),
+        key=lambda r: -r[0],
     )
-    support = [{"claim": quote[:200], "url": url, "quote": quote}]
-    return {"thought": "", "action": {"kind": "write", "text": quote or post, "support": support}}
+    wanted = len(re.findall(r"[.!?](?:\s|$)", note)) + 1
+    chosen: list[tuple[str, str]] = []
+    for _, quote, url in ranked:
+        if len(chosen) == wanted or sum(len(q) + 1 for q, _ in chosen) + len(quote) > 250:
+            continue
+        chosen.append((quote, url))
+    chosen = chosen or [(q, u) for _, q, u in ranked[:1]]
+    text = " ".join(q for q, _ in chosen) or post
+    support = [{"claim": q[:200], "url": u, "quote": q} for q, u in chosen]
+    return {"thought": "", "action": {"kind": "write", "text": text, "support": support}}
 
 
 def satisfactory(messages: list[dict[str, Any]]) -> dict[str, Any]:

@@ -289,16 +289,20 @@ class SubmissionDesk:
         first = best = await self.score(episode.id, post_id, note, revisions)
         if first >= self.min_claim_opinion:
             return None
-        tried = 0
+        tried, last, draft = 0, first, episode
         while tried < self.max_revisions:
             tried += 1
             revision = await self.reviser.revise(
-                episode, claim_opinion_feedback(best, self.min_claim_opinion)
+                draft, claim_opinion_feedback(last, self.min_claim_opinion)
             )
             if revision.note is None:
                 continue  # a revision that failed a check is never scored or shown
-            score = await self.score(episode.id, post_id, revision.note, revisions + tried)
-            best = max(best, score)
+            last = await self.score(episode.id, post_id, revision.note, revisions + tried)
+            score, best = last, max(best, last)
+            # the next revision starts from this one, as a writer revises its own draft
+            draft = episode.model_copy(
+                update={"note_text": revision.note, "cited_urls": revision.urls}
+            )
             if score >= self.min_claim_opinion:
                 await self.episodes.revise_note(
                     episode.id,

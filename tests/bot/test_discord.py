@@ -15,7 +15,7 @@ import pytest
 from bot.app import App, build
 from bot.discord.embeds import MAX_FIELD, MAX_FIELDS, MAX_TOTAL, card_embed
 from bot.discord.frontend import DiscordFrontend
-from bot.discord.views import CardButton, ReasonModal
+from bot.discord.views import CardButton, ReasonModal, card_view
 from bot.settings import Settings
 from pipeline.card import CardSource, NoteCard
 from tests.fakes.model_server import ScriptedModelServer
@@ -174,6 +174,31 @@ async def test_down_vote_asks_for_a_reason(app: App) -> None:
     assert [(v.vote, v.reason) for v in await app.store.votes(episode)] == [
         (-1, "the source is a blog")
     ]
+
+
+async def test_submitting_defers_then_follows_up(app: App) -> None:
+    """Evaluating and revising outlast an interaction's 3 s: Submit defers, then answers in
+    a follow-up (here: X is not configured)."""
+    frontend = frontend_for(app)
+    episode = await noted(frontend)
+    moderator = Interaction(frontend.client, user=8, roles=(77,))
+    await frontend.on_button(moderator, "submit_anyway", episode)
+    assert moderator.response.calls == [("defer", {"ephemeral": True, "thinking": True})]
+    assert moderator.followups[-1]["content"].startswith("Submitting to X is not configured")
+    assert moderator.followups[-1]["ephemeral"] is True
+
+
+def test_a_held_card_offers_submit_anyway() -> None:
+    card = NoteCard(
+        episode_id=5,
+        status="noted",
+        post_excerpt="p",
+        note="n",
+        approved_by="8",
+        can_submit=True,
+        held=True,
+    )
+    assert custom_ids(card_view(card))[-1] == "evonote:submit_anyway:5"
 
 
 async def test_only_moderators_approve(app: App) -> None:

@@ -9,6 +9,8 @@ import pytest
 from pipeline.card import CardAction
 from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.moderation import ModeratorDesk, Voter
+from pipeline.desk.standing import WriterStanding, standing_of
+from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
 from pipeline.errors import EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome
 from pipeline.post import Post
@@ -79,10 +81,19 @@ class Submitter:
         self.fails = fails
         self.sent: list[int] = []
 
-    async def submit(self, episode_id: int, user: str) -> None:
+    async def submit(
+        self, episode_id: int, user: str, *, anyway: bool = False
+    ) -> SubmissionOutcome:
         if self.fails:
             raise EvoNoteError("X refused https://api.x.com/2/notes?token=abc123secret")
         self.sent.append(episode_id)
+        return SubmissionOutcome(kind="submitted", message="Submitted to X as note 99.")
+
+    async def evaluations(self, episode_id: int) -> list[NoteEvaluation]:
+        return []
+
+    async def standing(self) -> WriterStanding:
+        return standing_of([])
 
     async def submission(self, episode_id: int) -> Submission | None:
         if episode_id not in self.sent:
@@ -144,7 +155,8 @@ async def test_submission_is_for_moderators_and_says_why_not(
 
 async def test_a_moderator_submits() -> None:
     submitter = Submitter()
-    assert (await ModeratorDesk(Book(), submitter).submit(MOD, 1)).refresh
+    answer = await ModeratorDesk(Book(), submitter).submit(MOD, 1)
+    assert answer.refresh and answer.message == "Submitted to X as note 99."
     assert submitter.sent == [1]
 
 

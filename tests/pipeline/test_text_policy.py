@@ -126,9 +126,11 @@ def test_hidden_characters_never_reach_the_published_note(words: list[str], junk
     ]
 
 
-def test_the_hosts_and_urls_of_read_pages_may_be_named() -> None:
-    assert prose_problems("CDC (cdc.gov) and MedlinePlus.gov say the vaccine is safe.", PAGES) == []
+def test_a_read_pages_url_may_be_typed_but_no_host_is_named() -> None:
+    """A typed URL of a read page leaves the prose (it is cited after it); a host stays in
+    the prose, where X's evaluator would take it for one more link."""
     assert prose_problems(f"See {READ[0]} for the studies.", PAGES) == []
+    assert prose_problems("CDC (cdc.gov) and MedlinePlus.gov say the vaccine is safe.", PAGES)
     assert prose_problems("See cdc.gov.evil.example for the studies.", PAGES)
 
 
@@ -201,8 +203,8 @@ def test_a_lesson_that_repeats_the_prompts_own_example_is_refused() -> None:
 
 def test_prose_x_would_check_as_links_is_fixed_or_refused() -> None:
     """X's URL evaluator takes every 'name.ext' for a link that must open: a missing space
-    after a sentence is put back; a file name or dotted code is refused; a read page's host
-    may be named."""
+    after a sentence is put back; a file name, a dotted code, even a read page's host is
+    refused (X must find exactly the cited links)."""
     from pipeline.note_text import link_like_tokens, note_prose
 
     run_on = "Large studies found no link etc.Also the MMR vaccine is safe."
@@ -210,7 +212,8 @@ def test_prose_x_would_check_as_links_is_fixed_or_refused() -> None:
     assert note_prose(run_on).endswith("etc. Also the MMR vaccine is safe.")
     assert link_like_tokens(assemble_note(run_on, READ[:1]).text.split("\n")[0]) == []
     assert prose_problems("The vaccine report.pdf says it is safe.", PAGES)
-    assert prose_problems("CDC (cdc.gov) says the vaccine is safe.", PAGES) == []
+    assert prose_problems("CDC (cdc.gov) says the vaccine is safe.", PAGES)
+    assert prose_problems("The CDC says the vaccine is safe.", PAGES) == []
 
 
 TOKENS = [
@@ -236,9 +239,9 @@ TOKENS = [
 @given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=30))
 def test_no_published_prose_holds_a_token_x_takes_for_a_link(words: list[str]) -> None:
     """1,000 generated drafts: whatever passes the policy, X's URL evaluator finds no link in
-    its prose but a read page's host."""
+    its prose."""
     from pipeline.note_text import link_like_tokens, note_prose
 
     prose = " ".join(words)
     if not prose_problems(prose, PAGES):
-        assert set(link_like_tokens(note_prose(prose))) <= {"cdc.gov"}, prose
+        assert link_like_tokens(note_prose(prose)) == [], prose
