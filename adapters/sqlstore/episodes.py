@@ -165,7 +165,8 @@ class EpisodeStore:
     async def revise_note(
         self, episode_id: int, note: str, urls: list[str], char_count: int
     ) -> Episode:
-        """A revision replaces the note; nobody has approved its words, so the approval goes."""
+        """A revision replaces the note; nobody has approved its words, so the approval goes,
+        and the raters' forecast, made for the old words, with it."""
         return await self._update(
             episode_id,
             note_text=note,
@@ -173,6 +174,7 @@ class EpisodeStore:
             char_count=char_count,
             approved_by=None,
             approved_at=None,
+            forecast=None,
         )
 
     async def votes(self, episode_id: int) -> list[Vote]:

@@ -99,6 +99,12 @@ class SubmissionStore:
             )
             return [(r.episode_id, r.requested_by, r.test_mode) for r in rows]
 
+    async def queued_for(self, episode_id: int) -> str | None:
+        """Why the episode's submission waits, when it does."""
+        async with self.sessions() as session:
+            row = await session.get(SubmissionQueueRow, episode_id)
+            return None if row is None else row.reason
+
     async def unqueue(self, episode_id: int) -> None:
         async with self.sessions() as session:
             await session.exec(

@@ -61,8 +61,10 @@ def card_for(
     submission: Submission | None = None,
     submitting: bool = False,
     evaluations: list[NoteEvaluation] | None = None,
+    queued: str | None = None,
 ) -> NoteCard:
-    """`submitting`: the Community Notes API is configured, so approved notes can be sent."""
+    """`submitting`: the Community Notes API is configured, so approved notes can be sent;
+    `queued`: why its submission waits for the next slot, when it does."""
     assert row.id is not None
     votes = votes or []
     read = {e.url: e for e in row.evidence}
@@ -109,12 +111,15 @@ def card_for(
     card.can_submit = (
         submitting
         and submission is None
+        and queued is None
         and row.approved_by is not None
         and bool(row.post.post_id)
         and row.status == EpisodeStatus.NOTED
     )
     if submission is None and (said := evaluation_line(row, evaluations or [])):
         card.evaluation, card.held = said
+    if queued is not None and submission is None:
+        card.evaluation = f"Queued for X: {queued}; sent when a slot opens"
     if brief := row.brief:
         card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
         card.top_gaps = [

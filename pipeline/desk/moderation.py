@@ -78,6 +78,8 @@ class Submitter(Protocol):
 
     async def standing(self) -> WriterStanding: ...
 
+    async def waiting(self, episode_id: int) -> str | None: ...
+
 
 class ModeratorDesk:
     def __init__(
@@ -111,6 +113,7 @@ class ModeratorDesk:
             await submitter.submission(episode.id) if submitter is not None else None,
             submitting=submitter is not None,
             evaluations=await submitter.evaluations(episode.id) if submitter is not None else [],
+            queued=await submitter.waiting(episode.id) if submitter is not None else None,
         )
 
     async def standing(self) -> WriterStanding | None:

@@ -119,6 +119,8 @@ class SubmissionLog(Protocol):
 
     async def queued(self) -> list[tuple[int, str, bool]]: ...
 
+    async def queued_for(self, episode_id: int) -> str | None: ...
+
     async def unqueue(self, episode_id: int) -> None: ...
 
 
@@ -183,6 +185,10 @@ class SubmissionDesk:
         `from_queue`: it passed the bar (or was overridden) when it was queued."""
         test_mode = self.test_mode if test_mode is None else test_mode
         episode = await self.submittable(episode_id)
+        if not from_queue and (why := await self.log.queued_for(episode_id)) is not None:
+            return SubmissionOutcome(
+                kind="queued", message=f"Already queued for X: {why}. It is sent when a slot opens."
+            )
         note, post_id = episode.note_text, episode.post.post_id
         assert note is not None
         assert post_id is not None
@@ -376,6 +382,10 @@ class SubmissionDesk:
 
     async def evaluations(self, episode_id: int) -> list[NoteEvaluation]:
         return await self.log.evaluations(episode_id)
+
+    async def waiting(self, episode_id: int) -> str | None:
+        """Why the episode's submission waits in the queue, when it does."""
+        return await self.log.queued_for(episode_id)
 
     async def sync(self, *, test_mode: bool = True) -> int:
         """Store every status change of the notes written; returns how many changed."""

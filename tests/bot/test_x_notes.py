@@ -467,6 +467,13 @@ async def test_the_writing_limit_holds_across_processes_and_queues_for_the_next_
     await store.approve(episode, "UMOD")
     queued = await gateway.submit(episode, "mod")
     assert queued.kind == "queued" and "writing limit is reached (10 of 10" in queued.message
+    again = await worker.submit(episode, "mod")  # pressed again: still one in the queue
+    assert again.kind == "queued" and again.message.startswith("Already queued")
+    from pipeline.desk.moderation import ModeratorDesk
+
+    card = await ModeratorDesk(store, worker).card(episode)
+    assert card is not None and (card.evaluation or "").startswith("Queued for X: today's")
+    assert not card.can_submit
     assert await worker.send_queued() == [] and not submit.called  # still today
     async with SubmissionStore(engine).sessions() as session:  # a day later
         await session.exec(

@@ -95,6 +95,9 @@ class Submitter:
     async def standing(self) -> WriterStanding:
         return standing_of([])
 
+    async def waiting(self, episode_id: int) -> str | None:
+        return None
+
     async def submission(self, episode_id: int) -> Submission | None:
         if episode_id not in self.sent:
             return None
