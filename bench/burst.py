@@ -30,6 +30,7 @@ from bot.settings import Settings
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.profile import PROFILES
 from bot.simulator.server import SimulatedModelServer
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.request import NoteRequest
 
 DOCUMENTS = [
@@ -74,9 +75,10 @@ async def burst(
     settings = Settings()
     started = time.perf_counter()
     async with build(settings) as app:
+        desk = NoteDesk(app.notes, app.desk)
         rows = await asyncio.gather(
             *(
-                app.notes.check(NoteRequest(post_ref=f"The MMR vaccine causes autism ({i})"))
+                desk.check(NoteRequest(post_ref=f"The MMR vaccine causes autism ({i})"))
                 for i in range(requests)
             ),
             return_exceptions=True,

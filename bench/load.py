@@ -19,6 +19,8 @@ import tempfile
 import time
 
 from adapters.sqlstore.engine import make_engine, upgrade
+from pipeline.desk.moderation import ModeratorDesk
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.request import NoteRequest
 from tests.fakes.service import fake_note_service
 
@@ -27,10 +29,11 @@ async def run(url: str, requests: int) -> None:
     await upgrade(url)
     engine = make_engine(url, concurrency=8)
     notes = fake_note_service(engine, worker_id="bench")
+    desk = NoteDesk(notes, ModeratorDesk(notes.store))
     started = time.perf_counter()
     rows = await asyncio.gather(
         *(
-            notes.check(NoteRequest(post_ref=f"MMR causes autism, variant {i}", key=f"load:{i}"))
+            desk.check(NoteRequest(post_ref=f"MMR causes autism, variant {i}", key=f"load:{i}"))
             for i in range(requests)
         )
     )

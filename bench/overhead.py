@@ -36,6 +36,8 @@ from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
 from bot.app import openai_client
 from pipeline.budget import EvidenceBudget
+from pipeline.desk.moderation import ModeratorDesk
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
 from pipeline.episode import EpisodeRunner
@@ -140,13 +142,14 @@ async def _run(
         model=model, search=corpus, reader=reader, memory=NoMemory(), budget=BUDGET
     )
     service = NoteService(store=store, posts=PostResolver(), runner=runner, worker_id="bench")
+    desk = NoteDesk(service, ModeratorDesk(store))
     gate = asyncio.Semaphore(concurrency)
     walls: dict[int, float] = {}
 
     async def one() -> None:
         async with gate:
             started = time.perf_counter()
-            row = await service.check(NoteRequest(post_ref=POST))
+            row = await desk.check(NoteRequest(post_ref=POST))
             walls[row.id or 0] = time.perf_counter() - started
             assert row.status == "noted", row.failure_reason or row.abstain_reason
 

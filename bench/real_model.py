@@ -32,6 +32,7 @@ from pydantic import BaseModel
 from bot.app import build
 from bot.render import episode_json
 from bot.settings import Settings
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import EpisodeFailed
 from pipeline.errors import EvoNoteError
 from pipeline.note_text import NOTE_CHAR_LIMIT, note_length, prose_problems
@@ -97,7 +98,7 @@ async def run_posts(settings: Settings, posts: list[tuple[int, dict[str, Any]]],
             recording.answers = []
             started, began = time.monotonic(), time.time()
             try:
-                row = await app.notes.check(NoteRequest(post_ref=post["text"]))
+                row = await NoteDesk(app.notes, app.desk).check(NoteRequest(post_ref=post["text"]))
             except EpisodeFailed as failed:
                 row = failed.episode
             episode = episode_json(row, await app.store.steps(row.id or 0))

@@ -38,8 +38,7 @@ from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
-from pipeline.desk.episode import Episode
-from pipeline.desk.notes import EpisodeFailed
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.trajectory import EpisodeStatus
 from scheduler.jobs import Job, JobScheduler
 
@@ -160,18 +159,13 @@ async def start_scheduler(
             app, slack.client if slack else None, discord_bot.client if discord_bot else None
         )
 
-        async def finished(row: Episode) -> None:
-            await views.final(row)  # the card that showed "Checking…" before the restart
-            if (forecasted := await app.notes.forecast(row)).forecast:
-                await views.final(forecasted)
-
         async def recover_episodes() -> None:
             # Episodes queued for two minutes are nobody's: their front end or worker is gone.
             await app.notes.recover(
                 ops.max_attempts,
                 queued_for_s=120,
                 progress_for=views.progress_for,
-                finished=finished,
+                finished=views.finished,
             )
 
         jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s, at_start=True))
@@ -183,9 +177,10 @@ async def start_scheduler(
 
         background = BackgroundTasks("watchlist")
 
+        desk = NoteDesk(app.notes, app.desk)
+
         async def run_quietly(episode_id: int) -> None:
-            with contextlib.suppress(EpisodeFailed):  # stored as failed, with its reason
-                await app.notes.forecast(await app.notes.run(episode_id))
+            await desk.run_behind(episode_id, None)  # no card to edit; a failure is stored
 
         async def scan_watchlists() -> None:
             for episode_id in await scanner.run_once():

@@ -16,14 +16,13 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.app import App
 from bot.discord.embeds import card_embed
 from bot.discord.views import card_view
-from bot.live_card import CardView, progress_text, show_safely
 from bot.slack.messages import CardMessage
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
-from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode
+from pipeline.desk.note_desk import CardView, NoteDesk
 from pipeline.errors import StorageUnavailable
-from pipeline.trajectory import EpisodeStatus, Progress, ProgressListener
+from pipeline.trajectory import EpisodeStatus, ProgressListener
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +42,8 @@ class DiscordMessageView:
 
 
 class CardViews:
-    """Finds the card of an episode from where it was asked (its reply target)."""
+    """Finds the card of an episode from where it was asked (its reply target); what is shown
+    on it, and when, is the note desk's."""
 
     def __init__(
         self, app: App, slack: AsyncWebClient | None, discord_client: discord.Client | None
@@ -51,6 +51,7 @@ class CardViews:
         self.app = app
         self.slack = slack
         self.discord = discord_client
+        self.desk = NoteDesk(app.notes, app.desk)
 
     def for_row(self, row: Episode) -> CardView | None:
         channel, message = row.reply_channel, row.reply_message
@@ -71,22 +72,17 @@ class CardViews:
 
     def progress_for(self, row: Episode) -> ProgressListener | None:
         view = self.for_row(row)
-        if view is None or row.id is None:
-            return None
-        running = card_for(row, submitting=self.app.submitter is not None)  # kept, not re-read
-
-        async def progress(event: Progress) -> None:
-            await show_safely(view, running.model_copy(update={"progress": progress_text(event)}))
-
-        return progress
+        return None if view is None else self.desk.progress_for_row(view, row)
 
     async def final(self, row: Episode) -> None:
-        view = self.for_row(row)
-        if view is None or row.id is None:
-            return
-        card = await self.app.desk.card(row.id)
-        if card is not None:
-            await show_safely(view, card, force=True)
+        if row.id is not None:
+            await self.desk.show_final(row.id, self.for_row(row))
+
+    async def forecast(self, row: Episode) -> Episode:
+        return await self.desk.forecast_then_show(row, self.for_row(row))
+
+    async def finished(self, row: Episode) -> None:
+        await self.desk.finish_recovered(row, self.for_row(row))
 
 
 # Notes waiting for their forecast; past this, a note keeps its card without one (logged).
@@ -106,8 +102,7 @@ async def run_workers(app: App, views: CardViews, poll_s: float = 1.0) -> None:
         while True:
             row = await backlog.get()
             try:
-                if (forecasted := await app.notes.forecast(row)).forecast:
-                    await views.final(forecasted)
+                await views.forecast(row)
             except StorageUnavailable as e:  # the note stays without a forecast
                 log.warning("episode %s: forecast not stored: %s", row.id, e)
 

@@ -78,6 +78,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
         print("· starting (loading the model client, evidence and memory)", file=sys.stderr)
     from bot.app import build
     from bot.render import episode_json, episode_text
+    from pipeline.desk.note_desk import NoteDesk
     from pipeline.desk.notes import EpisodeFailed
 
     if args.no_forecast:
@@ -86,7 +87,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
         panel = app.notes.panel
         progress = None if args.json else progress_lines(len(panel.personas) if panel else 0)
         try:
-            row = await app.notes.check(cli_request(args.post), progress=progress)
+            row = await NoteDesk(app.notes, app.desk).check(cli_request(args.post), progress)
         except EpisodeFailed as failed:
             row = failed.episode
             message = str(failed)

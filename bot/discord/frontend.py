@@ -28,11 +28,11 @@ from bot.discord.views import (
     card_view,
     draft_view,
 )
-from bot.live_card import CardView, LiveCards
 from bot.settings import DiscordSettings
 from memory.curation import LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
+from pipeline.desk.note_desk import CardView, NoteDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.previews import LinkPreviews
 from pipeline.note_text import find_urls
@@ -71,7 +71,8 @@ class DiscordFrontend:
         lessons: LessonDesk | None = None,
     ) -> None:
         self.desk = desk
-        self.cards = LiveCards(notes, desk, run_episodes)
+        self.cards = NoteDesk(notes, desk)
+        self.run_episodes = run_episodes  # False where workers in other processes run them
         self.notes = notes
         self.previews = LinkPreviews(notes)
         self.settings = settings
@@ -132,7 +133,9 @@ class DiscordFrontend:
             return editor, None if message_id is None else str(message_id)
 
         # Every Discord interaction waits for an answer ("thinking…"): a repeat gets the card.
-        self.background.spawn(self.cards.request(request, place, answer_repeats=True))
+        self.background.spawn(
+            self.cards.request(request, place, run=self.run_episodes, answer_repeats=True)
+        )
 
     async def _note_command(self, interaction: Interaction, url_or_text: str) -> None:
         await self.on_note(interaction, url_or_text)

@@ -18,7 +18,6 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundTasks
-from bot.live_card import LiveCards
 from bot.settings import SlackSettings
 from bot.slack.blocks import evidence_blocks, reason_modal
 from bot.slack.events import (
@@ -36,6 +35,7 @@ from bot.slack.moderators import SlackModerators
 from bot.slack.unfurls import DRAFT_ACTION, preview_blocks
 from memory.curation import LessonDesk
 from pipeline.desk.moderation import Answer, ModeratorDesk
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.previews import LinkPreviews
 from pipeline.request import NoteRequest, ReplyTarget
@@ -67,7 +67,8 @@ class SlackFrontend:
         lessons: LessonDesk | None = None,
     ) -> None:
         self.desk = desk
-        self.cards = LiveCards(notes, desk, run_episodes)
+        self.cards = NoteDesk(notes, desk)
+        self.run_episodes = run_episodes  # False where workers in other processes run them
         self.notes = notes
         self.previews = LinkPreviews(notes)
         self.settings = settings
@@ -110,14 +111,14 @@ class SlackFrontend:
             reply_to=ReplyTarget(platform="slack", channel=asked.channel, thread=asked.thread),
         )
         place = card_placer(self.client, asked.channel, asked.thread, self.interval_s)
-        self.background.spawn(self.cards.request(request, place))
+        self.background.spawn(self.cards.request(request, place, run=self.run_episodes))
 
     async def follow(self, episode_id: int, channel: str, thread: str | None = None) -> None:
         """Post the card of a queued episode (a watchlist find), run it behind the card."""
         episode = await self.desk.episode(episode_id)
         if episode is not None:
             place = card_placer(self.client, channel, thread, self.interval_s)
-            await self.cards.attend(episode, place)
+            await self.cards.attend(episode, place, run=self.run_episodes)
 
     async def tell(self, channel: str, user: str, text: str, **blocks: Any) -> None:
         await self.client.chat_postEphemeral(channel=channel, user=user, text=text, **blocks)

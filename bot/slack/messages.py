@@ -8,10 +8,10 @@ import re
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.live_card import CardPlacer, CardView
 from bot.slack.blocks import card_blocks
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
+from pipeline.desk.note_desk import CardPlacer, CardView
 
 log = logging.getLogger(__name__)
 _MENTION = re.compile(r"<@[A-Z0-9]+>")

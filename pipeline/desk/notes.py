@@ -381,10 +381,3 @@ class NoteService:
         if forecast is None:
             return row
         return await self.store.save_forecast(row.id, forecast)
-
-    async def check(
-        self, request: NoteRequest, progress: ProgressListener | None = None
-    ) -> Episode:
-        row = await self.submit(request)
-        assert row.id is not None
-        return await self.forecast(await self.run(row.id, progress))

@@ -63,7 +63,14 @@ class EpisodeRepository(Protocol):
 
     # ---- moderators ------------------------------------------------------------------------
     async def record_vote(
-        self, episode_id: int, *, platform: str, user: str, vote: int, reason: str | None = None
+        self,
+        episode_id: int,
+        *,
+        platform: str,
+        user: str,
+        vote: int,
+        reason: str | None = None,
+        moderator: bool = False,
     ) -> VoteOutcome: ...
 
     async def approve(self, episode_id: int, user: str) -> Episode: ...

@@ -19,8 +19,8 @@ import pytest
 
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
-from bot.live_card import LiveCards
 from pipeline.card import NoteCard
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.errors import StorageUnavailable
 from pipeline.post import Post
 from pipeline.request import NoteRequest
@@ -98,7 +98,8 @@ async def test_a_chat_request_the_database_cannot_take_is_answered_not_dropped(
         shown.append(card)
         return object(), None
 
-    await LiveCards(Notes(), None, True).request(NoteRequest(post_ref="MMR causes autism"), place)  # type: ignore[arg-type]
+    desk = NoteDesk(Notes(), None)  # type: ignore[arg-type]
+    await desk.request(NoteRequest(post_ref="MMR causes autism"), place)
     (card,) = shown
     assert card.status == "failed" and card.actions() == []
     assert "not stored" in (card.failure_reason or "") and "disk is full" in (

@@ -10,9 +10,9 @@ import pytest
 from slack_sdk.errors import SlackClientError
 
 from bot.app import build
-from bot.live_card import LiveCards
 from bot.settings import Settings
 from pipeline.card import NoteCard
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.request import NoteRequest
 from tests.fakes.model_server import ScriptedModelServer
 
@@ -50,8 +50,8 @@ async def test_a_card_edit_that_raises_leaves_the_episode_noted(
         return view, None
 
     async with build(Settings()) as app:
-        cards = LiveCards(app.notes, app.desk, run_episodes=True)
-        with caplog.at_level(logging.ERROR, logger="bot.live_card"):
+        cards = NoteDesk(app.notes, app.desk)
+        with caplog.at_level(logging.ERROR, logger="pipeline.desk.note_desk"):
             await cards.request(NoteRequest(post_ref="The MMR vaccine causes autism."), place)
         [episode] = await app.store.recent(1)
     assert episode.status == "noted", episode.failure_reason

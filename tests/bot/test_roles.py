@@ -200,8 +200,8 @@ async def test_concurrent_deliveries_of_one_request_show_one_card(
     app_env: ScriptedModelServer,
 ) -> None:
     """A platform that delivers one command 8 times at once: one episode, one card, run once."""
-    from bot.live_card import LiveCards
     from pipeline.card import NoteCard
+    from pipeline.desk.note_desk import NoteDesk
 
     placed: list[NoteCard] = []
     shown: list[NoteCard] = []
@@ -215,7 +215,7 @@ async def test_concurrent_deliveries_of_one_request_show_one_card(
         return View(), None
 
     async with build(Settings()) as app:
-        cards = LiveCards(app.notes, app.desk, run_episodes=True)
+        cards = NoteDesk(app.notes, app.desk)
         request = NoteRequest(post_ref=POST, source="slack", requester="U1", key="slack:cmd:T1")
         await asyncio.gather(*(cards.request(request, place) for _ in range(8)))
         assert len(placed) == 1

@@ -8,6 +8,8 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from pipeline.desk.admission import AdmissionGate
+from pipeline.desk.moderation import ModeratorDesk
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.errors import SearchFailed
 from pipeline.evidence import SearchResult
 from pipeline.request import NoteRequest
@@ -46,7 +48,10 @@ class Retrying(ResearchPolicy):
 async def test_search_failing_half_the_time(engine: AsyncEngine) -> None:
     notes = fake_note_service(engine, Retrying(), FlakySearch(health_pages()))
     rows = [
-        await notes.check(NoteRequest(post_ref=f"MMR causes autism, claim {i}")) for i in range(12)
+        await NoteDesk(notes, ModeratorDesk(notes.store)).check(
+            NoteRequest(post_ref=f"MMR causes autism, claim {i}")
+        )
+        for i in range(12)
     ]
     assert {r.status for r in rows} <= {"noted", "abstained"}
     assert sum(r.status == "noted" for r in rows) >= 6
@@ -59,7 +64,9 @@ async def test_many_requests_at_once_all_complete_once(engine: AsyncEngine) -> N
     count = 40
     rows = await asyncio.gather(
         *(
-            notes.check(NoteRequest(post_ref=f"MMR causes autism, variant {i}", key=f"load:{i}"))
+            NoteDesk(notes, ModeratorDesk(notes.store)).check(
+                NoteRequest(post_ref=f"MMR causes autism, variant {i}", key=f"load:{i}")
+            )
             for i in range(count)
         )
     )

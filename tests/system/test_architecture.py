@@ -65,7 +65,7 @@ def test_pipeline_and_memory_import_no_adapter_bot_or_platform_library() -> None
         "bot/commands",
         "bot/worker.py",
         "bot/watch.py",
-        "bot/live_card.py",
+        "pipeline/desk/note_desk.py",
         "pipeline/desk/notes.py",
     ],
 )
@@ -118,3 +118,14 @@ def test_every_command_module_is_in_the_command_table() -> None:
         if p.stem not in {"__init__", "arguments", "exits"}
     }
     assert modules == {c.__name__.rsplit(".", 1)[1] for c in COMMANDS.values()}  # type: ignore[attr-defined]
+
+
+def test_one_file_owns_the_run_then_card_then_forecast_sequence() -> None:
+    """Only the note desk asks the note service for a forecast: every card's sequence (run,
+    show, forecast, show again) is written there once."""
+    callers = [
+        p.relative_to(ROOT).as_posix()
+        for p in files(*SHIPPED, "bench")
+        if "notes.forecast(" in p.read_text(encoding="utf-8")
+    ]
+    assert callers == ["pipeline/desk/note_desk.py"]
