@@ -78,7 +78,7 @@ async def burst(
         views = StopWatchViews(app)
         accepted: dict[int, float] = {}
         for i in range(args.requests):
-            row = await app.notes.submit(
+            row = await app.notes.enqueue(
                 NoteRequest(post_ref=f"The MMR vaccine causes autism ({i})")
             )
             accepted[row.id or 0] = time.perf_counter()

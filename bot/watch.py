@@ -101,7 +101,7 @@ class WatchScanner:
                 continue
             if not await self.about_health(post):
                 continue
-            row = await self.notes.submit_post(
+            row = await self.notes.enqueue_post(
                 NoteRequest(
                     post_ref=post.url or "",
                     requester=requester,

@@ -12,6 +12,7 @@ from typing import Protocol
 
 from memory.models import LessonStatus, MemoryItem
 from pipeline.desk.moderation import Answer, Voter
+from pipeline.errors import LessonNotFound
 
 BOARD_SIZE = 5  # lessons per section: a board, not an archive (the CLI lists them all)
 
@@ -115,7 +116,7 @@ class LessonDesk:
                 f"{voter.platform}:{voter.user}",
                 why if action is LessonAction.RETIRE else None,
             )
-        except KeyError:
+        except LessonNotFound:
             return Answer(message=f"Lesson {lesson_id} no longer exists.")
         return Answer(refresh=True)
 

@@ -20,6 +20,14 @@ class StorageUnavailable(EvoNoteError):
     was half-written (the transaction rolled back): the same action may be tried again."""
 
 
+class EpisodeNotFound(EvoNoteError):
+    """No episode has this id (deleted, or never stored)."""
+
+
+class LessonNotFound(EvoNoteError):
+    """No lesson of the experience memory has this id."""
+
+
 class DuplicateRequest(EvoNoteError):
     """A request with this key is already stored (a retried event or a double click)."""
 

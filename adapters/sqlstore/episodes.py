@@ -14,7 +14,7 @@ from sqlmodel import col, delete, select
 from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
 from pipeline.desk.episode import Episode, Vote
-from pipeline.errors import DuplicateRequest
+from pipeline.errors import DuplicateRequest, EpisodeNotFound
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
 from pipeline.ports import MemoryMode
@@ -216,7 +216,7 @@ class EpisodeStore:
             row: EpisodeRow | None = result.scalar_one_or_none()
             await session.commit()
         if row is None:
-            raise KeyError(f"episode {episode_id} does not exist")
+            raise EpisodeNotFound(f"episode {episode_id} does not exist")
         return episode(row)
 
     async def claim_next(
@@ -478,7 +478,7 @@ class EpisodeStore:
                 ).first()
                 if current is None:
                     if await session.get(EpisodeRow, episode_id) is None:
-                        raise KeyError(f"there is no episode {episode_id}")
+                        raise EpisodeNotFound(f"there is no episode {episode_id}")
                     session.add(
                         FeedbackRow(
                             episode_id=episode_id,

@@ -9,6 +9,7 @@ from sqlmodel import col, select, update
 
 from adapters.sqlstore.engine import sessions_of
 from memory.models import LessonStatus, MemoryAudit, MemoryItem, utcnow
+from pipeline.errors import LessonNotFound
 from pipeline.ports import MemoryPhase
 
 
@@ -36,7 +37,7 @@ class SqlMemoryStore:
         async with self.sessions() as session:
             item = await session.get(MemoryItem, item_id)
             if item is None:
-                raise KeyError(f"there is no memory item {item_id}")
+                raise LessonNotFound(f"there is no memory item {item_id}")
             before = _snapshot(item)
             for key, value in changes.items():
                 if not hasattr(item, key) or key in ("id", "created_at"):

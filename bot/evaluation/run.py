@@ -172,7 +172,7 @@ async def run_variant(
             request = NoteRequest(
                 post_ref=item.id, source="bench", key=f"bench:{item.id}:{uuid.uuid4().hex}"
             )
-            row = await app.notes.submit_post(request, as_post(item))
+            row = await app.notes.enqueue_post(request, as_post(item))
             assert row is not None
             episode_id = row.id
             assert episode_id is not None

@@ -18,7 +18,7 @@ from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.standing import WriterStanding
 from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
-from pipeline.errors import EvoNoteError
+from pipeline.errors import EpisodeNotFound, EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
 from pipeline.redact import redact
 
@@ -132,7 +132,7 @@ class ModeratorDesk:
                 reason=reason,
                 moderator=voter.is_moderator,  # anyone's vote is shown; a moderator's teaches
             )
-        except KeyError:
+        except EpisodeNotFound:
             return Answer(message=f"Episode {episode_id} no longer exists.")
         if outcome is VoteOutcome.UNCHANGED:
             return Answer(message=vote_message(outcome, vote), outcome=outcome)

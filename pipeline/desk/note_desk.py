@@ -110,7 +110,7 @@ class NoteDesk:
         the database cannot take it — then run behind the card here (`run`), or left queued for
         a worker."""
         try:
-            episode = await self.notes.submit_once(request)
+            episode = await self.notes.enqueue_once(request)
         except EpisodeFailed as failed:
             await place(card_for(failed.episode))
             return
@@ -159,6 +159,6 @@ class NoteDesk:
     ) -> Episode:
         """The CLI's `check`: stored, run and forecast here, with no card (the CLI prints the
         result); a failure raises `EpisodeFailed`."""
-        row = await self.notes.submit(request)
+        row = await self.notes.enqueue(request)
         assert row.id is not None
         return await self.notes.forecast(await self.notes.run(row.id, progress))

@@ -111,7 +111,7 @@ class NoteService:
         # A lease outlives any healthy episode; one still running past it has lost its worker.
         self.lease_s = lease_s or runner.budget.deadline_s * 2 + 60
 
-    async def submit(self, request: NoteRequest) -> Episode:
+    async def enqueue(self, request: NoteRequest) -> Episode:
         """Persist the request as a queued episode; bad input is recorded as failed.
         A request whose key was seen before returns that episode (retries, double clicks)."""
         if request.key and (seen := await self.store.by_request_key(request.key)) is not None:
@@ -137,7 +137,7 @@ class NoteService:
             raise EpisodeFailed(await self.store.fail(row.id, str(e), failure_kind(e)), e) from e
         return await self.store.create(request, post, self.memory_mode)
 
-    async def submit_post(self, request: NoteRequest, post: Post) -> Episode | None:
+    async def enqueue_post(self, request: NoteRequest, post: Post) -> Episode | None:
         """Queue an already fetched post (a watchlist scan); None when its key was seen."""
         if request.key and await self.store.by_request_key(request.key) is not None:
             return None
@@ -146,13 +146,13 @@ class NoteService:
         except DuplicateRequest:
             return None
 
-    async def submit_once(self, request: NoteRequest) -> Episode | None:
-        """Like `submit`, but None when the request's key was seen before — also when two
+    async def enqueue_once(self, request: NoteRequest) -> Episode | None:
+        """Like `enqueue`, but None when the request's key was seen before — also when two
         deliveries of the same event race (the database's unique key decides)."""
         if request.key and await self.store.by_request_key(request.key) is not None:
             return None
         try:
-            return await self._store_new(request)  # never `submit`: it returns the stored one
+            return await self._store_new(request)  # never `enqueue`: it returns the stored one
         except DuplicateRequest:
             return None
 

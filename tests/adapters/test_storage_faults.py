@@ -89,7 +89,7 @@ async def test_a_chat_request_the_database_cannot_take_is_answered_not_dropped(
     shown: list[NoteCard] = []
 
     class Notes:
-        async def submit_once(self, request: NoteRequest) -> None:
+        async def enqueue_once(self, request: NoteRequest) -> None:
             raise StorageUnavailable(
                 "the database's disk is full: free some space; nothing was stored"
             )

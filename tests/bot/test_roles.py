@@ -145,7 +145,7 @@ async def test_a_hung_model_server_delays_the_episode_instead_of_failing_it(
     monkeypatch.setenv("EVONOTE_LLM__MAX_RETRIES", "0")
     monkeypatch.setenv("EVONOTE_LLM__CALL_TIMEOUT_S", "1")
     async with build(Settings()) as app:
-        row = await app.notes.submit(NoteRequest(post_ref=POST))
+        row = await app.notes.enqueue(NoteRequest(post_ref=POST))
         app_env.delay_s = 3  # every answer comes after the call's time limit
         delayed = await app.notes.work_once()
         assert delayed is not None and delayed.id == row.id and delayed.status == "queued"
@@ -160,7 +160,7 @@ async def test_workers_delay_episodes_while_the_model_server_is_down(
 ) -> None:
     monkeypatch.setenv("EVONOTE_LLM__MAX_RETRIES", "0")
     async with build(Settings()) as app:
-        row = await app.notes.submit(NoteRequest(post_ref=POST))
+        row = await app.notes.enqueue(NoteRequest(post_ref=POST))
         app_env.down = True
         delayed = await app.notes.work_once()
         assert delayed is not None and delayed.status == "queued"
@@ -251,7 +251,7 @@ async def test_recovery_runs_requeued_episodes_at_once_and_finishes_their_cards(
     async with build(Settings()) as app:
         ids = []
         for n in range(4):
-            row = await app.notes.submit(NoteRequest(post_ref=f"{POST} ({n})", source="slack"))
+            row = await app.notes.enqueue(NoteRequest(post_ref=f"{POST} ({n})", source="slack"))
             assert row.id is not None
             await app.store.claim(row.id, "old-process", 60)
             await app.store.delay(row.id, "requeued: EvoNote was stopped")  # as at shutdown
@@ -282,7 +282,7 @@ async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worke
         monkeypatch.setenv("EVONOTE_OPS__WORKERS", "2")
         app_env.delay_s = 0.5  # each episode takes a few seconds: the outage lands mid-run
         async with build(Settings()) as app:
-            first = [await app.notes.submit(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
+            first = [await app.notes.enqueue(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
             workers = asyncio.create_task(run_workers(app, CardViews(app, None, None), 0.2))
             try:
                 async with asyncio.timeout(60):
@@ -294,7 +294,7 @@ async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worke
                 await asyncio.sleep(3)
                 server.resume()
                 later = [
-                    await app.notes.submit(NoteRequest(post_ref=f"{POST} later {n}"))
+                    await app.notes.enqueue(NoteRequest(post_ref=f"{POST} later {n}"))
                     for n in range(2)
                 ]
                 ids = [row.id for row in first + later]
@@ -337,7 +337,7 @@ async def test_a_worker_takes_its_next_episode_while_the_last_note_is_forecast(
             return row
 
         monkeypatch.setattr(app.notes, "forecast", slow_forecast)
-        rows = [await app.notes.submit(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
+        rows = [await app.notes.enqueue(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
         workers = asyncio.create_task(run_workers(app, CardViews(app, None, None), 0.1))
         try:
             async with asyncio.timeout(60):

@@ -496,7 +496,7 @@ async def test_a_moderator_submits_an_approved_note_to_x(
             process_before_response=True,
         )
         # An operator queues the post from its file (chat cannot name files); Slack shows it.
-        queued = await app.notes.submit(NoteRequest(post_ref=f"@{post}", post_file=str(post)))
+        queued = await app.notes.enqueue(NoteRequest(post_ref=f"@{post}", post_file=str(post)))
         episode = queued.id or 0
         await slack.follow(episode, "C1")
         before = json.dumps(slack_api.called("chat.update")[-1]["blocks"])

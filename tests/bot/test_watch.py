@@ -210,7 +210,7 @@ async def test_the_feed_brings_what_requesters_said_and_skips_what_x_would_refus
     }
     ours = tweet(803, "Raw milk cures eczema", author="333")
     store = EpisodeStore(engine)
-    earlier = await fake_note_service(engine).submit_post(
+    earlier = await fake_note_service(engine).enqueue_post(
         NoteRequest(post_ref="p"), Post(text="earlier", post_id="803")
     )
     assert earlier is not None and earlier.id is not None

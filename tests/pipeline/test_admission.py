@@ -149,7 +149,7 @@ async def test_a_burst_through_the_note_service_runs_a_few_at_a_time(
             if len(queued_cards) == 9:
                 all_queued.set()
 
-    rows = [await notes.submit(NoteRequest(post_ref=f"MMR causes autism {i}")) for i in range(12)]
+    rows = [await notes.enqueue(NoteRequest(post_ref=f"MMR causes autism {i}")) for i in range(12)]
     async with asyncio.timeout(30):
         done = await asyncio.gather(*(notes.run(r.id or 0, progress) for r in rows))
     assert [r.status for r in done] == ["noted"] * 12

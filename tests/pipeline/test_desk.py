@@ -11,7 +11,7 @@ from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.moderation import ModeratorDesk, Voter
 from pipeline.desk.standing import WriterStanding, standing_of
 from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
-from pipeline.errors import EvoNoteError
+from pipeline.errors import EpisodeNotFound, EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome
 from pipeline.post import Post
 from pipeline.trajectory import EpisodeStatus
@@ -37,7 +37,7 @@ class Book:
         moderator: bool = False,
     ) -> VoteOutcome:
         if episode_id not in self.noted:
-            raise KeyError(episode_id)
+            raise EpisodeNotFound(f"there is no episode {episode_id}")
         key = (episode_id, platform, user)
         before = self.ballots.get(key)
         self.ballots[key] = vote

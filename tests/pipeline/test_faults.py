@@ -73,7 +73,7 @@ async def test_many_requests_at_once_all_complete_once(engine: AsyncEngine) -> N
     assert {r.status for r in rows} == {"noted"}
     assert len({r.id for r in rows}) == count
     again = await asyncio.gather(
-        *(notes.submit_once(NoteRequest(post_ref="x", key=f"load:{i}")) for i in range(count))
+        *(notes.enqueue_once(NoteRequest(post_ref="x", key=f"load:{i}")) for i in range(count))
     )
     assert again == [None] * count, "a repeated request never starts a second episode"
     waits = sorted(
