@@ -16,6 +16,7 @@ from adapters.x.oembed import OEMBED_URL, XOEmbedSource
 from pipeline.desk.posts import PostResolver
 from pipeline.errors import PostUnavailable, SourceRefused
 from pipeline.post import Post
+from tests.fakes.resolver import StubResolver
 
 PUBLIC = "93.184.216.34"
 
@@ -198,14 +199,6 @@ async def test_bluesky_failures_say_what_happened(
         await BlueskyPostSource(http).fetch("https://bsky.app/profile/a.bsky.social/post/3k")
 
 
-class StubResolver:
-    def __init__(self, table: dict[str, str]) -> None:
-        self.table = table
-
-    async def resolve(self, host: str, port: int) -> list[str]:
-        return [self.table[host]]
-
-
 def status(number: str, content: str, **extra: object) -> dict[str, object]:
     return {
         "id": number,
@@ -240,7 +233,7 @@ async def test_mastodon_reads_a_status_with_a_warning_and_its_reply_target(
     respx.get(f"https://{PUBLIC}/api/v1/statuses/100").respond(
         200, json=status("100", "<p>Do mRNA vaccines shed?</p>")
     )
-    source = MastodonPostSource(http, StubResolver({"social.example": PUBLIC}))
+    source = MastodonPostSource(http, StubResolver({"social.example": [[PUBLIC]]}))
     url = "https://social.example/@vax/109"
     assert source.handles(url)
     post = await source.fetch(url)
@@ -257,7 +250,7 @@ async def test_mastodon_reads_a_status_with_a_warning_and_its_reply_target(
 async def test_a_mastodon_host_on_a_private_address_is_never_fetched(
     http: httpx.AsyncClient,
 ) -> None:
-    source = MastodonPostSource(http, StubResolver({"internal.example": "10.0.0.5"}))
+    source = MastodonPostSource(http, StubResolver({"internal.example": [["10.0.0.5"]]}))
     with pytest.raises(PostUnavailable, match="refused: internal.example resolves to 10.0.0.5"):
         await source.fetch("https://internal.example/@admin/1")
     assert respx.calls.call_count == 0
@@ -272,7 +265,7 @@ async def test_mastodon_failures_say_what_happened(
     http: httpx.AsyncClient, code: int, says: str
 ) -> None:
     respx.get(f"https://{PUBLIC}/api/v1/statuses/7").respond(code, json={"error": "x"})
-    source = MastodonPostSource(http, StubResolver({"social.example": PUBLIC}))
+    source = MastodonPostSource(http, StubResolver({"social.example": [[PUBLIC]]}))
     with pytest.raises(PostUnavailable, match=says):
         await source.fetch("https://social.example/@vax/7")
 
@@ -331,7 +324,7 @@ async def test_every_spelling_of_a_post_link_names_the_same_post(http: httpx.Asy
         [
             XOEmbedSource(http),
             BlueskyPostSource(http),
-            MastodonPostSource(http, StubResolver({"social.example": PUBLIC})),
+            MastodonPostSource(http, StubResolver({"social.example": [[PUBLIC]]})),
         ]
     )
     same = {

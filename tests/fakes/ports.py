@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 from pipeline.errors import ModelOutputInvalid, ModelTimeout, PageUnreadable, SearchFailed
 from pipeline.evidence import Page, SearchResult
 from pipeline.ports import ChatMessage, ModelReply
+from pipeline.trajectory import StepRecord
 from tests.fakes.policy import Policy, answer
 
 T = TypeVar("T", bound=BaseModel)
@@ -130,3 +131,13 @@ class OpenLinks:
     async def opens(self, url: str) -> str | None:
         self.checked.append(url)
         return None
+
+
+class Journal:
+    """A `StepJournal` that keeps the steps in memory."""
+
+    def __init__(self) -> None:
+        self.steps: list[StepRecord] = []
+
+    async def record(self, *steps: StepRecord) -> None:
+        self.steps.extend(steps)

@@ -14,10 +14,9 @@ from pipeline.episode import EpisodeRunner
 from pipeline.errors import ModelTimeout
 from pipeline.ports import NoMemory
 from pipeline.post import Media, Post
-from pipeline.trajectory import StepRecord
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.policy import ResearchPolicy
-from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
 
 CHART = "https://pbs.twimg.com/media/chart.jpg"
 
@@ -32,14 +31,6 @@ class FakeCaptioner(OpenAICaptioner):
         if self.fail:
             raise ModelTimeout("the vision model did not answer within 5 s")
         return f"Chart: autism diagnoses 2000-2020 ({image_url.rsplit('/', 1)[-1]})"
-
-
-class Journal:
-    def __init__(self) -> None:
-        self.steps: list[StepRecord] = []
-
-    async def record(self, *steps: StepRecord) -> None:
-        self.steps.extend(steps)
 
 
 def post_with_media() -> Post:

@@ -17,17 +17,9 @@ from pipeline.ports import Lesson, MemoryPhase, NoMemory
 from pipeline.post import Post
 from pipeline.trajectory import Progress, StepRecord
 from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, ScriptedSteps, state_of
-from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, health_pages
+from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, health_pages
 
 POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
-
-
-class Journal:
-    def __init__(self) -> None:
-        self.steps: list[StepRecord] = []
-
-    async def record(self, *steps: StepRecord) -> None:
-        self.steps.extend(steps)
 
 
 def runner(

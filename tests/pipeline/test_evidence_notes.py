@@ -11,19 +11,10 @@ from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
 from pipeline.post import Post
-from pipeline.trajectory import StepRecord
 from tests.fakes.policy import ResearchPolicy, page_notes, state_of
-from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
+from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
 
 POST = Post(text="The measles vaccine causes autism.")
-
-
-class Journal:
-    def __init__(self) -> None:
-        self.steps: list[StepRecord] = []
-
-    async def record(self, *steps: StepRecord) -> None:
-        self.steps.extend(steps)
 
 
 def run(policy: Any, web: FakeWeb | None = None, **budget: Any) -> Any:
