@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import os
 from collections.abc import AsyncIterator
@@ -600,7 +601,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             ),
         )
         store = EpisodeStore(engine)
-        panel = make_panel(settings, client)
+        panel = await asyncio.to_thread(make_panel, settings, client)  # reads its files
         metrics = Metrics()
         notes = NoteService(
             store=store,

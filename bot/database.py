@@ -6,6 +6,7 @@ start without loading the model, search and chat libraries.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -29,7 +30,10 @@ from memory.models import MemoryItem
 async def open_database(settings: Settings) -> AsyncIterator[AsyncEngine]:
     """The engine, after migrations; running episodes whose process died are failed (the
     CLI's) or requeued (the rest), and those whose lease ran out are requeued."""
-    engine = make_engine(settings.database_url, concurrency=settings.ops.workers)
+    # (a SQLite database's folder is made: off the event loop)
+    engine = await asyncio.to_thread(
+        make_engine, settings.database_url, concurrency=settings.ops.workers
+    )
     try:
         try:
             await upgrade(settings.database_url)

@@ -59,7 +59,7 @@ from pipeline.prompts import (
     page_notes_messages,
 )
 from pipeline.source_quality import source_tier
-from pipeline.text_policy import disallowed_content, normalise
+from pipeline.text_policy import disallowed_content, load_word_lists, normalise
 from pipeline.trajectory import (
     EpisodeOutcome,
     EpisodeStatus,
@@ -266,6 +266,7 @@ class _Run:
 
     async def execute(self) -> EpisodeOutcome:
         await self.tell("analysing")
+        await load_word_lists()  # the draft checks' word lists, read off the event loop
         await self.caption_media()
         if self.b.claim_analysis:
             # The post's own words are searched while the claim is analysed: the first agent
@@ -289,6 +290,7 @@ class _Run:
                     early.cancel()
                 raise
             self.brief = self.checks.brief = reply.value
+            await load_word_lists(self.brief.language.split("-")[0].lower())
             analysis: HeldStep = (
                 "claim_analysis",
                 {"lessons": [m.id for m in claim_lessons]},

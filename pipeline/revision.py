@@ -16,6 +16,7 @@ from pipeline.evidence import SupportVerdicts
 from pipeline.note_text import assemble_note
 from pipeline.ports import ChatModel
 from pipeline.prompts import NoteRevision, revision_messages
+from pipeline.text_policy import load_word_lists
 
 
 def claim_opinion_feedback(score: float, bar: float) -> str:
@@ -42,6 +43,8 @@ class EpisodeReviser:
         self.timeout_s = timeout_s
 
     async def revise(self, episode: Episode, feedback: str) -> Revision:
+        language = episode.brief.language.split("-")[0].lower() if episode.brief else "en"
+        await load_word_lists(language)  # read off the event loop, once a process
         evidence = {e.url: e for e in episode.evidence}
         checks = DraftChecks(episode.post, evidence, episode.brief)
         prose = (episode.note_text or "").split("\n\n")[0]

@@ -22,6 +22,7 @@ An allowlist held in code whatever the model says, decided by where each part ca
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import re
 import unicodedata
@@ -213,6 +214,21 @@ def in_vocabulary(word: str, language: str = "en") -> bool:
 
 
 _UNLISTED: set[str] = set()  # languages wordfreq cannot look up here: English only
+
+
+async def load_word_lists(language: str = "en") -> None:
+    """Read the word lists the policy looks words up in (English, and `language`'s) off the
+    event loop: wordfreq reads a file the first time a language is looked up."""
+
+    def load() -> None:
+        zipf_frequency("the", "en")
+        if language != "en" and language not in _UNLISTED:
+            try:
+                zipf_frequency("the", language)
+            except (LookupError, ImportError):
+                _UNLISTED.add(language)
+
+    await asyncio.to_thread(load)
 
 
 def _doubling_of_a_word(lower: str) -> bool:

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from adapters.sqlstore.engine import make_engine, upgrade
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.policy import ResearchPolicy
-from tests.fakes.postgres import fresh_database, start_postgres
+from tests.fakes.postgres import drop_database, fresh_database, start_postgres
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 REAL_MODEL = os.environ.get("EVONOTE_TEST_REAL_MODEL") == "1"
@@ -130,6 +130,8 @@ async def engine(
     engine = make_engine(url)
     yield engine
     await engine.dispose()
+    if request.param == "postgresql" and postgres_server is not None:
+        await drop_database(postgres_server, url)
 
 
 @pytest.fixture

@@ -218,7 +218,8 @@ async def calibrate_command(settings: Settings, args: argparse.Namespace) -> int
         return EXIT_INPUT
     client = make_llm_client(settings)
     try:
-        panel = make_panel(
+        panel = await asyncio.to_thread(
+            make_panel,
             settings.model_copy(
                 update={
                     "forecast": settings.forecast.model_copy(

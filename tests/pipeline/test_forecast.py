@@ -44,6 +44,9 @@ from tests.conftest import SHARED_DATA
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.ports import FakeChatModel
 
+# the shipped personas, read at import (not on a test's event loop)
+SHIPPED = PersonaSet.load()
+
 
 def planted(
     seed: int = 1, raters: int = 300, notes: int = 200, m: int = 20_000
@@ -349,14 +352,14 @@ async def test_personas_rate_concurrently_against_the_model_server(
 ) -> None:
     model_server.delay_s = 0.3
     client = openai.AsyncOpenAI(base_url=model_server.base_url, api_key="x", max_retries=0)
-    panel = PersonaPanel(OpenAIChatModel(client, model="m"), PersonaSet.load())
+    panel = PersonaPanel(OpenAIChatModel(client, model="m"), SHIPPED)
     started = time.perf_counter()
     forecast = await panel.forecast("Vaccines cause autism", "Studies find no link. https://a.org")
     elapsed = time.perf_counter() - started
     await client.close()
     assert forecast is not None
     assert forecast.verdict == Verdict.HELPFUL
-    personas = len(PersonaSet.load().personas)
+    personas = len(SHIPPED.personas)
     assert len(forecast.votes) == personas
     # 4 at a time (the note's share) is ~1.2 s; one at a time would be 4.2 s
     assert elapsed < personas * 0.3 / 2, f"{personas} personas took {elapsed:.1f} s: not concurrent"
@@ -386,10 +389,10 @@ async def test_a_persona_that_fails_only_lowers_coverage() -> None:
                 "understanding": 5,
             }
 
-    panel = PersonaPanel(FakeChatModel(Flaky()), PersonaSet.load())
+    panel = PersonaPanel(FakeChatModel(Flaky()), SHIPPED)
     forecast = await panel.forecast("post", "note")
     assert forecast is not None
-    personas = len(PersonaSet.load().personas)
+    personas = len(SHIPPED.personas)
     assert forecast.failed_personas == personas // 4  # every fourth answer is invalid
     assert len(forecast.votes) == personas - personas // 4
 
@@ -575,7 +578,7 @@ async def test_a_notes_forecast_keeps_to_its_share_of_the_model_server() -> None
             running -= 1
             return await super().structured(messages, output, timeout_s=timeout_s)
 
-    personas = PersonaSet.load()
+    personas = SHIPPED
     panel = PersonaPanel(Slow(Counting()), personas, concurrency=8, per_note=3)
     forecast = await panel.forecast("post", "note")
     assert forecast is not None and len(forecast.votes) == len(personas.personas)
