@@ -13,11 +13,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from adapters.sqlstore.engine import make_engine, upgrade
+from adapters.sqlstore.engine import alembic_config, make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from adapters.sqlstore.submissions import SubmissionStore
@@ -80,6 +82,22 @@ class Stores:
 async def open_stores(settings: Settings) -> AsyncIterator[Stores]:
     async with open_database(settings) as engine:
         yield Stores(engine, EpisodeStore(engine), SqlMemoryStore(engine), SubmissionStore(engine))
+
+
+async def schema_of(settings: Settings) -> tuple[str, str | None, str]:
+    """(where the database is, its schema revision, the newest one), after migrating it."""
+    engine = await asyncio.to_thread(make_engine, settings.database_url)
+    try:
+        await upgrade(settings.database_url)
+        async with engine.connect() as connection:
+            current = await connection.run_sync(
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
+        config = alembic_config(settings.database_url)
+        head = ScriptDirectory.from_config(config).get_current_head()
+        return engine.url.render_as_string(), current, head or ""
+    finally:
+        await engine.dispose()
 
 
 async def read_lessons(folder: Path) -> list[MemoryItem]:

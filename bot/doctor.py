@@ -10,18 +10,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import httpx
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
 from pydantic import BaseModel, Field
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.sqlstore.engine import alembic_config, make_engine, upgrade
 from bot.app import (
     make_chat_model,
     make_embedder,
     make_web_search,
     open_corpus,
 )
+from bot.database import schema_of
 from bot.settings import ConfigurationError, Settings
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatMessage, MemoryMode
@@ -173,25 +171,17 @@ async def check_embedder(settings: Settings) -> Check:
 
 
 async def check_database(settings: Settings) -> Check:
-    engine = make_engine(settings.database_url)
     try:
-        await upgrade(settings.database_url)  # as every command does on start
-        async with engine.connect() as connection:
-            current = await connection.run_sync(
-                lambda sync: MigrationContext.configure(sync).get_current_revision()
-            )
-        head = ScriptDirectory.from_config(alembic_config(settings.database_url)).get_current_head()
+        where, current, head = await schema_of(settings)  # migrated, as every command is
         if current != head:
             return Check(
                 "database",
                 False,
                 f"schema at {current or 'nothing'}, newest is {head}: run evonote db upgrade",
             )
-        return Check("database", True, f"{engine.url.render_as_string()} at schema {head}")
+        return Check("database", True, f"{where} at schema {head}")
     except Exception as e:  # any driver error is the finding
         return Check("database", False, f"{type(e).__name__}: {e} — check EVONOTE_DB__URL")
-    finally:
-        await engine.dispose()
 
 
 async def check_slack(settings: Settings) -> Check | None:

@@ -18,7 +18,8 @@ from adapters.x.oembed import OEMBED_URL, XOEmbedSource
 from pipeline.desk.posts import PostResolver
 from pipeline.errors import PostUnavailable
 from pipeline.post import MAX_ALT_TEXT_CHARS, MAX_LINKS, Post
-from tests.adapters.test_post_sources import EMBED_HTML, PUBLIC, THREAD, StubResolver, status
+from tests.adapters.test_post_sources import EMBED_HTML, PUBLIC, THREAD, status
+from tests.fakes.resolver import StubResolver
 
 MASTODON_URL = "https://social.example/@vax/109"
 BLUESKY_URL = "https://bsky.app/profile/healthtruth.bsky.social/post/3kxyz"
@@ -122,7 +123,7 @@ async def replay(
 
 @respx.mock
 async def test_mastodon_answers_of_every_wrong_shape_are_messages(http: httpx.AsyncClient) -> None:
-    source = MastodonPostSource(http, StubResolver({"social.example": PUBLIC}))
+    source = MastodonPostSource(http, StubResolver({"social.example": [[PUBLIC]]}))
     assert len(MASTODON_ANSWERS) > 60
     refused = await replay(source, STATUS_API, MASTODON_URL, MASTODON_ANSWERS, nested(5_000))
     assert all("social.example" in str(e) for e in refused), refused
@@ -196,7 +197,7 @@ async def test_legal_posts_at_each_platforms_limits_are_accepted(http: httpx.Asy
         ],
     )
     respx.get(STATUS_API).respond(200, json=long)
-    post = await MastodonPostSource(http, StubResolver({"social.example": PUBLIC})).fetch(
+    post = await MastodonPostSource(http, StubResolver({"social.example": [[PUBLIC]]})).fetch(
         MASTODON_URL
     )
     assert post.author == acct and post.language == "zh-Hant-TW"
