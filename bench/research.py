@@ -169,14 +169,20 @@ async def one_episode(
         max_steps=12,
         deadline_s=120 * scale,
         writing_reserve_s=20 * scale,
-        model_call_timeout_s=60 * scale,
         page_timeout_s=20 * scale,
         search_timeout_s=15 * scale,
         search_post_first=shortcuts,
         read_search_results=shortcuts,
         notes_min_chars=1500 if shortcuts else 0,
     )
-    runner = EpisodeRunner(model=model, search=web, reader=web, memory=NoMemory(), budget=budget)
+    runner = EpisodeRunner(
+        model=model,
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=budget,
+        call_timeout_s=60 * scale,
+    )
     started = time.perf_counter()
     outcome = await runner.run(POST)
     noted_at = time.perf_counter()

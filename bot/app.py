@@ -31,7 +31,7 @@ from bot.process import owner_id
 from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
 from memory.curation import LessonDesk
-from memory.experience import ExperienceMemory, MemoryPolicy
+from memory.experience import ExperienceMemory
 from memory.ports import Embedder, MemoryStore
 from pipeline.desk.admission import AdmissionGate, ObservedModel
 from pipeline.desk.moderation import ModeratorDesk
@@ -104,17 +104,10 @@ async def open_memory(settings: Settings, engine: AsyncEngine) -> ExperienceMemo
     m = settings.memory
     if m.mode == MemoryMode.OFF:
         return None
-    policy = MemoryPolicy(
-        merge_similarity=m.merge_similarity,
-        activation_support=m.activation_support,
-        require_approval=m.require_approval,
-        retire_net_down=m.retire_net_down,
-        unused_days=m.unused_days,
-    )
     memory = ExperienceMemory(
         SqlMemoryStore(engine),
         make_embedder(settings),
-        policy,
+        m,  # the settings section is the memory's policy
         index_dir=settings.data_dir / "memory-index",
     )
     with ProgressBar("rebuilding the memory index", unit="lessons") as bar:
@@ -593,7 +586,9 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             search=search,
             reader=reader,
             memory=memory or NoMemory(),
-            budget=settings.evidence_budget(),
+            budget=settings.budget,
+            call_timeout_s=settings.llm.call_timeout_s,
+            lessons_per_phase=settings.memory.top_k,
             captioner=(
                 OpenAICaptioner(client, settings.llm.captioner_model)
                 if settings.llm.captioner_model

@@ -12,8 +12,11 @@ from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validat
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from adapters.web import DEFAULT_USER_AGENT
+from memory.policy import MemoryPolicy
 from pipeline.budget import EvidenceBudget
+from pipeline.desk.admission import DEFAULT_SLOW_CALL_S, DEFAULT_WORKERS
 from pipeline.errors import EvoNoteError
+from pipeline.moderation import VOTE_WINDOW_DAYS
 from pipeline.ports import MemoryMode
 from pipeline.prompts import MAX_TOKENS as EPISODE_TOKEN_CAPS
 from pipeline.redact import remember_secret, remember_url_secrets
@@ -61,78 +64,6 @@ class LLMSettings(BaseModel):
         default=False,
         description="send chat_template_kwargs.enable_thinking=false (Qwen3-style reasoning "
         "models on vLLM); leave off for servers that reject unknown fields",
-    )
-
-
-class BudgetSettings(BaseModel):
-    max_steps: int = Field(default=15, ge=1, description="agent turns per episode")
-    max_searches: int = Field(default=5, ge=0, description="searches per episode")
-    max_visits: int = Field(default=12, ge=0, description="page reads per episode")
-    min_searches_before_write: int = Field(
-        default=1, ge=0, description="searches required before a note may be written"
-    )
-    min_visits_before_write: int = Field(
-        default=1, ge=0, description="pages that must be read before a note may be written"
-    )
-    max_rewrites: int = Field(default=5, ge=0, description="rejected drafts before abstaining")
-    max_urls_per_visit: int = Field(
-        default=4, ge=1, le=6, description="pages read concurrently in one visit step"
-    )
-    results_per_search: int = Field(default=8, ge=1, le=20, description="results per search")
-    deadline_s: float = Field(default=120.0, gt=0, description="wall-clock limit per episode")
-    writing_reserve_s: float = Field(
-        default=20.0, ge=0, description="time kept back from research for the final write"
-    )
-    page_timeout_s: float = Field(default=20.0, gt=0, description="limit for reading one page")
-    visit_grace_s: float = Field(
-        default=5.0,
-        gt=0,
-        description="once the first page of a visit is in, how much longer the others may take "
-        "(the rest are recorded as unread: one slow site does not hold the episode)",
-    )
-    search_timeout_s: float = Field(default=15.0, gt=0, description="limit for one search")
-    condense_pages: bool = Field(
-        default=True,
-        description="the model notes each page read (a short summary and the numbers of its "
-        "sentences worth quoting; code copies the quotes)",
-    )
-    search_post_first: bool = Field(
-        default=True,
-        description="search the post's own words while the claim is analysed, then the "
-        "brief's top gap, and read the best results on the claims (two searches of the budget; "
-        "the first agent turn starts with pages read)",
-    )
-    read_search_results: bool = Field(
-        default=True,
-        description="code reads the best unread results of each agent search at once (highest "
-        "tier first, up to max_urls_per_visit), sparing the agent a turn",
-    )
-    notes_min_chars: int = Field(
-        default=1500,
-        ge=0,
-        description="pages of at most this many characters are shown whole, without notes",
-    )
-    check_support: bool = Field(
-        default=True,
-        description="check every sentence of a draft against its sources before accepting it",
-    )
-    support_by_quotes: bool = Field(
-        default=True,
-        description="a draft sentence made of its cited quotes' words (all content words, its "
-        "numbers, its negation) passes without the model's check; false: the model checks all",
-    )
-    claim_analysis: bool = Field(
-        default=True,
-        description="analyse claims and information gaps before searching (off: the "
-        "no-analyzer ablation of the benchmark)",
-    )
-    as_of_post_time: bool = Field(
-        default=False,
-        description="evidence and lessons as of the post's time: search capped at it, only "
-        "lessons from earlier posts (benchmarks on old posts)",
-    )
-    evidence_chars_per_page: int = Field(
-        default=1500, ge=200, description="characters of each read page shown to the model"
     )
 
 
@@ -220,7 +151,9 @@ class ReaderSettings(BaseModel):
     )
 
 
-class MemorySettings(BaseModel):
+class MemorySettings(MemoryPolicy):
+    """The memory's policy (`memory.policy.MemoryPolicy`, its defaults) and how it runs."""
+
     mode: MemoryMode = Field(
         default=MemoryMode.EVOLVING,
         description="evolving: retrieve and learn; frozen: retrieve, never add; off: neither",
@@ -239,19 +172,6 @@ class MemorySettings(BaseModel):
     merge: bool = Field(
         default=True, description="reinforce near-duplicates instead of adding copies"
     )
-    merge_similarity: float = Field(
-        default=0.88,
-        gt=0,
-        le=1,
-        description="cosine at which a new lesson counts as a near-duplicate",
-    )
-    activation_support: int = Field(
-        default=2,
-        ge=1,
-        description="different requesters whose episodes must support a provisional lesson "
-        "before it becomes active (one requester's episodes count once; a moderator's approval "
-        "activates it at any support)",
-    )
     post_echo_similarity: float = Field(
         default=0.62,
         gt=0,
@@ -267,19 +187,10 @@ class MemorySettings(BaseModel):
         "vote), or as soon as it has a vote",
     )
     vote_window_days: float = Field(
-        default=14,
+        default=VOTE_WINDOW_DAYS,
         ge=0,
         description="a vote (or a changed vote) on an episode that finished within this many days "
         "makes it judged again: the moderators' verdict outranks the model's",
-    )
-    require_approval: bool = Field(
-        default=False,
-        description="lessons stay provisional (never guide an episode as active) until a "
-        "moderator approves them, whatever their support: for cautious deployments",
-    )
-    retire_net_down: int = Field(default=3, ge=1, description="net down-votes that retire a lesson")
-    unused_days: float = Field(
-        default=60, gt=0, description="days without use that retire a lesson"
     )
     batch: int = Field(default=4, ge=1, description="episodes judged per evolve run")
     evolve_every_s: float = Field(default=300, gt=0, description="evolve job interval")
@@ -549,14 +460,14 @@ class OpsSettings(BaseModel):
         "the deadline plus a minute",
     )
     workers: int = Field(
-        default=32,
+        default=DEFAULT_WORKERS,
         ge=1,
         description="episodes one process runs at once (the most: where one vLLM server "
         "batches well; it shrinks while the model server is slow); the rest wait in the queue, "
         "requests before watchlist scans",
     )
     slow_call_s: float = Field(
-        default=30.0,
+        default=DEFAULT_SLOW_CALL_S,
         gt=0,
         description="a model answer slower than this halves the episodes run at once (AIMD); "
         "faster answers let it grow back",
@@ -613,7 +524,7 @@ class Settings(BaseSettings):
         description="where the SQLite database and indexes live",
     )
     llm: LLMSettings = Field(default_factory=LLMSettings, description="the model server")
-    budget: BudgetSettings = Field(default_factory=BudgetSettings, description="episode limits")
+    budget: EvidenceBudget = Field(default_factory=EvidenceBudget, description="episode limits")
     db: DatabaseSettings = Field(default_factory=DatabaseSettings, description="storage")
     search: SearchSettings = Field(default_factory=SearchSettings, description="evidence search")
     reader: ReaderSettings = Field(default_factory=ReaderSettings, description="page reading")
@@ -633,10 +544,3 @@ class Settings(BaseSettings):
     @property
     def database_url(self) -> str:
         return self.db.url or f"sqlite+aiosqlite:///{self.data_dir / 'evonote.db'}"
-
-    def evidence_budget(self) -> EvidenceBudget:
-        return EvidenceBudget(
-            model_call_timeout_s=self.llm.call_timeout_s,
-            memories_per_phase=self.memory.top_k,
-            **self.budget.model_dump(),
-        )

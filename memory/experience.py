@@ -13,7 +13,6 @@ import hashlib
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,22 +22,11 @@ import numpy as np
 from memory.index import VectorIndex
 from memory.lexical import TriggerBM25
 from memory.models import LessonStatus, MemoryItem, utcnow
+from memory.policy import MemoryPolicy
 from memory.ports import Embedder, MemoryStore, Vectors
 from pipeline.ports import Lesson, MemoryPhase
 
 RRF_K = 60
-
-
-@dataclass(frozen=True)
-class MemoryPolicy:
-    """How lessons are merged, activated and retired."""
-
-    merge_similarity: float = 0.88
-    activation_support: int = 2
-    require_approval: bool = False  # lessons stay provisional until a moderator approves
-    retire_net_down: int = 3
-    unused_days: float = 60.0
-    candidates: int = 50
 
 
 class ExperienceMemory:

@@ -4,43 +4,87 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from pydantic import BaseModel, ConfigDict, Field
 
-@dataclass(frozen=True)
-class EvidenceBudget:
-    """How much an episode may do. Defaults follow the EvoNote paper."""
 
-    max_steps: int = 15
-    max_searches: int = 5
-    max_visits: int = 12
-    min_searches_before_write: int = 1
-    min_visits_before_write: int = 1
-    max_rewrites: int = 5
-    max_urls_per_visit: int = 4
-    results_per_search: int = 8
-    deadline_s: float = 120.0
-    writing_reserve_s: float = 20.0
-    model_call_timeout_s: float = 60.0
-    page_timeout_s: float = 20.0
-    visit_grace_s: float = 5.0  # once one page of a visit is in, how long the others may take
-    search_timeout_s: float = 15.0
-    evidence_chars_per_page: int = 1500
-    page_chars_for_notes: int = 6000
-    condense_pages: bool = True
-    # code searches the post's words while the claim is analysed, then the brief's top gap,
-    # and reads the best results on the claims before the first agent turn
-    search_post_first: bool = True
-    read_search_results: bool = True  # code reads the best results of each agent search
-    notes_min_chars: int = 1500  # shorter pages are shown whole, without page notes
-    check_support: bool = True
-    # A draft whose every sentence carries verbatim quotes of its sources that bear it out
-    # (all its content words and numbers, its negation) passes without the model's check.
-    support_by_quotes: bool = True
-    # Off only for the no-analyzer ablation: the post itself is the one claim and the one gap.
-    claim_analysis: bool = True
-    # Benchmarks on old posts: search capped at the post's time, and only lessons learned
-    # from earlier posts retrieved.
-    as_of_post_time: bool = False
-    memories_per_phase: int = 4
+class EvidenceBudget(BaseModel):
+    """How much an episode may do; defaults follow the EvoNote paper. It is also the settings
+    section `EVONOTE_BUDGET__*`: one definition, one default each."""
+
+    model_config = ConfigDict(frozen=True)
+
+    max_steps: int = Field(default=15, ge=1, description="agent turns per episode")
+    max_searches: int = Field(default=5, ge=0, description="searches per episode")
+    max_visits: int = Field(default=12, ge=0, description="page reads per episode")
+    min_searches_before_write: int = Field(
+        default=1, ge=0, description="searches required before a note may be written"
+    )
+    min_visits_before_write: int = Field(
+        default=1, ge=0, description="pages that must be read before a note may be written"
+    )
+    max_rewrites: int = Field(default=5, ge=0, description="rejected drafts before abstaining")
+    max_urls_per_visit: int = Field(
+        default=4, ge=1, le=6, description="pages read concurrently in one visit step"
+    )
+    results_per_search: int = Field(default=8, ge=1, le=20, description="results per search")
+    deadline_s: float = Field(default=120.0, gt=0, description="wall-clock limit per episode")
+    writing_reserve_s: float = Field(
+        default=20.0, ge=0, description="time kept back from research for the final write"
+    )
+    page_timeout_s: float = Field(default=20.0, gt=0, description="limit for reading one page")
+    visit_grace_s: float = Field(
+        default=5.0,
+        gt=0,
+        description="once the first page of a visit is in, how much longer the others may take "
+        "(the rest are recorded as unread: one slow site does not hold the episode)",
+    )
+    search_timeout_s: float = Field(default=15.0, gt=0, description="limit for one search")
+    condense_pages: bool = Field(
+        default=True,
+        description="the model notes each page read (a short summary and the numbers of its "
+        "sentences worth quoting; code copies the quotes)",
+    )
+    search_post_first: bool = Field(
+        default=True,
+        description="search the post's own words while the claim is analysed, then the "
+        "brief's top gap, and read the best results on the claims (two searches of the budget; "
+        "the first agent turn starts with pages read)",
+    )
+    read_search_results: bool = Field(
+        default=True,
+        description="code reads the best unread results of each agent search at once (highest "
+        "tier first, up to max_urls_per_visit), sparing the agent a turn",
+    )
+    notes_min_chars: int = Field(
+        default=1500,
+        ge=0,
+        description="pages of at most this many characters are shown whole, without notes",
+    )
+    check_support: bool = Field(
+        default=True,
+        description="check every sentence of a draft against its sources before accepting it",
+    )
+    support_by_quotes: bool = Field(
+        default=True,
+        description="a draft sentence made of its cited quotes' words (all content words, its "
+        "numbers, its negation) passes without the model's check; false: the model checks all",
+    )
+    claim_analysis: bool = Field(
+        default=True,
+        description="analyse claims and information gaps before searching (off: the "
+        "no-analyzer ablation of the benchmark)",
+    )
+    as_of_post_time: bool = Field(
+        default=False,
+        description="evidence and lessons as of the post's time: search capped at it, only "
+        "lessons from earlier posts (benchmarks on old posts)",
+    )
+    evidence_chars_per_page: int = Field(
+        default=1500, ge=200, description="characters of each read page shown to the model"
+    )
+    page_chars_for_notes: int = Field(
+        default=6000, ge=500, description="characters of a page the model takes notes on"
+    )
 
 
 @dataclass

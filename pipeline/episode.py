@@ -95,7 +95,11 @@ class EpisodeRunner:
         budget: EvidenceBudget,
         clock: Callable[[], float] = time.monotonic,
         captioner: Captioner | None = None,
+        call_timeout_s: float = 60.0,
+        lessons_per_phase: int = 4,
     ) -> None:
+        """`call_timeout_s`: the limit of one model call (EVONOTE_LLM__CALL_TIMEOUT_S);
+        `lessons_per_phase`: lessons retrieved per phase (EVONOTE_MEMORY__TOP_K)."""
         self.model = model
         self.search = search
         self.reader = reader
@@ -103,6 +107,8 @@ class EpisodeRunner:
         self.budget = budget
         self.clock = clock
         self.captioner = captioner
+        self.call_timeout_s = call_timeout_s
+        self.lessons_per_phase = lessons_per_phase
 
     async def run(
         self,
@@ -214,7 +220,7 @@ class _Run:
         self, messages: list[ChatMessage], output: type[T], until: float, inference: bool = True
     ) -> ModelReply[T]:
         """A model call bounded by `until`; page notes count as visit time, not inference."""
-        timeout = min(self.b.model_call_timeout_s, self.seconds_left(until))
+        timeout = min(self.r.call_timeout_s, self.seconds_left(until))
         if timeout <= 0:
             raise ModelTimeout("no time left for a model call")
         reply = await self.r.model.structured(messages, output, timeout_s=timeout)
@@ -257,7 +263,7 @@ class _Run:
 
     async def lessons_for(self, phase: MemoryPhase, query: str) -> list[Lesson]:
         found = await self.r.memory.retrieve(
-            phase, query, k=self.b.memories_per_phase, learned_before=self.date_cap
+            phase, query, k=self.r.lessons_per_phase, learned_before=self.date_cap
         )
         self.memory_ids.extend(m.id for m in found if m.id not in self.memory_ids)
         return found
@@ -330,7 +336,7 @@ class _Run:
         if not media:
             return
         started = self.r.clock()
-        timeout = min(self.b.model_call_timeout_s, max(1.0, self.seconds_left(self.loop_deadline)))
+        timeout = min(self.r.call_timeout_s, max(1.0, self.seconds_left(self.loop_deadline)))
         results = await asyncio.gather(
             *(captioner.caption(m.url or "", self.post.text, timeout_s=timeout) for m in media),
             return_exceptions=True,

@@ -12,6 +12,10 @@ from enum import StrEnum
 from pipeline.errors import EvoNoteError
 from pipeline.trajectory import EpisodeStatus
 
+# A vote on an episode that finished within this many days makes it judged again
+# (EVONOTE_MEMORY__VOTE_WINDOW_DAYS).
+VOTE_WINDOW_DAYS = 14
+
 
 class ApprovalRefused(EvoNoteError):
     """The episode has no note that could be approved."""

@@ -28,6 +28,11 @@ from pipeline.request import BACKGROUND_SOURCES
 
 T = TypeVar("T", bound=BaseModel)
 
+# Where one vLLM server batches efficiently (dozens of sequences); AIMD halves it while the
+# server is slow, so a small server settles at what it can take.
+DEFAULT_WORKERS = 32
+DEFAULT_SLOW_CALL_S = 30.0  # a model answer slower than this halves the limit
+
 log = logging.getLogger(__name__)
 
 

@@ -19,7 +19,7 @@ from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.standing import WriterStanding
 from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
 from pipeline.errors import EpisodeNotFound, EvoNoteError
-from pipeline.moderation import ApprovalRefused, VoteOutcome, vote_message
+from pipeline.moderation import VOTE_WINDOW_DAYS, ApprovalRefused, VoteOutcome, vote_message
 from pipeline.redact import redact
 
 
@@ -86,7 +86,7 @@ class ModeratorDesk:
         self,
         book: VoteBook,
         submitter: Submitter | None = None,
-        vote_window_s: float = 14 * 86_400,
+        vote_window_s: float = VOTE_WINDOW_DAYS * 86_400,
     ) -> None:
         self.book = book
         self.submitter = submitter

@@ -8,7 +8,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from pipeline.desk.admission import AdmissionGate, GateClosed, priority_of
+from pipeline.desk.admission import (
+    DEFAULT_SLOW_CALL_S,
+    DEFAULT_WORKERS,
+    AdmissionGate,
+    GateClosed,
+    priority_of,
+)
 from pipeline.desk.episode import Episode
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.desk.posts import PostResolver, read_post_file
@@ -43,11 +49,7 @@ REQUEUED_AT_SHUTDOWN = (
 REQUEUED_AFTER_STORAGE = (
     "requeued: the database was unavailable while this episode ran; it runs again now"
 )
-# Where one vLLM server batches efficiently (dozens of sequences); AIMD halves it while the
-# server is slow, so a small server settles at what it can take.
-DEFAULT_WORKERS = 32
 TIMEOUT_ATTEMPTS = 3  # runs of one episode whose model call timed out before it is failed
-DEFAULT_SLOW_CALL_S = 30.0
 
 
 def failure_kind(error: BaseException) -> str:

@@ -16,9 +16,10 @@ from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
 from memory.distil import Distiller, rejection_reason
 from memory.evolve import Evolver
-from memory.experience import ExperienceMemory, MemoryPolicy
+from memory.experience import ExperienceMemory
 from memory.judge import SocialUtilityJudge
 from memory.models import LessonKind, LessonStatus, MemoryItem
+from memory.policy import MemoryPolicy
 from memory.prompts import DistilledLesson
 from pipeline.desk.episode import Episode
 from pipeline.moderation import VoteOutcome

@@ -93,9 +93,7 @@ async def test_the_loops_last_draft_is_checked_in_the_reserve_not_written_again(
     # 12 s a call: the brief, the agent's search, visit and write end at 48 s; its check
     # would end at 60 s, past the loop's deadline (100 - 50 = 50 s)
     model = Timed(ResearchPolicy(), clock=clock, seconds_per_call=12)
-    budget = EvidenceBudget(
-        deadline_s=100, writing_reserve_s=50, model_call_timeout_s=60, search_post_first=False
-    )
+    budget = EvidenceBudget(deadline_s=100, writing_reserve_s=50, search_post_first=False)
     web = FakeWeb(health_pages())
     outcome = await _run(model, web, budget, Journal(), clock, agent_reads=True)
     assert outcome.status == "noted", outcome.abstain_reason
