@@ -38,6 +38,7 @@ def hostile_card(status: str) -> NoteCard:
         forecast_reasons=[HOSTILE],
         unseen=[HOSTILE],
         submission=HOSTILE,
+        evaluation=HOSTILE,
     )
 
 

@@ -1,0 +1,118 @@
+"""The card, once, from a stored episode; then each renderer against a snapshot of its output
+(syrupy: `pytest --snapshot-update` rewrites them after an intended change, for review in the
+diff). A hostile card shows what every untrusted field becomes on Slack and on Discord."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from syrupy.assertion import SnapshotAssertion
+
+from bot.discord.embeds import card_embed
+from bot.discord.views import card_view
+from bot.slack.blocks import card_blocks
+from pipeline.brief import VerificationBrief
+from pipeline.card import NoteCard
+from pipeline.desk.cards import card_for
+from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.submission import NoteEvaluation
+from pipeline.evidence import Evidence
+from pipeline.post import Post
+from tests.bot.test_card_escaping import hostile_card
+
+AT = datetime(2026, 12, 1, 12, tzinfo=UTC)
+READ = Evidence(
+    url="https://www.cdc.gov/vaccinesafety/autism.html",
+    title="Autism and Vaccines",
+    excerpt="Studies have shown that there is no link between vaccines and autism.",
+    quotes=["Studies have shown that there is no link between vaccines and autism."],
+    tier=4,
+)
+NOTE = "Large studies found no link between vaccines and autism.\n\n" + READ.url
+
+
+def episode(**changes: Any) -> Episode:
+    base = Episode(
+        id=42,
+        source="slack",
+        requester="U1",
+        post=Post(text="Vaccines cause autism, the studies are hidden", post_id="1357"),
+        status="noted",
+        created_at=AT,
+        note_text=NOTE,
+        char_count=60,
+        cited_urls=[READ.url],
+        evidence=[READ],
+        total_s=41.2,
+        search_s=3.1,
+        visit_s=5.5,
+        inference_s=30.0,
+        turns=4,
+        approved_by="UMOD",
+        brief=VerificationBrief.model_validate(
+            {
+                "claim_pattern": "vaccine_risk",
+                "checkworthy_claims": ["Vaccines cause autism."],
+                "gaps": [
+                    {
+                        "type": "unsubstantiated_claim",
+                        "description": "No evidence that vaccines cause autism.",
+                        "priority": 5,
+                        "suggested_query": "vaccines autism",
+                    }
+                ],
+                "evidence_needs": ["health agency guidance"],
+                "note_intent": "correction",
+                "language": "en",
+                "applicable_memories": [],
+            }
+        ),
+    )
+    return base.model_copy(update=changes)
+
+
+VOTES = [
+    Vote(episode_id=42, platform="slack", user="U1", vote=1, created_at=AT),
+    Vote(episode_id=42, platform="slack", user="U2", vote=-1, reason="vague", created_at=AT),
+]
+HELD = [
+    NoteEvaluation(episode_id=42, note_text=NOTE, claim_opinion_score=0.31, verdict="revised"),
+    NoteEvaluation(episode_id=42, note_text=NOTE, claim_opinion_score=0.44, verdict="held"),
+]
+SENT = Submission(
+    episode_id=42,
+    post_id="1357",
+    note_id="18000",
+    classification="misinformed_or_potentially_misleading",
+    submitted_by="UMOD",
+    status="needs_more_ratings",
+)
+
+
+def rendered(card: NoteCard) -> dict[str, Any]:
+    view = card_view(card)
+    return {
+        "slack": card_blocks(card),
+        "discord": card_embed(card).to_dict(),
+        "discord_buttons": [str(item.custom_id) for item in view.children],  # type: ignore[attr-defined]
+    }
+
+
+def test_the_card_of_a_stored_episode(snapshot: SnapshotAssertion) -> None:
+    """What the desk puts on a card, once: votes, sources and their tiers, the brief's gaps,
+    the evaluator's verdict, which buttons."""
+    held = card_for(episode(), VOTES, submitting=True, evaluations=HELD)
+    sent = card_for(episode(), VOTES, submission=SENT, submitting=True)
+    assert held.model_dump(mode="json") == snapshot(name="held")
+    assert sent.model_dump(mode="json") == snapshot(name="submitted")
+
+
+def test_renderers_of_a_held_note(snapshot: SnapshotAssertion) -> None:
+    assert rendered(card_for(episode(), VOTES, submitting=True, evaluations=HELD)) == snapshot
+
+
+def test_renderers_of_a_hostile_card(snapshot: SnapshotAssertion) -> None:
+    """Every untrusted field carries markup meant to ping, mask a link or close ours."""
+    for status in ("noted", "abstained", "failed"):
+        assert rendered(hostile_card(status)) == snapshot(name=status)
