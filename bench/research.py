@@ -164,16 +164,13 @@ async def one_episode(
     client = openai_client(server.base_url)
     model = TimedModel(OpenAIChatModel(client, model=server.model, max_tokens_for=MAX_TOKENS))
     web = SimulatedWeb(scale, seed=seed)
-    shortcuts = not args.baseline
     budget = EvidenceBudget(
+        preset="no-shortcuts" if args.baseline else "paper",
         max_steps=12,
         deadline_s=120 * scale,
         writing_reserve_s=20 * scale,
         page_timeout_s=20 * scale,
         search_timeout_s=15 * scale,
-        search_post_first=shortcuts,
-        read_search_results=shortcuts,
-        notes_min_chars=1500 if shortcuts else 0,
     )
     runner = EpisodeRunner(
         model=model,

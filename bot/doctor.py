@@ -88,7 +88,7 @@ def speed_advice(speed: ServerSpeed, settings: Settings) -> str:
         f"{call * 4} EVONOTE_BUDGET__WRITING_RESERVE_S={call} EVONOTE_FORECAST__ENABLED=false"
     )
     if needed > 60:  # page notes each read ~2,000 tokens more: fewer pages, none noted
-        advice += " EVONOTE_BUDGET__MAX_URLS_PER_VISIT=2 EVONOTE_BUDGET__CONDENSE_PAGES=false"
+        advice += " EVONOTE_BUDGET__PRESET=slow-server"
     return advice
 
 

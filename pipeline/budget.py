@@ -3,8 +3,27 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+# How an episode researches, by name: each preset sets research switches only, and a value
+# set explicitly still wins. The operator picks one (EVONOTE_BUDGET__PRESET); the switches
+# themselves are for benchmarks and ablations.
+RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
+    "paper": {},  # the EvoNote paper's loop, with code's shortcuts: the defaults
+    # a CPU or other slow server: page notes each cost a long prompt, so fewer pages, unnoted
+    "slow-server": {"condense_pages": False, "max_urls_per_visit": 2},
+    # the agent takes every step itself (the benchmark's baseline)
+    "no-shortcuts": {
+        "search_post_first": False,
+        "read_search_results": False,
+        "notes_min_chars": 0,
+    },
+    "no-analysis": {"claim_analysis": False},  # the no-analyzer ablation
+    "model-checks-support": {"support_by_quotes": False},  # no draft passes by its quotes
+}
+Preset = Literal["paper", "slow-server", "no-shortcuts", "no-analysis", "model-checks-support"]
 
 
 class EvidenceBudget(BaseModel):
@@ -12,6 +31,20 @@ class EvidenceBudget(BaseModel):
     section `EVONOTE_BUDGET__*`: one definition, one default each."""
 
     model_config = ConfigDict(frozen=True)
+
+    preset: Preset = Field(
+        default="paper",
+        description="how an episode researches: paper (the default loop), slow-server (fewer "
+        "pages a visit, no page notes), no-shortcuts, no-analysis, model-checks-support; "
+        "a switch set on its own still wins",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _apply_preset(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(name := data.get("preset"), str):
+            return {**RESEARCH_PRESETS.get(name, {}), **data}
+        return data
 
     max_steps: int = Field(default=15, ge=1, description="agent turns per episode")
     max_searches: int = Field(default=5, ge=0, description="searches per episode")

@@ -103,7 +103,7 @@ def test_doctor_says_which_timeouts_fit_the_servers_speed() -> None:
     slow = speed_advice(ServerSpeed(50, 8.5), settings)
     assert "take ~144 s, over the 60 s call timeout" in slow
     assert "EVONOTE_LLM__CALL_TIMEOUT_S=217 EVONOTE_BUDGET__DEADLINE_S=868" in slow
-    assert "EVONOTE_BUDGET__CONDENSE_PAGES=false" in slow
+    assert "EVONOTE_BUDGET__PRESET=slow-server" in slow
     # a server slow only to read (a long prompt) is slow all the same
     assert "over the 60 s call timeout" in speed_advice(ServerSpeed(30, 60.0), settings)
 

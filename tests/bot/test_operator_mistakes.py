@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from bot.cli import main
-from bot.settings import DatabaseSettings
+from bot.settings import DatabaseSettings, Settings
 from tests.bot.test_redact import free_port
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
@@ -233,3 +234,16 @@ def test_a_database_a_newer_evonote_migrated_is_one_line(
         "is at schema 0099, newer than this EvoNote knows: run the EvoNote that upgraded it, "
         "or point EVONOTE_DB__URL at another database"
     )
+
+
+def test_a_research_preset_sets_its_switches_and_an_explicit_one_wins(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("EVONOTE_BUDGET__PRESET", "slow-server")
+    budget = Settings().budget
+    assert (budget.condense_pages, budget.max_urls_per_visit) == (False, 2)
+    monkeypatch.setenv("EVONOTE_BUDGET__MAX_URLS_PER_VISIT", "3")
+    assert Settings().budget.max_urls_per_visit == 3
+    monkeypatch.setenv("EVONOTE_BUDGET__PRESET", "fast")
+    with pytest.raises(ValidationError, match="'paper', 'slow-server'"):
+        Settings()
