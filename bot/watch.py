@@ -110,7 +110,7 @@ class WatchScanner:
                 ),
                 post,
             )
-            if row is not None and row.id is not None:
+            if row is not None:
                 queued.append(row.id)
         return queued
 

@@ -75,8 +75,7 @@ class CardViews:
         return None if view is None else self.desk.progress_for_row(view, row)
 
     async def final(self, row: Episode) -> None:
-        if row.id is not None:
-            await self.desk.show_final(row.id, self.for_row(row))
+        await self.desk.show_final(row.id, self.for_row(row))
 
     async def forecast(self, row: Episode) -> Episode:
         return await self.desk.forecast_then_show(row, self.for_row(row))

@@ -98,7 +98,6 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
                 print(json.dumps(episode_json(row, steps), ensure_ascii=False))
             print(f"evonote: episode {row.id} failed: {redact(message)}", file=sys.stderr)
             return exit_code(failed.cause)
-        assert row.id is not None
         steps = await app.store.steps(row.id)
         if args.json:
             print(json.dumps(episode_json(row, steps), ensure_ascii=False))

@@ -65,7 +65,6 @@ def card_for(
 ) -> NoteCard:
     """`submitting`: the Community Notes API is configured, so approved notes can be sent;
     `queued`: why its submission waits for the next slot, when it does."""
-    assert row.id is not None
     votes = votes or []
     read = {e.url: e for e in row.evidence}
     sources = []

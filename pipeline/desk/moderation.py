@@ -104,7 +104,6 @@ class ModeratorDesk:
 
     async def card_of(self, episode: Episode, progress: str | None = None) -> NoteCard:
         """The card of an episode in hand (its votes and submission are read)."""
-        assert episode.id is not None
         submitter = self.submitter
         return card_for(
             episode,

@@ -91,7 +91,7 @@ class NoteDesk:
     async def forecast_then_show(self, row: Episode, view: CardView | None) -> Episode:
         """The persona forecast of a note, then its card once more (none: the card stays)."""
         forecasted = await self.notes.forecast(row)
-        if forecasted.forecast is not None and forecasted.id is not None:
+        if forecasted.forecast is not None:
             await self.show_final(forecasted.id, view)
         return forecasted
 
@@ -150,7 +150,6 @@ class NoteDesk:
     async def finish_recovered(self, row: Episode, view: CardView | None) -> None:
         """An episode a restart interrupted, run again: its card (that showed "Checking…"
         before the restart) gets the note, then the forecast."""
-        assert row.id is not None
         await self.show_final(row.id, view)
         await self.forecast_then_show(row, view)
 
@@ -160,5 +159,4 @@ class NoteDesk:
         """The CLI's `check`: stored, run and forecast here, with no card (the CLI prints the
         result); a failure raises `EpisodeFailed`."""
         row = await self.notes.enqueue(request)
-        assert row.id is not None
         return await self.notes.forecast(await self.notes.run(row.id, progress))

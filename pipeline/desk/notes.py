@@ -135,7 +135,6 @@ class NoteService:
                 post = await self.posts.resolve(request.post_ref)
         except EvoNoteError as e:
             row = await self.store.create(request, Post(text=""), self.memory_mode)
-            assert row.id is not None
             raise EpisodeFailed(await self.store.fail(row.id, str(e), failure_kind(e)), e) from e
         return await self.store.create(request, post, self.memory_mode)
 
@@ -289,7 +288,6 @@ class NoteService:
         """Run an episode this worker has claimed. With `delay_when_model_down` (queue
         workers), an unreachable model server sends the episode back to the queue, marked
         delayed, instead of failing it."""
-        assert row.id is not None
         episode_id = row.id
         if row.attempts > 1:
             await self.store.clear_steps(episode_id)
@@ -368,7 +366,6 @@ class NoteService:
         leaves the note without one. Any other row is returned as it is."""
         if (
             self.panel is None
-            or row.id is None
             or row.status != EpisodeStatus.NOTED
             or not row.note_text
             or row.forecast

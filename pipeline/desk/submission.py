@@ -282,7 +282,6 @@ class SubmissionDesk:
         """None when the note clears the evaluator's bar (scored now, or earlier for the same
         text); else what the desk did: a revision that clears it, or the note held."""
         note, post_id = episode.note_text, episode.post.post_id
-        assert episode.id is not None
         assert note is not None
         assert post_id is not None
         history = await self.log.evaluations(episode.id)
