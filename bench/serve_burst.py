@@ -46,10 +46,13 @@ class StopWatchViews(CardViews):
         self.forecast_at: dict[int, float] = {}
 
     async def final(self, row: Episode) -> None:
-        if row.id is None:
-            return
-        seen = self.forecast_at if row.forecast is not None else self.note_at
-        seen.setdefault(row.id, time.perf_counter())
+        self.note_at.setdefault(row.id, time.perf_counter())
+
+    async def forecast(self, row: Episode) -> Episode:
+        forecasted = await super().forecast(row)
+        if forecasted.forecast is not None:
+            self.forecast_at.setdefault(row.id, time.perf_counter())
+        return forecasted
 
 
 def spread(values: list[float]) -> str:
