@@ -10,7 +10,6 @@ import asyncio
 import time
 import unicodedata
 from collections.abc import Callable
-from contextvars import ContextVar
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -59,6 +58,7 @@ from pipeline.prompts import (
     page_notes_messages,
 )
 from pipeline.source_quality import source_tier
+from pipeline.step_log import HeldStep, StepLog, hold_steps
 from pipeline.text_policy import disallowed_content, load_word_lists, normalise
 from pipeline.trajectory import (
     EpisodeOutcome,
@@ -66,14 +66,10 @@ from pipeline.trajectory import (
     Progress,
     ProgressListener,
     StepJournal,
-    StepRecord,
     Timings,
-    bounded,
 )
 
 T = TypeVar("T", bound=BaseModel)
-HeldStep = tuple[str, dict[str, Any], str, "ModelReply[Any] | None"]
-_HELD_STEPS: ContextVar[list[HeldStep] | None] = ContextVar("held_steps", default=None)
 
 # Below this many seconds a final model call cannot be expected to answer.
 MIN_SECONDS_FOR_A_CALL = 2.0
@@ -133,11 +129,11 @@ class _Run:
         self.r = runner
         self.b = runner.budget
         self.post = post.model_copy(deep=True)  # captions are added to this copy
-        self.journal = journal
-        self.progress = progress
+        self.steps = StepLog(journal, progress)
+        self.record = self.steps.record
+        self.record_steps = self.steps.record_steps
         self.use = BudgetUse()
         self.timings = Timings()
-        self.step_index = 0
         self.started = runner.clock()
         self.deadline = self.started + self.b.deadline_s
         # The loop stops early enough to leave the final write its reserve.
@@ -159,7 +155,6 @@ class _Run:
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""
         self.model_name: str | None = None
-        self.last_progress: Progress | None = None
         self.support_checked: bool | None = None
         # A draft that passed every code check but whose support check the loop deadline cut:
         # the final phase checks it within the reserve before asking for a new draft.
@@ -173,48 +168,16 @@ class _Run:
     def seconds_left(self, until: float | None = None) -> float:
         return (until if until is not None else self.deadline) - self.r.clock()
 
-    async def record(
-        self,
-        phase: str,
-        action: dict[str, Any],
-        observation: str,
-        reply: ModelReply[Any] | None = None,
-    ) -> None:
-        if (held := _HELD_STEPS.get()) is not None:  # a side task: recorded by the main one
-            held.append((phase, action, observation, reply))
-            return
-        await self.record_steps([(phase, action, observation, reply)])
-
-    async def record_steps(self, steps: list[HeldStep]) -> None:
-        """Steps that happened together, numbered in order and journaled in one write."""
-        records = []
-        for phase, action, observation, reply in steps:
-            step = StepRecord(
-                index=self.step_index, phase=phase, action=action, observation=bounded(observation)
-            )
-            if reply is not None:
-                step.model = reply.model
-                step.prompt_tokens = reply.prompt_tokens
-                step.completion_tokens = reply.completion_tokens
-                step.latency_s = round(reply.latency_s, 4)
-            self.step_index += 1
-            records.append(step)
-        if self.journal is not None:
-            await self.journal.record(*records)
-
     async def tell(self, phase: Any, detail: str = "") -> None:
-        if self.progress is None:
-            return
-        event = Progress(
-            phase=phase,
-            searches=self.use.searches,
-            max_searches=self.b.max_searches,
-            sources_read=len(self.evidence),
-            detail=detail,
+        await self.steps.tell(
+            Progress(
+                phase=phase,
+                searches=self.use.searches,
+                max_searches=self.b.max_searches,
+                sources_read=len(self.evidence),
+                detail=detail,
+            )
         )
-        if event != self.last_progress:  # a card edit costs a rate-limited API call
-            self.last_progress = event
-            await self.progress(event)
 
     async def ask(
         self, messages: list[ChatMessage], output: type[T], until: float, inference: bool = True
@@ -508,8 +471,7 @@ class _Run:
         """While the claim is analysed: search the post's own words. Its steps are held and
         returned, to be recorded after the analysis (a trajectory in a stable order); its
         results are read once the claims are known (`search_the_gap`)."""
-        held: list[HeldStep] = []
-        _HELD_STEPS.set(held)  # this task's context only
+        held = hold_steps()
         query, observation = await self.run_search(post_query(self.post.text), by_code=True)
         await self.record("search", {"kind": "search", "query": query, "by": "code"}, observation)
         await self.tell("searching", query)
