@@ -55,7 +55,14 @@ def key_words(text: str) -> set[str]:
 class StandInEvaluator:
     """A `NotesDestination` whose evaluator is a stand-in (see the module's docstring)."""
 
+    key, name = "x", "X (stand-in)"
     daily_cap = 10_000
+    evaluates = True
+    has_writing_limit = False
+    test_mode = True
+
+    def takes(self, post: Post) -> str | None:
+        return post.post_id
 
     def __init__(self, posts: dict[str, str]) -> None:
         self.posts = posts  # post id → text
@@ -122,7 +129,7 @@ async def run(path: Path, bar: float, limit: int) -> None:
         desk = SubmissionDesk(
             store,
             SubmissionStore(engine),
-            evaluator,
+            [evaluator],
             model,
             reviser,
             AllOpen(),

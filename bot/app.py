@@ -37,7 +37,7 @@ from pipeline.desk.admission import AdmissionGate, ObservedModel
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
-from pipeline.desk.submission import SubmissionDesk
+from pipeline.desk.submission import NotesDestination, SubmissionDesk
 from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule
 from pipeline.forecast.panel import PersonaPanel
@@ -355,7 +355,31 @@ def make_notes_api(settings: Settings, http: httpx.AsyncClient) -> CommunityNote
         timeout_s=x.timeout_s,
         feed_size=x.feed_size,
         feed_lang=x.feed_lang,
+        test_mode=x.test_mode,
     )
+
+
+def make_notes_destinations(
+    settings: Settings, http: httpx.AsyncClient, x_api: CommunityNotesApi | None
+) -> list[NotesDestination]:
+    """Where approved notes may go: X (with its OAuth credentials), Open Community Notes on
+    Bluesky (with an account's app password)."""
+    destinations: list[NotesDestination] = [x_api] if x_api is not None else []
+    b = settings.bluesky
+    if (account := b.credentials()) is not None:
+        from adapters.bluesky_notes import OpenCommunityNotes
+
+        destinations.append(
+            OpenCommunityNotes(
+                http,
+                *account,
+                pds_url=b.pds_url,
+                daily_cap=b.proposals_per_day,
+                timeout_s=b.timeout_s,
+                test_mode=b.test_mode,
+            )
+        )
+    return destinations
 
 
 def make_submitter(
@@ -365,14 +389,14 @@ def make_submitter(
     model: OpenAIChatModel,
     api: CommunityNotesApi | None = None,
 ) -> SubmissionDesk | None:
-    """Submission to X's Community Notes API, when its OAuth 1.0a credentials are set (`api`:
-    the one the watch feed shares, for one request quota)."""
+    """Submission to the notes destinations configured (X, Bluesky), when any is (`api`: the
+    X API the watch feed shares, for one request quota)."""
     from adapters.web.address_guard import SystemResolver
     from adapters.web.reader import GuardedPageReader
     from pipeline.revision import EpisodeReviser
 
-    api = api or make_notes_api(settings, http)
-    if api is None:
+    destinations = make_notes_destinations(settings, http, api or make_notes_api(settings, http))
+    if not destinations:
         return None
     # links are checked as X checks them, through the same guards as any page read
     r = settings.reader
@@ -386,11 +410,10 @@ def make_submitter(
     return SubmissionDesk(
         EpisodeStore(engine),
         SubmissionStore(engine),
-        api,
+        destinations,
         model,
         EpisodeReviser(model, timeout_s=settings.llm.call_timeout_s),
         links,
-        test_mode=settings.x.test_mode,
         min_claim_opinion=settings.x.min_claim_opinion,
         max_revisions=settings.x.max_revisions,
     )

@@ -69,7 +69,7 @@ def scheduled_jobs(app: App) -> list[Job]:
         x = app.settings.x
 
         async def sync_note_status() -> None:
-            await submitter.sync(test_mode=x.test_mode)
+            await submitter.sync()
 
         async def submit_queued() -> None:
             # what waited for the writing limit goes as soon as a slot opens

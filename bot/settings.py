@@ -352,6 +352,32 @@ class DiscordSettings(BaseModel):
         return {int(x) for x in SlackSettings._ids(self.link_channels)}
 
 
+class BlueskySettings(BaseModel):
+    handle: str | None = Field(
+        default=None,
+        description="the Bluesky account that proposes notes on Open Community Notes "
+        "(e.g. evonote.bsky.social)",
+    )
+    app_password: SecretStr | None = Field(
+        default=None, description="an app password of that account (Settings → App passwords)"
+    )
+    pds_url: str = Field(
+        default="https://bsky.social", description="the account's PDS, where proposals are written"
+    )
+    test_mode: bool = Field(
+        default=True, description="dry run: proposals are built and checked, never written"
+    )
+    proposals_per_day: int = Field(
+        default=50, ge=1, description="proposals a day at the most (every process together)"
+    )
+    timeout_s: float = Field(default=15.0, gt=0, description="limit for one Bluesky call")
+
+    def credentials(self) -> tuple[str, str] | None:
+        if not self.handle or self.app_password is None:
+            return None
+        return self.handle, self.app_password.get_secret_value()
+
+
 class XSettings(BaseModel):
     bearer_token: SecretStr | None = Field(
         default=None, description="app-only bearer token for reading posts by URL"
@@ -531,6 +557,9 @@ class Settings(BaseSettings):
     slack: SlackSettings = Field(default_factory=SlackSettings, description="the Slack app")
     discord: DiscordSettings = Field(default_factory=DiscordSettings, description="the Discord bot")
     x: XSettings = Field(default_factory=XSettings, description="X: posts by URL")
+    bluesky: BlueskySettings = Field(
+        default_factory=BlueskySettings, description="Bluesky: notes on Open Community Notes"
+    )
     ops: OpsSettings = Field(default_factory=OpsSettings, description="metrics and logs")
     forecast: ForecastSettings = Field(
         default_factory=ForecastSettings, description="simulated rater personas"

@@ -67,7 +67,10 @@ class NoteCard(BaseModel):
     approved_by: str | None = None
     can_submit: bool = Field(
         default=False,
-        description="approved, on X, not yet submitted, and the Community Notes API is configured",
+        description="approved, not yet submitted, and a notes destination takes its post",
+    )
+    submit_to: str | None = Field(
+        default=None, description="where Submit sends the note: X, Open Community Notes"
     )
     submission: str | None = Field(default=None, description="what X has of this note")
     evaluation: str | None = Field(
@@ -77,6 +80,12 @@ class NoteCard(BaseModel):
         default=False, description="the evaluator's bar was not cleared: sent only by override"
     )
     label: str = "AI-drafted — needs human review"
+
+    def label_of(self, action: CardAction, label: str) -> str:
+        """A button's label: Submit names where it sends the note."""
+        if action is CardAction.SUBMIT and self.submit_to:
+            return f"Submit to {self.submit_to}"
+        return label
 
     def actions(self) -> list[CardAction]:
         """The buttons: none while running; Retry after a failure; votes and Regenerate on a

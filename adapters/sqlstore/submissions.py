@@ -56,12 +56,17 @@ class SubmissionStore:
             rows = await session.exec(select(SubmissionRow).order_by(col(SubmissionRow.id)))
             return [Submission.model_validate(r, from_attributes=True) for r in rows]
 
-    async def submitted_since(self, seconds: float, *, test_mode: bool | None = None) -> int:
-        """Submissions in the last `seconds` (of one mode, or both), whichever process sent."""
+    async def submitted_since(
+        self, seconds: float, *, test_mode: bool | None = None, destination: str | None = None
+    ) -> int:
+        """Submissions in the last `seconds` (of one mode, or both; to one destination, or
+        any), whichever process sent."""
         since = utcnow() - timedelta(seconds=seconds)
         query = select(SubmissionRow.id).where(col(SubmissionRow.submitted_at) >= since)
         if test_mode is not None:
             query = query.where(SubmissionRow.test_mode == test_mode)
+        if destination is not None:
+            query = query.where(SubmissionRow.destination == destination)
         async with self.sessions() as session:
             return len(list(await session.exec(query)))
 

@@ -144,8 +144,9 @@ class SubmissionRow(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     episode_id: int = Field(foreign_key="episode.id", index=True)
-    post_id: str = Field(max_length=32, unique=True, index=True)
-    note_id: str = Field(max_length=64)
+    post_id: str = Field(max_length=512, unique=True, index=True)  # X's id, a Bluesky at:// URI
+    note_id: str = Field(max_length=600)  # an X note id, or a proposal's at:// URI
+    destination: str = Field(default="x", max_length=16, sa_column_kwargs={"server_default": "x"})
     test_mode: bool = True
     classification: str = Field(max_length=64)
     misleading_tags: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))

@@ -16,8 +16,10 @@ from typing import Any
 import httpx
 
 from adapters.x.oauth import OAuth1Credentials, sign
+from adapters.x.urls import is_x_url
 from pipeline.desk.submission import EvaluatorOutcome, WrittenNote
 from pipeline.errors import EvoNoteError
+from pipeline.post import Post
 
 WINDOW_S = 15 * 60
 DAY_S = 24 * 3600
@@ -60,7 +62,16 @@ class RequestQuota:
 class CommunityNotesApi:
     """The `NotesDestination` on X."""
 
+    key = "x"
+    name = "X"
     daily_cap = SUBMISSIONS_PER_DAY
+    evaluates = True  # evaluate_note: a note must clear the claim-opinion bar first
+    has_writing_limit = True
+
+    def takes(self, post: Post) -> str | None:
+        """A post on X: its numeric id, when its address (if any) is on X."""
+        on_x = post.url is None or is_x_url(post.url)
+        return post.post_id if post.post_id and post.post_id.isdigit() and on_x else None
 
     def __init__(
         self,
@@ -73,7 +84,9 @@ class CommunityNotesApi:
         timeout_s: float = 20.0,
         feed_size: str = "small",
         feed_lang: str = "en",
+        test_mode: bool = True,
     ) -> None:
+        self.test_mode = test_mode  # EVONOTE_X__TEST_MODE
         self.feed_size = feed_size
         self.feed_lang = feed_lang
         self.client = client

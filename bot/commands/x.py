@@ -68,13 +68,13 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
         assert submitter is not None
         try:
             if args.x_command == "sync":
-                changed = await submitter.sync(test_mode=settings.x.test_mode)
+                changed = await submitter.sync()
                 print(f"{changed} submissions changed status")
                 return EXIT_OK
             outcome = await submitter.submit(
                 args.episode,
                 args.by,
-                test_mode=not args.live and settings.x.test_mode,
+                test_mode=False if args.live else None,
                 anyway=args.anyway,
             )
         except SubmissionRefused as e:

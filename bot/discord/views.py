@@ -41,8 +41,9 @@ class CardButton(
 ):
     """A card button whose custom id carries the episode, so it survives restarts."""
 
-    def __init__(self, action: str, episode: int) -> None:
-        label, style = BUTTONS[action]
+    def __init__(self, action: str, episode: int, label: str | None = None) -> None:
+        default, style = BUTTONS[action]
+        label = label or default
         super().__init__(
             discord.ui.Button(label=label, style=style, custom_id=f"evonote:{action}:{episode}")
         )
@@ -94,7 +95,8 @@ def draft_view() -> discord.ui.View:
 def card_view(card: NoteCard) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for action in card.actions():
-        view.add_item(CardButton(action.value, card.episode_id))
+        label = card.label_of(action, BUTTONS[action.value][0])
+        view.add_item(CardButton(action.value, card.episode_id, label))
     return view
 
 

@@ -149,10 +149,11 @@ SLACK_BUTTONS: dict[CardAction, tuple[str, str, str | None]] = {
 
 
 def _buttons(card: NoteCard) -> list[dict[str, Any]]:
-    return [
-        _button(*SLACK_BUTTONS[action][:2], card, SLACK_BUTTONS[action][2])
-        for action in card.actions()
-    ]
+    buttons = []
+    for action in card.actions():
+        label, action_id, style = SLACK_BUTTONS[action]
+        buttons.append(_button(card.label_of(action, label), action_id, card, style))
+    return buttons
 
 
 def evidence_blocks(episode_id: int, evidence: list[Evidence]) -> list[dict[str, Any]]:

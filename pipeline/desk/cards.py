@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.desk.episode import Episode, Submission, Vote
-from pipeline.desk.submission import NoteEvaluation
+from pipeline.desk.submission import NoteEvaluation, sent_line
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus
@@ -59,12 +59,13 @@ def card_for(
     votes: list[Vote] | None = None,
     progress: str | None = None,
     submission: Submission | None = None,
-    submitting: bool = False,
+    submit_to: str | None = None,
     evaluations: list[NoteEvaluation] | None = None,
     queued: str | None = None,
 ) -> NoteCard:
-    """`submitting`: the Community Notes API is configured, so approved notes can be sent;
-    `queued`: why its submission waits for the next slot, when it does."""
+    """`submit_to`: the notes destination configured that takes this post (X, Open Community
+    Notes), so an approved note can be sent there; `queued`: why its submission waits for the
+    next slot, when it does."""
     votes = votes or []
     read = {e.url: e for e in row.evidence}
     sources = []
@@ -102,17 +103,14 @@ def card_for(
         timings=timings_line(row).removeprefix("Timings: ") if row.total_s is not None else None,
     )
     if submission is not None:
-        mode = "test mode" if submission.test_mode else "live"
-        card.submission = (
-            f"Submitted to X as note {submission.note_id} ({mode}) · status: "
-            f"{submission.status or 'pending'}"
-        )
+        to = submit_to or submission.destination
+        card.submission = f"{sent_line(submission, to)} · status: {submission.status or 'pending'}"
+    card.submit_to = submit_to
     card.can_submit = (
-        submitting
+        submit_to is not None
         and submission is None
         and queued is None
         and row.approved_by is not None
-        and bool(row.post.post_id)
         and row.status == EpisodeStatus.NOTED
     )
     if submission is None and (said := evaluation_line(row, evaluations or [])):

@@ -123,6 +123,7 @@ class Submission(BaseModel):
     episode_id: int
     post_id: str
     note_id: str
+    destination: str = "x"  # the NotesDestination's key: "x", "bluesky"
     test_mode: bool = True
     classification: str
     misleading_tags: list[str] = Field(default_factory=list)

@@ -80,6 +80,8 @@ class Submitter(Protocol):
 
     async def waiting(self, episode_id: int) -> str | None: ...
 
+    async def destination_name(self, episode: Episode) -> str | None: ...
+
 
 class ModeratorDesk:
     def __init__(
@@ -110,7 +112,7 @@ class ModeratorDesk:
             await self.book.votes(episode.id),
             progress,
             await submitter.submission(episode.id) if submitter is not None else None,
-            submitting=submitter is not None,
+            submit_to=await submitter.destination_name(episode) if submitter is not None else None,
             evaluations=await submitter.evaluations(episode.id) if submitter is not None else [],
             queued=await submitter.waiting(episode.id) if submitter is not None else None,
         )
@@ -153,11 +155,12 @@ class ModeratorDesk:
     async def submit(self, voter: Voter, episode_id: int, *, anyway: bool = False) -> Answer:
         """Submit to X; `anyway`: a moderator overrides the evaluator's bar for a held note."""
         if self.submitter is None:
-            return Answer(message="Submitting to X is not configured (EVONOTE_X__CONSUMER_KEY …).")
-        if not voter.is_moderator:
             return Answer(
-                message=f"Only moderators can submit notes to X ({voter.moderators_setting})."
+                message="Submitting notes is not configured (EVONOTE_X__CONSUMER_KEY …, or "
+                "EVONOTE_BLUESKY__HANDLE and __APP_PASSWORD)."
             )
+        if not voter.is_moderator:
+            return Answer(message=f"Only moderators can submit notes ({voter.moderators_setting}).")
         try:
             outcome = await self.submitter.submit(episode_id, voter.user, anyway=anyway)
         except EvoNoteError as e:

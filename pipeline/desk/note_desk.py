@@ -80,8 +80,7 @@ class NoteDesk:
 
     def progress_for_row(self, view: CardView | None, row: Episode) -> ProgressListener:
         """Like `progress_on`, from an episode in hand (a worker's claim): no read."""
-        submitting = self.moderation.submitter is not None
-        return self.progress_on(view, card_for(row, submitting=submitting))
+        return self.progress_on(view, card_for(row))  # running: no buttons yet
 
     async def show_final(self, episode_id: int, view: CardView | None) -> None:
         """The episode's card as stored now (a note, an abstention, a failure), at once."""

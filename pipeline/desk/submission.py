@@ -1,6 +1,7 @@
-"""Submitting an approved note to a notes destination (X's Community Notes API), written once.
+"""Submitting an approved note to a notes destination, written once: X's Community Notes API
+for posts on X, Open Community Notes for posts on Bluesky (`NotesDestination`).
 
-What makes a note submittable lives here: approved, a note on a post the destination knows,
+What makes a note submittable lives here: approved, a note on a post a destination takes,
 one note per post, the account's daily caps (counted from the database, so every process
 shares them), a note X's own checks will pass. Before anything is sent the destination's
 evaluator scores the note; under the bar (`min_claim_opinion`) the writer revises it with the
@@ -15,6 +16,7 @@ limit, the submission waits for the next day (`SubmissionQueue`), never refused 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -25,6 +27,7 @@ from pipeline.desk.standing import WriterStanding, standing_of
 from pipeline.errors import EvoNoteError
 from pipeline.note_text import link_like_tokens
 from pipeline.ports import ChatModel
+from pipeline.post import Post
 from pipeline.prompts import NoteClassification, classify_messages
 from pipeline.revision import Revision, claim_opinion_feedback
 from pipeline.trajectory import EpisodeStatus
@@ -64,9 +67,18 @@ class NoteEvaluation(BaseModel):
 
 
 class NotesDestination(Protocol):
-    """Where approved notes go (X's Community Notes API is the first)."""
+    """Where approved notes go: X's Community Notes API, Open Community Notes on Bluesky."""
 
+    key: str  # stored with each submission: "x", "bluesky"
+    name: str  # for people: "X", "Open Community Notes"
     daily_cap: int  # submissions a day the destination takes from one account
+    evaluates: bool  # it scores a note first, and a note must clear the bar
+    has_writing_limit: bool  # live notes count against a daily limit set from their ratings
+    test_mode: bool  # the configured mode (X's test mode; Bluesky's dry run)
+
+    def takes(self, post: Post) -> str | None:
+        """The id this destination knows the post by; None when the post is not its own."""
+        ...
 
     async def evaluate(self, post_id: str, text: str) -> float: ...
 
@@ -105,7 +117,9 @@ class SubmissionLog(Protocol):
 
     async def all(self) -> list[Submission]: ...
 
-    async def submitted_since(self, seconds: float, *, test_mode: bool | None = None) -> int: ...
+    async def submitted_since(
+        self, seconds: float, *, test_mode: bool | None = None, destination: str | None = None
+    ) -> int: ...
 
     async def record_status(
         self, note_id: str, status: str | None, evaluations: list[dict[str, str]]
@@ -134,6 +148,12 @@ class NoteBook(Protocol):
     ) -> Episode: ...
 
 
+def sent_line(submission: Submission, to: str) -> str:
+    """Where a note went, as cards and answers say it."""
+    mode = "test mode" if submission.test_mode else "live"
+    return f"Submitted to {to} as note {submission.note_id} ({mode})"
+
+
 class SubmissionOutcome(BaseModel):
     """What became of a press of Submit: sent, revised (approve the revision), held, or
     queued for the next day."""
@@ -148,23 +168,21 @@ class SubmissionDesk:
         self,
         episodes: NoteBook,
         log: SubmissionLog,
-        destination: NotesDestination,
+        destinations: Sequence[NotesDestination],
         model: ChatModel,
         reviser: NoteReviser,
         links: LinkChecker,
         *,
-        test_mode: bool = True,
         min_claim_opinion: float = 0.7,
         max_revisions: int = 3,
         timeout_s: float = 60.0,
     ) -> None:
         self.episodes = episodes
         self.log = log
-        self.destination = destination
+        self.destinations = list(destinations)
         self.model = model
         self.reviser = reviser
         self.links = links
-        self.test_mode = test_mode  # EVONOTE_X__TEST_MODE: whatever front end submits
         self.min_claim_opinion = min_claim_opinion
         self.max_revisions = max_revisions
         self.timeout_s = timeout_s
@@ -180,31 +198,38 @@ class SubmissionDesk:
         anyway: bool = False,
         from_queue: bool = False,
     ) -> SubmissionOutcome:
-        """`test_mode` None: the configured mode (chat's Submit to X); the CLI's `--live`
-        passes False. `anyway`: a moderator overrides the evaluator's bar for a held note.
+        """`test_mode` None: the destination's configured mode (EVONOTE_X__TEST_MODE,
+        EVONOTE_BLUESKY__TEST_MODE), whatever front end submits; the CLI's `--live` passes
+        False. `anyway`: a moderator overrides the evaluator's bar for a held note.
         `from_queue`: it passed the bar (or was overridden) when it was queued."""
-        test_mode = self.test_mode if test_mode is None else test_mode
-        episode = await self.submittable(episode_id)
+        episode, destination, post_id = await self.submittable(episode_id)
+        test_mode = destination.test_mode if test_mode is None else test_mode
+        to = destination.name
         if not from_queue and (why := await self.log.queued_for(episode_id)) is not None:
             return SubmissionOutcome(
-                kind="queued", message=f"Already queued for X: {why}. It is sent when a slot opens."
+                kind="queued",
+                message=f"Already queued for {to}: {why}. It is sent when a slot opens.",
             )
-        note, post_id = episode.note_text, episode.post.post_id
+        note = episode.note_text
         assert note is not None
-        assert post_id is not None
-        if not (anyway or from_queue) and (gate := await self.evaluated(episode)) is not None:
+        if (
+            destination.evaluates
+            and not (anyway or from_queue)
+            and (gate := await self.evaluated(episode, destination, post_id)) is not None
+        ):
             return gate
         self.publishable(episode)
         for url in episode.cited_urls:
             if (why := await self.links.opens(url)) is not None:
                 raise SubmissionRefused(
-                    f"the source {url} does not open ({why}); X would fail the note's link "
-                    "check. Regenerate the note, or try again when the page is back"
+                    f"the source {url} does not open ({why}); a note must cite links that open "
+                    "(X's own check fails it). Regenerate the note, or try again when the page "
+                    "is back"
                 )
-        if not from_queue and (why := await self.over_a_limit(test_mode)) is not None:
+        if not from_queue and (why := await self.over_a_limit(destination, test_mode)):
             await self.log.queue(episode_id, by, test_mode, why)
             return SubmissionOutcome(
-                kind="queued", message=f"Queued for X: {why}. It is sent when a slot opens."
+                kind="queued", message=f"Queued for {to}: {why}. It is sent when a slot opens."
             )
         label = (
             await self.model.structured(
@@ -214,7 +239,7 @@ class SubmissionDesk:
             )
         ).value
         scores = [e for e in await self.log.evaluations(episode_id) if e.note_text == note]
-        note_id = await self.destination.submit(
+        note_id = await destination.submit(
             post_id,
             note,
             classification=label.classification,
@@ -232,16 +257,21 @@ class SubmissionDesk:
                 misleading_tags=list(label.misleading_tags),
                 claim_opinion_score=scores[-1].claim_opinion_score if scores else None,
                 submitted_by=by,
+                destination=destination.key,
             )
         )
         await self.log.unqueue(episode_id)
-        mode = "test mode" if test_mode else "live"
-        return SubmissionOutcome(
-            kind="submitted", message=f"Submitted to X as note {note_id} ({mode}).", submission=row
-        )
+        return SubmissionOutcome(kind="submitted", message=f"{sent_line(row, to)}.", submission=row)
 
-    async def submittable(self, episode_id: int) -> Episode:
-        """The episode, when its note may go to X at all; else why not."""
+    def destination_for(self, episode: Episode) -> tuple[NotesDestination, str] | None:
+        """The destination that takes the episode's post, and the post's id there."""
+        for destination in self.destinations:
+            if (post_id := destination.takes(episode.post)) is not None:
+                return destination, post_id
+        return None
+
+    async def submittable(self, episode_id: int) -> tuple[Episode, NotesDestination, str]:
+        """The episode, where its note may go and the post's id there; else why not."""
         episode = await self.episodes.get(episode_id)
         if episode is None:
             raise SubmissionRefused(f"there is no episode {episode_id}")
@@ -252,25 +282,34 @@ class SubmissionDesk:
                 f"episode {episode_id} is not approved: a moderator must "
                 "approve the note before it is submitted"
             )
-        post_id = episode.post.post_id
-        if not post_id:
-            raise SubmissionRefused(f"episode {episode_id} was not about a post on X")
+        found = self.destination_for(episode)
+        if found is None:
+            where = " or ".join(d.name for d in self.destinations)
+            raise SubmissionRefused(
+                f"episode {episode_id} is not about a post that {where} takes notes on"
+            )
+        destination, post_id = found
         if (earlier := await self.log.for_post(post_id)) is not None:
             raise SubmissionRefused(
-                f"post {post_id} already has a note from EvoNote (X note {earlier.note_id})"
+                f"post {post_id} already has a note from EvoNote ({destination.name} note "
+                f"{earlier.note_id})"
             )
-        return episode
+        return episode, destination, post_id
 
-    async def over_a_limit(self, test_mode: bool) -> str | None:
-        """Why no submission may go today (the API's daily cap; live, the writing limit X sets
-        from the notes' ratings), counted over the last 24 h across every EvoNote process."""
-        cap = self.destination.daily_cap
-        if await self.log.submitted_since(DAY_S) >= cap:
-            return f"X's {cap} submissions a day are used up (the last 24 h, every process)"
-        if test_mode:
-            return None  # the writing limit applies to notes that are shown, after admission
+    async def over_a_limit(self, destination: NotesDestination, test_mode: bool) -> str | None:
+        """Why no submission to `destination` may go today (its daily cap; live on X, the
+        writing limit X sets from the notes' ratings), counted over the last 24 h across every
+        EvoNote process."""
+        cap, to = destination.daily_cap, destination.key
+        if await self.log.submitted_since(DAY_S, destination=to) >= cap:
+            return (
+                f"{destination.name}'s {cap} submissions a day are used up (the last 24 h, "
+                "every process)"
+            )
+        if test_mode or not destination.has_writing_limit:
+            return None  # X's writing limit applies to notes that are shown, after admission
         standing = await self.standing()
-        live_today = await self.log.submitted_since(DAY_S, test_mode=False)
+        live_today = await self.log.submitted_since(DAY_S, test_mode=False, destination=to)
         if live_today >= standing.writing_limit:
             return (
                 f"today's writing limit is reached ({live_today} of {standing.writing_limit} "
@@ -278,12 +317,13 @@ class SubmissionDesk:
             )
         return None
 
-    async def evaluated(self, episode: Episode) -> SubmissionOutcome | None:
+    async def evaluated(
+        self, episode: Episode, destination: NotesDestination, post_id: str
+    ) -> SubmissionOutcome | None:
         """None when the note clears the evaluator's bar (scored now, or earlier for the same
         text); else what the desk did: a revision that clears it, or the note held."""
-        note, post_id = episode.note_text, episode.post.post_id
+        note = episode.note_text
         assert note is not None
-        assert post_id is not None
         history = await self.log.evaluations(episode.id)
         earlier = [e for e in history if e.note_text == note]
         if earlier and earlier[-1].claim_opinion_score >= self.min_claim_opinion:
@@ -291,7 +331,7 @@ class SubmissionDesk:
         if earlier and earlier[-1].verdict == "held":  # asked again: X is not asked again
             return self.held(earlier[0].claim_opinion_score, earlier[-1].claim_opinion_score)
         revisions = sum(1 for e in history if e.revision > 0)
-        first = best = await self.score(episode.id, post_id, note, revisions)
+        first = best = await self.score(destination, episode.id, post_id, note, revisions)
         if first >= self.min_claim_opinion:
             return None
         tried, last, draft = 0, first, episode
@@ -302,7 +342,9 @@ class SubmissionDesk:
             )
             if revision.note is None:
                 continue  # a revision that failed a check is never scored or shown
-            last = await self.score(episode.id, post_id, revision.note, revisions + tried)
+            last = await self.score(
+                destination, episode.id, post_id, revision.note, revisions + tried
+            )
             score, best = last, max(best, last)
             # the next revision starts from this one, as a writer revises its own draft
             draft = episode.model_copy(
@@ -346,8 +388,10 @@ class SubmissionDesk:
             ),
         )
 
-    async def score(self, episode_id: int, post_id: str, text: str, revision: int) -> float:
-        score = await self.destination.evaluate(post_id, text)
+    async def score(
+        self, destination: NotesDestination, episode_id: int, post_id: str, text: str, revision: int
+    ) -> float:
+        score = await destination.evaluate(post_id, text)
         cleared = score >= self.min_claim_opinion
         await self.log.add_evaluation(
             NoteEvaluation(
@@ -386,24 +430,33 @@ class SubmissionDesk:
         """Why the episode's submission waits in the queue, when it does."""
         return await self.log.queued_for(episode_id)
 
-    async def sync(self, *, test_mode: bool = True) -> int:
+    async def sync(self) -> int:
         """Store every status change of the notes written; returns how many changed."""
         changed = 0
-        for note in await self.destination.notes_written(test_mode=test_mode):
-            evaluations = [e.model_dump() for e in note.evaluations]
-            changed += await self.log.record_status(note.id, note.status, evaluations)
+        for destination in self.destinations:
+            for note in await destination.notes_written(test_mode=destination.test_mode):
+                evaluations = [e.model_dump() for e in note.evaluations]
+                changed += await self.log.record_status(note.id, note.status, evaluations)
         return changed
 
     async def standing(self) -> WriterStanding:
-        return standing_of(await self.log.all())
+        """Where the writer stands with X (admission, the writing limit)."""
+        return standing_of([s for s in await self.log.all() if s.destination == "x"])
+
+    async def destination_name(self, episode: Episode) -> str | None:
+        """Where the episode's note would go (the card's Submit button names it)."""
+        found = self.destination_for(episode)
+        return found[0].name if found is not None else None
 
     async def send_queued(self) -> list[SubmissionOutcome]:
         """The queued submissions, oldest first, while the limits allow (the scheduler's
         `submit_queued` job)."""
         sent = []
         for episode_id, by, test_mode in await self.log.queued():
-            if await self.over_a_limit(test_mode) is not None:
-                break
+            episode = await self.episodes.get(episode_id)
+            found = self.destination_for(episode) if episode is not None else None
+            if found is not None and await self.over_a_limit(found[0], test_mode) is not None:
+                continue  # its destination's slot is not open yet
             # no longer submittable (or its source is down): it waits no more
             with contextlib.suppress(SubmissionRefused):
                 sent.append(await self.submit(episode_id, by, test_mode=test_mode, from_queue=True))

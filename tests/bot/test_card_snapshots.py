@@ -102,14 +102,14 @@ def rendered(card: NoteCard) -> dict[str, Any]:
 def test_the_card_of_a_stored_episode(snapshot: SnapshotAssertion) -> None:
     """What the desk puts on a card, once: votes, sources and their tiers, the brief's gaps,
     the evaluator's verdict, which buttons."""
-    held = card_for(episode(), VOTES, submitting=True, evaluations=HELD)
-    sent = card_for(episode(), VOTES, submission=SENT, submitting=True)
+    held = card_for(episode(), VOTES, submit_to="X", evaluations=HELD)
+    sent = card_for(episode(), VOTES, submission=SENT, submit_to="X")
     assert held.model_dump(mode="json") == snapshot(name="held")
     assert sent.model_dump(mode="json") == snapshot(name="submitted")
 
 
 def test_renderers_of_a_held_note(snapshot: SnapshotAssertion) -> None:
-    assert rendered(card_for(episode(), VOTES, submitting=True, evaluations=HELD)) == snapshot
+    assert rendered(card_for(episode(), VOTES, submit_to="X", evaluations=HELD)) == snapshot
 
 
 def test_renderers_of_a_hostile_card(snapshot: SnapshotAssertion) -> None:

@@ -184,7 +184,7 @@ async def test_submitting_defers_then_follows_up(app: App) -> None:
     moderator = Interaction(frontend.client, user=8, roles=(77,))
     await frontend.on_button(moderator, "submit_anyway", episode)
     assert moderator.response.calls == [("defer", {"ephemeral": True, "thinking": True})]
-    assert moderator.followups[-1]["content"].startswith("Submitting to X is not configured")
+    assert moderator.followups[-1]["content"].startswith("Submitting notes is not configured")
     assert moderator.followups[-1]["ephemeral"] is True
 
 

@@ -192,7 +192,7 @@ def desk(
     return SubmissionDesk(
         EpisodeStore(engine),
         SubmissionStore(engine),
-        api,
+        [api],
         model,
         EpisodeReviser(reviser_model or model),
         links or OpenLinks(),  # type: ignore[arg-type]
@@ -262,7 +262,7 @@ async def test_only_approved_notes_are_submitted_once(
         await submitter.submit(episode, "mod")
     not_x = await noted_episode(store, post_id=None)
     await store.approve(not_x, "UMOD")
-    with pytest.raises(SubmissionRefused, match="not about a post on X"):
+    with pytest.raises(SubmissionRefused, match="not about a post that X takes notes on"):
         await submitter.submit(not_x, "mod")
 
 
@@ -461,7 +461,8 @@ async def test_the_writing_limit_holds_across_processes_and_queues_for_the_next_
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18010"}})
     await live_notes(engine, 10, "needs_more_ratings", days_ago=0.1)
     store = EpisodeStore(engine)
-    gateway, worker = (desk(engine, api, test_mode=False) for _ in range(2))
+    api.test_mode = False  # EVONOTE_X__TEST_MODE=false
+    gateway, worker = desk(engine, api), desk(engine, api)
     assert (await worker.standing()).writing_limit == 10
     episode = await noted_episode(store, post_id="777")
     await store.approve(episode, "UMOD")

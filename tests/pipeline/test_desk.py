@@ -98,6 +98,9 @@ class Submitter:
     async def waiting(self, episode_id: int) -> str | None:
         return None
 
+    async def destination_name(self, episode: Episode) -> str | None:
+        return "X" if episode.post.post_id else None
+
     async def submission(self, episode_id: int) -> Submission | None:
         if episode_id not in self.sent:
             return None
@@ -141,7 +144,7 @@ async def test_only_moderators_approve_and_only_notes() -> None:
     ("voter", "submitter", "says"),
     [
         (MOD, None, "not configured"),
-        (ANA, Submitter(), "Only moderators can submit notes to X (the moderator setting)."),
+        (ANA, Submitter(), "Only moderators can submit notes (the moderator setting)."),
         (
             MOD,
             Submitter(fails=True),
