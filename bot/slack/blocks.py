@@ -125,6 +125,8 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
     if card.evaluation:
         mark = ":octagonal_sign:" if card.held else ":bar_chart:"
         blocks.append(_context(f"{mark} {_escaped(card.evaluation)}"))
+    if CardAction.VOTE_UP in card.actions():
+        blocks.append(_feedback(card))
     blocks.append(
         {
             "type": "actions",
@@ -133,6 +135,34 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
         }
     )
     return blocks[:MAX_BLOCKS]
+
+
+FEEDBACK_ACTION = "evonote_feedback"
+
+
+def _feedback(card: NoteCard) -> dict[str, Any]:
+    """👍/👎 as Slack's feedback buttons (a context actions block); each carries its
+    direction and the episode (`up:42`), so the vote reaches the right card."""
+    return {
+        "type": "context_actions",
+        "block_id": f"evonote_feedback_{card.episode_id}",
+        "elements": [
+            {
+                "type": "feedback_buttons",
+                "action_id": FEEDBACK_ACTION,
+                "positive_button": {
+                    "text": {"type": "plain_text", "text": "👍"},
+                    "value": f"up:{card.episode_id}",
+                    "accessibility_label": "This note is helpful",
+                },
+                "negative_button": {
+                    "text": {"type": "plain_text", "text": "👎"},
+                    "value": f"down:{card.episode_id}",
+                    "accessibility_label": "This note is not helpful",
+                },
+            }
+        ],
+    }
 
 
 # CardAction → (label, Slack action id, style)
@@ -149,8 +179,11 @@ SLACK_BUTTONS: dict[CardAction, tuple[str, str, str | None]] = {
 
 
 def _buttons(card: NoteCard) -> list[dict[str, Any]]:
+    """The card's buttons but its votes (those are feedback buttons, `_feedback`)."""
     buttons = []
     for action in card.actions():
+        if action in (CardAction.VOTE_UP, CardAction.VOTE_DOWN):
+            continue
         label, action_id, style = SLACK_BUTTONS[action]
         buttons.append(_button(card.label_of(action, label), action_id, card, style))
     return buttons

@@ -71,17 +71,23 @@ class Click:
     @classmethod
     def parse(cls, body: dict[str, Any]) -> Click:
         action = first_action(body)
+        action_id, value = str(action.get("action_id") or ""), action.get("value")
+        if action_id == "evonote_feedback":  # a feedback button: "up:42" or "down:42"
+            direction, _, value = str(value or "").partition(":")
+            if direction not in ("up", "down"):
+                raise MalformedSlackInput("a feedback button without its direction")
+            action_id = f"evonote_vote_{direction}"
         message = body.get("message")
         thread = message.get("thread_ts") if isinstance(message, dict) else None
         trigger = body.get("trigger_id")
         return cls(
-            episode_id=episode_id(action.get("value")),
+            episode_id=episode_id(value),
             user=text_field(body, "user", "id"),
             channel=text_field(body, "channel", "id"),
             ts=text_field(body, "message", "ts"),
             thread=thread if isinstance(thread, str) else None,
             trigger_id=trigger if isinstance(trigger, str) and trigger else None,
-            action_id=str(action.get("action_id") or ""),
+            action_id=action_id,
         )
 
 

@@ -19,7 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundTasks
 from bot.settings import SlackSettings
-from bot.slack.blocks import evidence_blocks, reason_modal
+from bot.slack.blocks import FEEDBACK_ACTION, evidence_blocks, reason_modal
 from bot.slack.events import (
     Asked,
     Click,
@@ -95,6 +95,7 @@ class SlackFrontend:
             self.on_desk_button
         )
         app.action("evonote_vote_down")(self.on_vote_down)
+        app.action(FEEDBACK_ACTION)(self.on_feedback)
         app.view("evonote_vote_reason")(self.on_vote_reason)
         app.action(re.compile("^evonote_(regenerate|show_evidence)$"))(self.on_episode_button)
         self.home.register(app)
@@ -256,6 +257,14 @@ class SlackFrontend:
         else:
             answer = await self.desk.vote(voter, episode_id, 1)
         await self.answer(answer, episode_id, click.user, click.channel, click.ts)
+
+    async def on_feedback(self, ack: Ack, body: dict[str, Any]) -> None:
+        """The card's feedback buttons: 👍 votes at once, 👎 asks for the reason first."""
+        try:
+            down = Click.parse(body).action_id == "evonote_vote_down"
+        except MalformedSlackInput:
+            down = False  # the desk button's own parse tells the person
+        await (self.on_vote_down if down else self.on_desk_button)(ack, body)
 
     async def on_vote_down(self, ack: Ack, body: dict[str, Any]) -> None:
         await ack()

@@ -146,7 +146,7 @@ async def test_note_command_posts_a_card_then_the_result(
     assert "AI-drafted — needs human review" in final
     assert "[official]" in final
     assert "Rater forecast" in final
-    assert "evonote_vote_up" in final and "evonote_approve" in final
+    assert '"up:' in final and "evonote_feedback" in final and "evonote_approve" in final
     progress = [json.dumps(u["blocks"], ensure_ascii=False) for u in updates[:-1]]
     assert any("Searching" in p for p in progress), "progress is shown while it runs"
     row = (await slack.desk.book.recent(1))[0]
@@ -270,6 +270,47 @@ async def test_votes_count_once_and_show_on_the_card(
     )
     assert (await slack.app.async_dispatch(reason)).status == 200
     assert [(v.user, v.vote) for v in await slack.desk.book.votes(episode)] == [("U1", -1)]
+
+
+def feedback(value: str, user: str = "U1") -> AsyncBoltRequest:
+    """A click on the card's feedback buttons (context actions block), as Slack sends it."""
+    return interaction(
+        {
+            "type": "block_actions",
+            "team": {"id": "T1"},
+            "user": {"id": user},
+            "channel": {"id": "C1"},
+            "trigger_id": f"trig-feedback-{user}",
+            "message": {"ts": "1700000001.000100"},
+            "container": {"message_ts": "1700000001.000100"},
+            "actions": [
+                {
+                    "action_id": "evonote_feedback",
+                    "block_id": "evonote_feedback_1",
+                    "type": "feedback_buttons",
+                    "value": value,
+                    "action_ts": str(time.time()),
+                }
+            ],
+        }
+    )
+
+
+async def test_the_feedback_buttons_vote_for_their_episode(
+    slack: SlackFrontend, slack_api: MockSlackApi
+) -> None:
+    """👍 records a vote at once, 👎 asks for the reason; a value without its direction or
+    episode is refused and told."""
+    episode = await note_episode(slack, slack_api)
+    await slack.app.async_dispatch(feedback(f"up:{episode}"))
+    assert [(v.user, v.vote) for v in await slack.desk.book.votes(episode)] == [("U1", 1)]
+    await slack.app.async_dispatch(feedback(f"down:{episode}", user="U2"))
+    assert slack_api.called("views.open")[-1]["view"]["callback_id"] == "evonote_vote_reason"
+    await slack.app.async_dispatch(feedback(f"sideways:{episode}", user="U3"))
+    assert slack_api.called("chat.postEphemeral")[-1]["text"] == (
+        "That button does not point at a note."
+    )
+    assert len(await slack.desk.book.votes(episode)) == 1
 
 
 async def test_a_down_vote_asks_for_the_reason(
