@@ -34,7 +34,6 @@ from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
 from pipeline.desk.note_desk import CardView, NoteDesk
 from pipeline.desk.notes import NoteService
-from pipeline.desk.previews import LinkPreviews
 from pipeline.note_text import find_urls
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus
@@ -73,8 +72,6 @@ class DiscordFrontend:
         self.desk = desk
         self.cards = NoteDesk(notes, desk)
         self.run_episodes = run_episodes  # False where workers in other processes run them
-        self.notes = notes
-        self.previews = LinkPreviews(notes)
         self.settings = settings
         intents = discord.Intents.default()
         # Only the 🔎 trigger and link channels read arbitrary messages; commands and menus
@@ -196,10 +193,10 @@ class DiscordFrontend:
         ):
             return
         for url in find_urls(message.content)[:MAX_LINKS]:
-            key = self.previews.request_key("discord", str(channel), url)
+            key = self.cards.previews.request_key("discord", str(channel), url)
             if key is None:
                 continue
-            preview = await self.previews.preview(url, key)
+            preview = await self.cards.previews.preview(url, key)
             if self.settings.auto_draft and preview.episode is None and preview.post is not None:
                 reply = await message.reply(embed=preview_embed(preview, drafting=True))
                 editor = MessageEditor(reply, self.settings.progress_interval_s)
@@ -215,10 +212,10 @@ class DiscordFrontend:
         embeds = getattr(interaction.message, "embeds", None) or []
         url = embeds[0].url if embeds else None
         channel = str(interaction.channel_id)
-        key = self.previews.request_key("discord", channel, url) if url else None
+        key = self.cards.previews.request_key("discord", channel, url) if url else None
         if url is None or key is None:
             await self.tell(interaction, "That button does not point at a post.")
-        elif (seen := await self.notes.asked_before(key)) is not None:
+        elif (seen := await self.cards.asked_before(key)) is not None:
             await self.tell(
                 interaction,
                 f"A note for this post was already asked for in this channel (episode {seen.id}).",

@@ -37,7 +37,6 @@ from memory.curation import LessonDesk
 from pipeline.desk.moderation import Answer, ModeratorDesk
 from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import NoteService
-from pipeline.desk.previews import LinkPreviews
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
@@ -69,8 +68,6 @@ class SlackFrontend:
         self.desk = desk
         self.cards = NoteDesk(notes, desk)
         self.run_episodes = run_episodes  # False where workers in other processes run them
-        self.notes = notes
-        self.previews = LinkPreviews(notes)
         self.settings = settings
         self.interval_s = settings.progress_interval_s
         self.client = client
@@ -179,10 +176,10 @@ class SlackFrontend:
         drafting = not shared.composing and shared.channel in self.settings.auto_draft_ids
         unfurls: dict[str, Any] = {}
         for url in shared.urls:
-            key = self.previews.request_key("slack", shared.channel, url)
+            key = self.cards.previews.request_key("slack", shared.channel, url)
             if key is None:  # a link of those domains that is no post (x.com/home)
                 continue
-            preview = await self.previews.preview(url, key)
+            preview = await self.cards.previews.preview(url, key)
             starts = drafting and preview.episode is None and preview.post is not None
             if starts:
                 thread = shared.thread or shared.message_ts
@@ -207,11 +204,11 @@ class SlackFrontend:
         if not self.allowed_channel(click.channel):
             await self.tell(click.channel, click.user, NOT_ENABLED)
             return
-        key = self.previews.request_key("slack", click.channel, click.url)
+        key = self.cards.previews.request_key("slack", click.channel, click.url)
         if key is None:
             await self.tell(click.channel, click.user, "That button does not point at a post.")
             return
-        if (seen := await self.notes.asked_before(key)) is not None:
+        if (seen := await self.cards.asked_before(key)) is not None:
             await self.tell(
                 click.channel,
                 click.user,

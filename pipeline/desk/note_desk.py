@@ -20,6 +20,7 @@ from pipeline.desk.cards import card_for, unstored_card
 from pipeline.desk.episode import Episode
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import EpisodeFailed, NoteService
+from pipeline.desk.previews import LinkPreviews
 from pipeline.errors import StorageUnavailable
 from pipeline.request import NoteRequest
 from pipeline.trajectory import Progress, ProgressListener
@@ -54,6 +55,11 @@ class NoteDesk:
     def __init__(self, notes: NoteService, moderation: ModeratorDesk) -> None:
         self.notes = notes
         self.moderation = moderation
+        self.previews = LinkPreviews(notes)  # a pasted link's preview, before any request
+
+    async def asked_before(self, key: str) -> Episode | None:
+        """The episode already asked for under this request key (a second paste or click)."""
+        return await self.notes.asked_before(key)
 
     # ---- showing cards: the one place an edit may fail ---------------------------------
 
@@ -121,7 +127,7 @@ class NoteDesk:
         elif answer_repeats and request.key:
             # Asked before (a second Regenerate): a platform whose every interaction must be
             # answered shows the episode already asked for; nothing runs twice.
-            seen = await self.notes.asked_before(request.key)
+            seen = await self.asked_before(request.key)
             if seen is not None:
                 await place(await self.moderation.card_of(seen))
 
