@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from syrupy.assertion import SnapshotAssertion
 import respx
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -91,10 +92,11 @@ async def dispatch(slack: SlackFrontend, request: Any) -> int:
 
 
 async def test_a_pasted_post_link_is_previewed_with_a_draft_button(
-    slack: SlackFrontend, slack_api: MockSlackApi
+    slack: SlackFrontend, slack_api: MockSlackApi, snapshot: SnapshotAssertion
 ) -> None:
     assert await dispatch(slack, link_shared(LINK, "https://www.cdc.gov/vaccines")) == 200
     [unfurl] = slack_api.called("chat.unfurl")
+    assert unfurl == snapshot  # the whole chat.unfurl payload
     assert (unfurl["channel"], unfurl["ts"]) == ("C1", "1.5")
     assert list(unfurl["unfurls"]) == [LINK]  # not the page that is no post
     blocks = unfurl["unfurls"][LINK]["blocks"]
