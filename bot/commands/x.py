@@ -12,7 +12,11 @@ from bot.settings import ConfigurationError, Settings
 
 
 def add_parser(sub: Subparsers) -> None:
-    x = sub.add_parser("x", help="X's Community Notes API: submit approved notes, sync status")
+    x = sub.add_parser(
+        "x",
+        help="notes destinations (X's Community Notes API, Open Community Notes on Bluesky): "
+        "submit approved notes, sync status",
+    )
     xsub = x.add_subparsers(dest="x_command", required=True)
     submit = xsub.add_parser("submit", help="submit an approved episode's note")
     submit.add_argument("episode", type=record_id)
@@ -33,10 +37,12 @@ def add_parser(sub: Subparsers) -> None:
 
 
 def need_credentials(settings: Settings) -> None:
-    if settings.x.credentials() is None:
+    if settings.x.credentials() is None and settings.bluesky.credentials() is None:
         raise ConfigurationError(
-            "the Community Notes API needs EVONOTE_X__CONSUMER_KEY, __CONSUMER_SECRET, "
-            "__ACCESS_TOKEN and __ACCESS_TOKEN_SECRET"
+            "submitting needs a notes destination: X's Community Notes API "
+            "(EVONOTE_X__CONSUMER_KEY, __CONSUMER_SECRET, __ACCESS_TOKEN and "
+            "__ACCESS_TOKEN_SECRET) or Open Community Notes on Bluesky (EVONOTE_BLUESKY__HANDLE "
+            "and __APP_PASSWORD)"
         )
 
 

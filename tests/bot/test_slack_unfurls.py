@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from syrupy.assertion import SnapshotAssertion
 import respx
 from slack_sdk.web.async_client import AsyncWebClient
+from syrupy.assertion import SnapshotAssertion
 
 from adapters.x.oembed import OEMBED_URL
 from bot.app import build
