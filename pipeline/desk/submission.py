@@ -158,7 +158,7 @@ class SubmissionOutcome(BaseModel):
     """What became of a press of Submit: sent, revised (approve the revision), held, or
     queued for the next day."""
 
-    kind: str  # submitted | revised | held | queued
+    kind: str  # submitted | revised | held | queued | busy
     message: str
     submission: Submission | None = None
 
@@ -183,6 +183,7 @@ class SubmissionDesk:
         self.model = model
         self.reviser = reviser
         self.links = links
+        self.busy: set[int] = set()  # episodes being submitted here: a double click waits
         self.min_claim_opinion = min_claim_opinion
         self.max_revisions = max_revisions
         self.timeout_s = timeout_s
@@ -202,6 +203,24 @@ class SubmissionDesk:
         EVONOTE_BLUESKY__TEST_MODE), whatever front end submits; the CLI's `--live` passes
         False. `anyway`: a moderator overrides the evaluator's bar for a held note.
         `from_queue`: it passed the bar (or was overridden) when it was queued."""
+        if episode_id in self.busy:  # a double click while X is asked: one submission
+            return SubmissionOutcome(
+                kind="busy", message="This note is being submitted already; wait for its card."
+            )
+        self.busy.add(episode_id)
+        try:
+            return await self._submit(episode_id, by, test_mode, anyway, from_queue)
+        finally:
+            self.busy.discard(episode_id)
+
+    async def _submit(
+        self,
+        episode_id: int,
+        by: str,
+        test_mode: bool | None,
+        anyway: bool,
+        from_queue: bool,
+    ) -> SubmissionOutcome:
         episode, destination, post_id = await self.submittable(episode_id)
         test_mode = destination.test_mode if test_mode is None else test_mode
         to = destination.name

@@ -539,3 +539,21 @@ def test_x_status_shows_admission_and_the_writing_limit_without_credentials(
     assert lines[0] == "Admission (last 0 of 50 test notes): not yet"
     assert "❌ ClaimOpinion high: no notes evaluated (needs ≥ 30%)" in lines
     assert lines[-1].startswith("Writing limit: 0 of 10 live notes written today (a new writer")
+
+
+@respx.mock
+async def test_a_double_click_on_submit_sends_one_note(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    import asyncio
+
+    scores(0.9)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18020"}})
+    store, submitter = EpisodeStore(engine), desk(engine, api)
+    episode = await noted_episode(store)
+    await store.approve(episode, "UMOD")
+    first, second = await asyncio.gather(
+        submitter.submit(episode, "mod"), submitter.submit(episode, "mod")
+    )
+    assert sorted([first.kind, second.kind]) == ["busy", "submitted"]
+    assert submit.call_count == 1
