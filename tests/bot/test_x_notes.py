@@ -235,6 +235,16 @@ async def noted_episode(store: EpisodeStore, post_id: str | None = "1357", note:
     return row.id
 
 
+async def approved(
+    engine: AsyncEngine, api: CommunityNotesApi, note: str = NOTE, **options: object
+) -> tuple[EpisodeStore, SubmissionDesk, int]:
+    """A store, a desk over it, and an episode whose note a moderator approved."""
+    store = EpisodeStore(engine)
+    episode = await noted_episode(store, note=note)
+    await store.approve(episode, "UMOD")
+    return store, desk(engine, api, **options), episode
+
+
 def scores(*values: float) -> respx.Route:
     return respx.post(f"{API}/2/notes/evaluate").mock(
         side_effect=[httpx.Response(200, json={"data": {"claim_opinion_score": v}}) for v in values]
@@ -274,9 +284,7 @@ async def test_a_note_below_the_bar_is_never_sent(
     never receives it, every score is stored, the card says why and offers only an override."""
     evaluate = scores(0.31, 0.42, 0.2, 0.5)
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18001"}})
-    store, submitter = EpisodeStore(engine), desk(engine, api)
-    episode = await noted_episode(store)
-    await store.approve(episode, "UMOD")
+    store, submitter, episode = await approved(engine, api)
     outcome = await submitter.submit(episode, "mod")
     assert outcome.kind == "held"
     assert "0.31" in outcome.message and "best 0.50" in outcome.message
@@ -312,9 +320,7 @@ async def test_a_revision_that_clears_the_bar_needs_approval_before_it_is_sent(
 ) -> None:
     evaluate = scores(0.3, 0.85)
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18002"}})
-    store, submitter = EpisodeStore(engine), desk(engine, api)
-    episode = await noted_episode(store)
-    await store.approve(episode, "UMOD")
+    store, submitter, episode = await approved(engine, api)
     outcome = await submitter.submit(episode, "mod")
     assert outcome.kind == "revised" and "0.85" in outcome.message
     row = await store.get(episode)
@@ -373,9 +379,7 @@ async def test_a_source_that_does_not_open_stops_the_submission(
     respx.get(f"https://{PUBLIC}/vaccinesafety/autism.html").respond(404)
     async with httpx.AsyncClient() as http:
         reader = GuardedPageReader(http, StubResolver({"www.cdc.gov": [[PUBLIC]]}))
-        store, submitter = EpisodeStore(engine), desk(engine, api, links=reader)
-        episode = await noted_episode(store)
-        await store.approve(episode, "UMOD")
+        _, submitter, episode = await approved(engine, api, links=reader)
         with pytest.raises(SubmissionRefused, match="does not open \\(HTTP 404\\)"):
             await submitter.submit(episode, "mod")
     assert not submit.called
@@ -387,10 +391,8 @@ async def test_a_token_x_would_check_as_a_link_stops_the_submission(
 ) -> None:
     scores(0.9)
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18005"}})
-    store, submitter = EpisodeStore(engine), desk(engine, api)
     stored = "No link was found, see report.pdf for more.\n\n" + READ.url
-    episode = await noted_episode(store, note=stored)
-    await store.approve(episode, "UMOD")
+    _, submitter, episode = await approved(engine, api, note=stored)
     with pytest.raises(SubmissionRefused, match="'report.pdf'"):
         await submitter.submit(episode, "mod")
     assert not submit.called
@@ -549,9 +551,7 @@ async def test_a_double_click_on_submit_sends_one_note(
 
     scores(0.9)
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18020"}})
-    store, submitter = EpisodeStore(engine), desk(engine, api)
-    episode = await noted_episode(store)
-    await store.approve(episode, "UMOD")
+    _, submitter, episode = await approved(engine, api)
     first, second = await asyncio.gather(
         submitter.submit(episode, "mod"), submitter.submit(episode, "mod")
     )
