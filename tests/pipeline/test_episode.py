@@ -739,7 +739,7 @@ async def test_the_posts_own_link_and_handle_in_a_draft_are_removed_by_code() ->
 
 
 def test_the_post_search_is_of_its_words_not_its_emoji_or_quotes() -> None:
-    from pipeline.episode import post_query
+    from pipeline.research import post_query
 
     post = (
         "🚨🌎 “The studies showing most SIDS cases follow a vaccine” — #TheDefender https://t.co/k"
