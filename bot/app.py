@@ -588,7 +588,7 @@ def make_desk(
 async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
     """Every object of the application. `role`: `serve` for long-running processes, whose
     episodes another process picks up if this one dies; `cli` for one-off commands."""
-    prepare_data_dir(settings)
+    await asyncio.to_thread(prepare_data_dir, settings)  # file system work: off the loop
     async with AsyncExitStack() as stack:
         http = await stack.enter_async_context(
             httpx.AsyncClient(
