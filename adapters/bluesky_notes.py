@@ -126,6 +126,10 @@ class OpenCommunityNotes:
             self._session = (token, did)
         return self._session
 
+    async def whoami(self) -> str:
+        _, did = await self.session()
+        return f"signed in as {self.handle} ({did})"
+
     async def evaluate(self, post_id: str, text: str) -> float:
         raise ProposalRefused("Open Community Notes has no evaluator")
 

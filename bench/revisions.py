@@ -82,6 +82,9 @@ class StandInEvaluator:
     async def notes_written(self, *, test_mode: bool) -> list[WrittenNote]:
         return []
 
+    async def whoami(self) -> str:
+        return "a stand-in"
+
 
 class CountingReviser:
     """The real reviser, counting the revisions the draft checks dropped."""

@@ -16,6 +16,8 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.app import (
     make_chat_model,
     make_embedder,
+    make_notes_api,
+    make_notes_destinations,
     make_web_search,
     open_corpus,
 )
@@ -248,6 +250,22 @@ async def check_x(settings: Settings) -> Check | None:
     return Check("X", True, "; ".join(parts))
 
 
+async def check_destinations(settings: Settings) -> list[Check]:
+    """Each notes destination configured (X, Open Community Notes): its credentials, tried."""
+    async with httpx.AsyncClient(timeout=settings.x.timeout_s) as http:
+        destinations = make_notes_destinations(settings, http, make_notes_api(settings, http))
+        checks = []
+        for destination in destinations:
+            mode = "test mode" if destination.test_mode else "live"
+            try:
+                checks.append(
+                    Check(destination.name, True, f"{await destination.whoami()}; {mode}")
+                )
+            except EvoNoteError as e:
+                checks.append(Check(destination.name, False, str(e)))
+        return checks
+
+
 async def run_checks(settings: Settings) -> list[Check]:
     probes: list[Callable[[Settings], Awaitable[Check | None]]] = [
         check_database,
@@ -258,8 +276,10 @@ async def run_checks(settings: Settings) -> list[Check]:
         check_discord,
         check_x,
     ]
-    results = await asyncio.gather(*(probe(settings) for probe in probes))
-    return [r for r in results if r is not None]
+    results, destinations = await asyncio.gather(
+        asyncio.gather(*(probe(settings) for probe in probes)), check_destinations(settings)
+    )
+    return [r for r in results if r is not None] + destinations
 
 
 async def doctor(settings: Settings) -> int:

@@ -188,6 +188,13 @@ class CommunityNotesApi:
         )
         return [payload]
 
+    async def whoami(self) -> str:
+        """The credentials are accepted and the account is enrolled (one request)."""
+        params = {"test_mode": "true", "max_results": 1, "note.fields": "id"}
+        payload = await self._call("GET", "/2/notes/search/notes_written", params=params)
+        count = (payload.get("meta") or {}).get("result_count", len(payload.get("data") or []))
+        return f"an enrolled AI Note Writer (notes written in test mode: {count} or more)"
+
     async def notes_written(self, *, test_mode: bool, max_results: int = 100) -> list[WrittenNote]:
         notes: list[WrittenNote] = []
         token: str | None = None

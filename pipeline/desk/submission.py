@@ -95,6 +95,10 @@ class NotesDestination(Protocol):
 
     async def notes_written(self, *, test_mode: bool) -> list[WrittenNote]: ...
 
+    async def whoami(self) -> str:
+        """Who the destination takes us for: one call that proves the credentials (doctor)."""
+        ...
+
 
 class LinkChecker(Protocol):
     async def opens(self, url: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import respx
 
 from bot.cli import main
 from bot.doctor import run_checks
@@ -119,3 +120,25 @@ def test_doctor_says_how_many_episodes_run_at_once_and_why() -> None:
     )
     slow = admission_advice(ServerSpeed(50, 8.5), settings)
     assert "a typical turn here takes ~74 s, so the limit will stay at 1" in slow
+
+
+@respx.mock
+async def test_doctor_tries_each_notes_destination(monkeypatch: pytest.MonkeyPatch) -> None:
+    """X's credentials and enrolment, and the Bluesky account, each with one call."""
+    from bot.doctor import check_destinations
+
+    for name in ("CONSUMER_KEY", "CONSUMER_SECRET", "ACCESS_TOKEN", "ACCESS_TOKEN_SECRET"):
+        monkeypatch.setenv(f"EVONOTE_X__{name}", "secret-" + name.lower())
+    monkeypatch.setenv("EVONOTE_BLUESKY__HANDLE", "evonote.bsky.social")
+    monkeypatch.setenv("EVONOTE_BLUESKY__APP_PASSWORD", "app-pass")
+    respx.get("https://api.x.com/2/notes/search/notes_written").respond(
+        403, json={"title": "Forbidden", "detail": "client-not-enrolled: not enrolled"}
+    )
+    respx.post("https://bsky.social/xrpc/com.atproto.server.createSession").respond(
+        200, json={"accessJwt": "j", "did": "did:plc:evonote", "handle": "evonote.bsky.social"}
+    )
+    lines = [c.line() for c in await check_destinations(Settings())]
+    assert lines[0].startswith("✗ X: this X account is not enrolled as an AI Note Writer")
+    assert lines[1] == (
+        "✓ Open Community Notes: signed in as evonote.bsky.social (did:plc:evonote); test mode"
+    )
