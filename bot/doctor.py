@@ -237,17 +237,10 @@ async def check_discord(settings: Settings) -> Check | None:
 
 
 async def check_x(settings: Settings) -> Check | None:
-    x = settings.x
-    if x.bearer_token is None and x.credentials() is None:
+    """Reading X; its Community Notes API is tried with the notes destinations."""
+    if settings.x.bearer_token is None:
         return None
-    parts = []
-    if x.bearer_token is not None:
-        parts.append("bearer token set (posts by URL, watchlists)")
-    parts.append(
-        "Community Notes API credentials "
-        + ("set" if x.credentials() is not None else "not set (no submission)")
-    )
-    return Check("X", True, "; ".join(parts))
+    return Check("X posts", True, "bearer token set (posts by URL, watchlists)")
 
 
 async def check_destinations(settings: Settings) -> list[Check]:

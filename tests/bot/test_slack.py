@@ -8,6 +8,7 @@ import json
 import os
 import time
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -39,6 +40,13 @@ async def slack(
     monkeypatch.setenv("EVONOTE_SLACK__MODERATORS", "SMODS")
     monkeypatch.setenv("EVONOTE_SLACK__CHANNELS", "C1,C2")
     monkeypatch.setenv("EVONOTE_SLACK__PROGRESS_INTERVAL_S", "0")
+    async with slack_frontend(slack_api) as frontend:
+        yield frontend
+
+
+@asynccontextmanager
+async def slack_frontend(slack_api: MockSlackApi) -> AsyncIterator[SlackFrontend]:
+    """The Slack app of the settings in the environment, against the mock Web API."""
     settings = Settings()
     async with build(settings) as app:
         client = AsyncWebClient(

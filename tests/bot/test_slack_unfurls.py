@@ -9,14 +9,11 @@ from typing import Any
 
 import pytest
 import respx
-from slack_sdk.web.async_client import AsyncWebClient
 from syrupy.assertion import SnapshotAssertion
 
 from adapters.x.oembed import OEMBED_URL
-from bot.app import build
-from bot.settings import Settings
 from bot.slack.frontend import SlackFrontend
-from tests.bot.test_slack import SECRET, interaction, signed
+from tests.bot.test_slack import SECRET, interaction, signed, slack_frontend
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
 
@@ -39,20 +36,12 @@ async def slack(
     monkeypatch.setenv("EVONOTE_SLACK__CHANNELS", "C1,C2")
     monkeypatch.setenv("EVONOTE_SLACK__AUTO_DRAFT_CHANNELS", "C2")
     monkeypatch.setenv("EVONOTE_SLACK__PROGRESS_INTERVAL_S", "0")
-    settings = Settings()
     with respx.mock(assert_all_called=False) as web:
         web.get(OEMBED_URL, params={"url": f"https://x.com/i/status/{GONE_ID}"}).respond(404)
         web.get(OEMBED_URL).respond(200, json=EMBED)
         web.route(host="127.0.0.1").pass_through()
-        async with build(settings) as app:
-            client = AsyncWebClient(
-                token="xoxb-test", base_url=f"http://127.0.0.1:{slack_api.port}/api/"
-            )
-            frontend = SlackFrontend(
-                app.notes, app.desk, settings.slack, client, process_before_response=True
-            )
+        async with slack_frontend(slack_api) as frontend:
             yield frontend
-            await frontend.background.drain()
 
 
 def link_shared(
