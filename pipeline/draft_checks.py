@@ -30,6 +30,14 @@ from pipeline.prompts import support_messages
 from pipeline.text_policy import Provenance
 from pipeline.urls import page_key
 
+# A sentence about the note instead of the post: the real model, asked to revise, wrote "The
+# note should be revised to directly address the post's key claim …" as its prose, twice.
+_ABOUT_THE_NOTE = re.compile(
+    r"^(?:the|this|that|my|our|a|your)\s+(?:revised\s+|new\s+|community\s+|original\s+)?"
+    r"notes?\s+(?:should|must|could|would|needs?|has\s+to|will|can|is|does)\b",
+    re.IGNORECASE,
+)
+
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
 # post, it does not repeat it (human notes copy at most 4 words of any length).
 COPIED_RUN = 7
@@ -91,6 +99,11 @@ class DraftChecks:
         problems.extend(prose_problems(action.text, self.provenance()))
         cited = [u for u in urls if u in self.evidence]
         for i, sentence in enumerate(split_sentences(action.text), start=1):
+            if _ABOUT_THE_NOTE.match(sentence):
+                problems.append(
+                    f"Write the note itself: sentence {i} is about the note, not the post. "
+                    "The prose is what readers see; say what you change in the thought."
+                )
             if self.repeats_the_post(sentence):
                 problems.append(
                     f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
@@ -309,6 +322,7 @@ _PROBLEM_KINDS = (
     ("Use only common words", "held words, links or numbers that no page read uses", True),
     ("Rewrite a sentence", "addressed its readers, raters or the system", True),
     ("Answer the post", "repeated the post's own words instead of answering them", True),
+    ("Write the note itself", "wrote about the note instead of the note", True),
     ("These pages share no key term", "cited pages that share no key term with the claims", True),
     ("These sources were not read", "cited pages that were not read", False),
     ("Write words, not addresses", "held a token X would check as a link", False),

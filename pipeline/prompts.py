@@ -172,7 +172,9 @@ X's evaluator scored the note too low on whether raters will find that it direct
 the post's key claim without opinion or speculation. Write it again from the sources shown \
 (only those; they are the pages read for it): open with the fact that answers the post's main \
 claim, say who found it, keep to what the sources say, no hedging, no opinion, no advice, no \
-words about the post or its author. Prose without URLs, at most {NOTE_CHAR_LIMIT} characters \
+words about the post or its author. The prose is the note itself, the words readers will see: \
+never advice about the note ("The note should…"); say what you change in the thought. Prose \
+without URLs, at most {NOTE_CHAR_LIMIT} characters \
 with each cited URL counting as one; for each statement give the URL of a source that says it \
 and that source's sentence, copied exactly (support). Answer with JSON only."""
 REVISE_OUTPUT = NoteRevision

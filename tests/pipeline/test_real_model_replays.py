@@ -59,3 +59,32 @@ async def test_a_claim_given_to_someone_no_cited_page_names_is_never_published()
     feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
     assert "gives its claim to 'BMJ', which no page it cites mentions" in feedback
     assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")
+
+
+async def test_a_revision_that_writes_about_the_note_is_refused_by_code() -> None:
+    """Asked to revise a note for X's evaluator, the real model wrote advice about the note
+    ("The note should be revised to …") as its prose: refused before any support check."""
+    from datetime import UTC, datetime
+
+    from pipeline.desk.episode import Episode
+    from pipeline.evidence import Evidence
+    from pipeline.revision import EpisodeReviser, claim_opinion_feedback
+
+    recorded = recording("revision-writes-about-the-note")
+    page = Evidence.model_validate(recorded["pages"][0])
+    episode = Episode(
+        id=1,
+        source="bench",
+        requester="bench",
+        post=Post(text=recorded["post"]),
+        status="noted",
+        created_at=datetime.now(UTC),
+        note_text=recorded["note"],
+        cited_urls=[page.url],
+        evidence=[page],
+    )
+    model = ReplayedModel(recorded["answers"])
+    revision = await EpisodeReviser(model).revise(episode, claim_opinion_feedback(0.31, 0.7))
+    assert revision.note is None
+    assert any(p.startswith("Write the note itself") for p in revision.problems), revision
+    assert "SupportVerdicts" not in model.asked
