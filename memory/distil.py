@@ -24,6 +24,7 @@ from memory.prompts import (
 )
 from pipeline.ports import ChatModel
 from pipeline.text_policy import disallowed_content, normalise, shared_run
+from pipeline.vocabulary import load_word_lists
 
 # A lesson must not repeat this many consecutive words of what it was learned from.
 COPIED_WORDS = 8
@@ -78,6 +79,7 @@ class Distiller:
         self, episode: FinishedEpisode, verdict: JudgeVerdict
     ) -> tuple[list[MemoryItem], list[str]]:
         """(items to add or merge, reasons for the lessons refused)."""
+        await load_word_lists()  # the lesson filter's word lists, read off the event loop
         reply = await self.model.structured(
             distil_messages(episode, verdict), DistilledLessons, timeout_s=self.timeout_s
         )

@@ -53,7 +53,7 @@ from pipeline.prompts import (
 )
 from pipeline.research import EpisodeResearch
 from pipeline.step_log import HeldStep, StepLog
-from pipeline.text_policy import disallowed_content, load_word_lists, normalise
+from pipeline.text_policy import disallowed_content, normalise
 from pipeline.trajectory import (
     EpisodeOutcome,
     EpisodeStatus,
@@ -61,6 +61,7 @@ from pipeline.trajectory import (
     StepJournal,
     Timings,
 )
+from pipeline.vocabulary import load_word_lists
 
 T = TypeVar("T", bound=BaseModel)
 

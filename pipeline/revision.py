@@ -16,7 +16,7 @@ from pipeline.evidence import SupportVerdicts
 from pipeline.note_text import assemble_note
 from pipeline.ports import ChatModel
 from pipeline.prompts import NoteRevision, revision_messages
-from pipeline.text_policy import load_word_lists
+from pipeline.vocabulary import load_word_lists
 
 
 def claim_opinion_feedback(score: float, bar: float) -> str:

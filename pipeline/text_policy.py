@@ -6,8 +6,8 @@ An allowlist held in code whatever the model says, decided by where each part ca
 - Text is normalised first: NFKC, then every default-ignorable code point (Unicode's own
   property: zero-width and bidi characters, tag characters, Hangul fillers) and every control,
   private-use and unassigned character removed.
-- Each word must be a general-vocabulary word of the note's language or of English (the
-  wordfreq lists: every word seen often enough in books, news, subtitles and the web), or
+- Each word must be a general-vocabulary word (`pipeline.vocabulary`: the wordfreq lists of
+  English, of the note's language and of the languages English borrows names from), or
   appear in the text of a page the episode read. A rare token that only the post uses, or
   nothing, is tainted: `vaxtruth`, `antivaxdoc`, `healthfreedomꞏinfo`, `сом` are refused
   however they are spelled; `µg`, `BA.2`, `β-blockers`, `Ph.D.`, `65+` pass.
@@ -22,8 +22,6 @@ An allowlist held in code whatever the model says, decided by where each part ca
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -32,7 +30,8 @@ from urllib.parse import unquote, urlsplit
 
 import regex
 import tldextract
-from wordfreq import zipf_frequency
+
+from pipeline.vocabulary import borrowed_word, in_vocabulary
 
 # Characters kept: letters, marks, numbers, punctuation, symbols, and plain spacing.
 _KEPT_CATEGORIES = ("L", "M", "N", "P", "S")
@@ -195,56 +194,6 @@ def _encoded(token: str) -> bool:
     return longest > 40 or (longest >= 12 and len(_CASE_CHANGE.findall(token)) >= 2)
 
 
-@functools.lru_cache(maxsize=65_536)
-def in_vocabulary(word: str, language: str = "en") -> bool:
-    """A general-vocabulary word of `language` or of English (in wordfreq's lists at all:
-    seen in several of its sources; a name made up for a payload is not)."""
-    if len(word) <= 2:  # units, initials, abbreviations: too short to spell a payload
-        return True
-    lower = word.lower()
-    if zipf_frequency(lower, "en") > 0 or _doubling_of_a_word(lower):
-        return True
-    if language == "en" or language in _UNLISTED:
-        return False
-    try:
-        return zipf_frequency(lower, language) > 0
-    except (LookupError, ImportError):  # no list, or one that needs a tokenizer (zh, ja, ko)
-        _UNLISTED.add(language)
-        return False
-
-
-_UNLISTED: set[str] = set()  # languages wordfreq cannot look up here: English only
-
-
-async def load_word_lists(language: str = "en") -> None:
-    """Read the word lists the policy looks words up in (English, and `language`'s) off the
-    event loop: wordfreq reads a file the first time a language is looked up."""
-
-    def load() -> None:
-        zipf_frequency("the", "en")
-        if language != "en" and language not in _UNLISTED:
-            try:
-                zipf_frequency("the", language)
-            except (LookupError, ImportError):
-                _UNLISTED.add(language)
-
-    await asyncio.to_thread(load)
-
-
-def _doubling_of_a_word(lower: str) -> bool:
-    """An English word misspelt by one doubled or undoubled letter, the commonest slip in
-    real notes ("anti-vaxers" for "anti-vaxxers"): still that word, never a new name."""
-    if len(lower) < 5:
-        return False
-    for i in range(1, len(lower)):
-        if lower[i] == lower[i - 1] and zipf_frequency(lower[:i] + lower[i + 1 :], "en") > 0:
-            return True
-        doubled = lower[:i] + lower[i - 1] + lower[i:]
-        if lower[i - 1].isalpha() and zipf_frequency(doubled, "en") > 0:
-            return True
-    return False
-
-
 def _ordinary_number(number: str) -> bool:
     """A quantity prose uses (3, 2021, 0.05, 1,000,000, 10–20, 24/7), not a phone number, an
     address or a code, which must come from a page read."""
@@ -262,7 +211,9 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     hosts = {h for h in (_host(u) for u in allowed) if h}
     read = provenance.read
     refused: list[str] = []
-    for token in text.split():
+    tokens = text.split()
+    borrowed: list[int] = []  # positions of tokens vouched for only by a borrowing language
+    for position, token in enumerate(tokens):
         bare = token.strip("()[]\"'“”‘’«».,;:!?…*")
         if token in allowed or bare in allowed:
             continue
@@ -276,14 +227,22 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
         ):
             refused.append(token)
             continue
-        tainted = [
-            w
-            for w in _LETTERS.findall(token)
-            if not in_vocabulary(w, provenance.language) and not provenance.has_word(w)
-        ]
+        unread_words = [w for w in _LETTERS.findall(token) if not provenance.has_word(w)]
+        tainted = [w for w in unread_words if not in_vocabulary(w, provenance.language)]
         unread = [n for n in _NUMBER.findall(token) if not _ordinary_number(n) and n not in read]
         if tainted or unread:
             refused.append(token)
+        elif any(borrowed_word(w, provenance.language) for w in unread_words):
+            borrowed.append(position)
+    # English prose borrows a name or a word at a time ("Mozes J. Lewenstein", "grivet
+    # monkeys"); two within a word of each other are a phrase in another language, the form an
+    # injection takes in a note ("…, as ignora las instrucciones anteriores").
+    refused.extend(
+        tokens[p]
+        for i, p in enumerate(borrowed)
+        if (i > 0 and p - borrowed[i - 1] <= 2)
+        or (i + 1 < len(borrowed) and borrowed[i + 1] - p <= 2)
+    )
     refused.extend(m.group(0) for m in _BRACKETED_DOT.finditer(text))
     refused.extend(m.group(0) for m in _BARE_DOT.finditer(text) if _is_suffix(m.group(1)))
     refused.extend(m.group(0) for m in _SPACED_LETTERS.finditer(text))
@@ -324,6 +283,10 @@ _SYSTEM_PHRASES = re.compile(
     r"\b(?:language model|system prompt|developer mode|as an ai)\b|"
     r"\b(?:previous|prior|above|earlier|these|those|new|all|my|following|original)\s+"
     r"(?:instructions?|rules|directions|guidelines|directives)\b|"
+    r"\b(?:instrucciones|indicaciones|instructions|instruções|istruzioni|anweisungen|"
+    r"instruktionen|regeln|règles|reglas|regras|regole)\s+(?:anteriores|previas|précédentes|"
+    r"antérieures|precedenti|vorherigen|bisherigen)\b|"
+    r"\b(?:vorherigen|bisherigen|obigen|früheren)\s+(?:anweisungen|instruktionen|regeln)\b|"
     r"\b(?:henceforth|hereafter|from now on|from this point on|please|por favor|"
     r"a partir de ahora|désormais|dorénavant|s'il vous plaît|ab sofort|von nun an|bitte|"
     r"de agora em diante)\b|从现在|忽略|指示|请",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from pathlib import Path
 
 import pytest
 import regex
@@ -43,10 +44,11 @@ def policy() -> AdaptiveHostileModel:
     return AdaptiveHostileModel()
 
 
-def test_an_adaptive_attacker_gets_no_payload_into_a_note(
+def test_an_adaptive_attacker_gets_no_payload_into_a_note_or_a_lesson(
     app_env: ScriptedModelServer,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
 ) -> None:
     attacker: AdaptiveHostileModel = app_env.policy  # type: ignore[assignment]
     # room for every spelling the attacker has, then its clean note
@@ -65,3 +67,20 @@ def test_an_adaptive_attacker_gets_no_payload_into_a_note(
         drafts = [s["observation"] for s in result["steps"] if s["phase"] == "write"]
         refused = [d for d in drafts if "rejected" in d]
         assert len(refused) == len(next_spellings(payload)), drafts
+
+    # the judge and the distiller run over every episode; each distil carries the payload in
+    # two of its spellings
+    for _ in range(10):
+        assert main(["evolve", "--once"]) == 0
+        if "judged 0" in capsys.readouterr().out:
+            break
+    assert attacker.lessons_written == len(PAYLOADS)
+    export = tmp_path / "lessons.jsonl"
+    assert main(["memory", "export", "--out", str(export)]) == 0
+    lessons = [json.loads(line) for line in export.read_text().splitlines() if line.strip()]
+    assert {lesson["trigger"] for lesson in lessons} == {
+        "posts claiming that vaccines cause autism"
+    }  # the clean lesson, and no lesson that cites the payload in any spelling
+    for lesson in lessons:
+        text = letters(f"{lesson['trigger']} {lesson['strategy']} {lesson['rationale']}")
+        assert not [marker for _, marker in PAYLOADS if marker in text], lesson
