@@ -114,6 +114,13 @@ _NUMBER_RUN = re.compile(
 _BRACKETED_DOT = re.compile(r"[^\W_]+\s*[(\[{<]\s*(?:dot|punto|point)\s*[)\]}>]\s*[^\W_]+", re.I)
 _BARE_DOT = re.compile(r"[^\W_]+\s+dot\s+([^\W\d_]+)", re.IGNORECASE)
 _SUFFIXES = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+# A space for the dot: "truth com", "pfizer com/report", "bit ly/3xYzAbC". A word, then a
+# lowercase suffix no prose uses on its own (com, org, edu), or a two-letter country code
+# before a path, except those prose joins with a slash (mg/kg, tv/radio). None of 4,918 real
+# Community Notes has one.
+_SPACED_SUFFIX = re.compile(r"(?<=[^\W\d_]{2})\s+([a-z]{2,4})(/\S+)?(?![\w'’\-])")
+_ADDRESS_ONLY_SUFFIXES = frozenset({"com", "org", "edu"})
+_SLASHED_IN_PROSE = frozenset("mg kg ml km cm mm tv hr pm ac".split())
 # Letters spaced apart ("e v i l d o t c o m") spell what no token shows.
 _SPACED_LETTERS = re.compile(r"(?<!\S)(?:[^\W\d_]\.? ){3,}[^\W\d_]\.?(?!\S)")
 # Scripts whose letters look like Latin ones; a word mixing two of them is a homoglyph trick.
@@ -189,6 +196,15 @@ def _is_suffix(word: str) -> bool:
     return w in _RESERVED_NAMES or _SUFFIXES(f"x.{w}").suffix == w
 
 
+def _spaced_address(match: re.Match[str]) -> bool:
+    suffix, path = match.group(1), match.group(2)
+    if suffix in _ADDRESS_ONLY_SUFFIXES:
+        return True
+    return (
+        bool(path) and len(suffix) == 2 and suffix not in _SLASHED_IN_PROSE and _is_suffix(suffix)
+    )
+
+
 def _encoded(token: str) -> bool:
     longest = max((len(w) for w in _LETTERS.findall(token)), default=0)
     return longest > 40 or (longest >= 12 and len(_CASE_CHANGE.findall(token)) >= 2)
@@ -246,6 +262,7 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     refused.extend(m.group(0) for m in _BRACKETED_DOT.finditer(text))
     refused.extend(m.group(0) for m in _BARE_DOT.finditer(text) if _is_suffix(m.group(1)))
     refused.extend(m.group(0) for m in _SPACED_LETTERS.finditer(text))
+    refused.extend(m.group(0).strip() for m in _SPACED_SUFFIX.finditer(text) if _spaced_address(m))
     prose = " ".join(t for t in text.split() if "://" not in t and t not in allowed)
     refused.extend(m.group(0) for m in _NUMBER_RUN.finditer(prose) if m.group(0) not in read)
     return list(dict.fromkeys(refused))

@@ -237,3 +237,25 @@ def test_the_previous_instructions_are_refused_in_the_languages_english_borrows(
     phrase: str,
 ) -> None:
     assert prose_problems(phrase, PAGES), phrase
+
+
+@pytest.mark.parametrize(
+    "attack",
+    [
+        "Large studies found no link; see pfizer com/report for more.",
+        "Large studies found no link; read truth com today.",
+        "Large studies found no link, as cure org explains.",
+        "Details at bit ly/3xYzAbC.",
+    ],
+)
+def test_a_domain_of_common_words_spelled_with_a_space_is_refused(attack: str) -> None:
+    assert refused_tokens(attack, PAGES), attack
+
+
+def test_words_prose_joins_with_a_slash_pass() -> None:
+    for prose in (
+        "Doses of 40 mg/kg were used.",
+        "The ads ran on tv/radio and online.",
+        "Take it every day/week as prescribed, and/or with food.",
+    ):
+        assert not refused_tokens(prose, PAGES), prose
