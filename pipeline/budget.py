@@ -19,6 +19,7 @@ RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
         "search_post_first": False,
         "read_search_results": False,
         "notes_min_chars": 0,
+        "focused_write": False,
     },
     "no-analysis": {"claim_analysis": False},  # the no-analyzer ablation
     "model-checks-support": {"support_by_quotes": False},  # no draft passes by its quotes
@@ -56,6 +57,12 @@ class EvidenceBudget(BaseModel):
         default=1, ge=0, description="pages that must be read before a note may be written"
     )
     max_rewrites: int = Field(default=5, ge=0, description="rejected drafts before abstaining")
+    focused_write: bool = Field(
+        default=True,
+        description="once the rewrites are spent, one more draft before abstaining: the model "
+        "words a note from the sentences of the pages read that share most key terms with the "
+        "claims, and code cites them (a weak model that cannot research still phrases)",
+    )
     max_urls_per_visit: int = Field(
         default=4, ge=1, le=6, description="pages read concurrently in one visit step"
     )

@@ -30,6 +30,7 @@ from pipeline.errors import (
     ModelTimeout,
 )
 from pipeline.evidence import Evidence, SearchResult, SupportVerdicts
+from pipeline.focused_write import focused_draft, sentences_on_the_claims
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
     assemble_note,
@@ -48,8 +49,10 @@ from pipeline.ports import (
 )
 from pipeline.post import Post
 from pipeline.prompts import (
+    FocusedNote,
     agent_messages,
     analysis_messages,
+    focused_messages,
 )
 from pipeline.research import EpisodeResearch
 from pipeline.step_log import HeldStep, StepLog
@@ -154,6 +157,7 @@ class _Run(EpisodeResearch):
         # the final phase checks it within the reserve before asking for a new draft.
         self.unchecked: tuple[Write, ModelReply[Any]] | None = None
         self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
+        self.focused_tried = False  # the focused write comes once (see `write_focused`)
         # Benchmarks on old posts must not find what was published after them.
         self.date_cap = post.created_at if self.b.as_of_post_time else None
 
@@ -452,8 +456,35 @@ class _Run(EpisodeResearch):
         self.feedback = "Write rejected: " + " ".join(problems)
         await self.record("write", action.model_dump(), self.feedback, reply)
         if self.use.rewrites > self.b.max_rewrites:
+            if self.b.focused_write and not self.focused_tried:
+                self.focused_tried = True
+                outcome = await self.write_focused()
+                if outcome is not None:
+                    return outcome
             return await self.abstain(self.why_no_note(problems))
         return None
+
+    async def write_focused(self) -> EpisodeOutcome | None:
+        """One more draft once the rewrites are spent: the model words a note from sentences
+        code picked from the pages read, and code cites them (`pipeline.focused_write`). None
+        when there is nothing to word it from, no time, or nothing usable came back."""
+        sentences = sentences_on_the_claims(self.checks)
+        if not sentences or self.seconds_left() < MIN_SECONDS_FOR_A_CALL:
+            return None
+        await self.tell("writing", "from the sentences read")
+        messages = focused_messages(self.checks.claims(), [s for _, s in sentences])
+        try:
+            reply = await self.ask(messages, FocusedNote, self.deadline)
+        except (ModelTimeout, ModelOutputInvalid) as e:
+            await self.record("error", {}, f"the focused write failed: {e}")
+            return None
+        draft = focused_draft(reply.value, sentences)
+        if draft is None:
+            await self.record(
+                "write", reply.value.model_dump(), "focused write: no sentence bears on the claims"
+            )
+            return None
+        return await self.do_write(draft, reply, self.deadline)
 
     def too_soon_to_write(self) -> list[str]:
         """The budget's minimums of research before a draft is considered."""

@@ -33,6 +33,7 @@ MAX_TOKENS = {
     "NoteClassification": 150,
     "NoteRevision": 800,
     "HealthRelevance": 150,
+    "FocusedNote": 200,
 }
 
 _UNTRUSTED_RULE = (
@@ -196,6 +197,49 @@ def revision_messages(
     )
     return [
         ChatMessage(role="system", content=REVISE_SYSTEM),
+        ChatMessage(role="user", content=user),
+    ]
+
+
+class FocusedNote(BaseModel):
+    """A note phrased from sentences code picked from the pages read: the model only words it,
+    code cites the sentences it names."""
+
+    text: str = Field(
+        default="",
+        max_length=600,
+        json_schema_extra={"maxLength": 240},
+        description="one or two sentences of the note, or empty when no sentence bears on it",
+    )
+    used: Annotated[list[int], Distinct] = Field(
+        default_factory=list,
+        max_length=4,
+        json_schema_extra={"maxItems": 2},
+        description="the numbers of the sentences the note relies on",
+    )
+
+
+FOCUSED_SYSTEM = f"""You write a Community Note from given evidence. {_UNTRUSTED_RULE}
+
+You get the claims checked in a social-media post and numbered sentences from the health pages \
+read about them. Write one or two plain, neutral sentences, at most 200 characters, that state \
+the fact the sentences give about the claim ("Large studies found no link between the MMR \
+vaccine and autism."): only what the sentences say, in your own words, without the post's \
+words, without mentioning the post or the note. Give the numbers of the sentences you used. \
+When no sentence bears on the claims, leave the text empty. Answer with JSON only."""
+FOCUSED_OUTPUT = FocusedNote
+
+
+def focused_messages(claims: list[str], sentences: list[str]) -> list[ChatMessage]:
+    numbered = "\n".join(f"[{i}] {s}" for i, s in enumerate(sentences, start=1))
+    user = (
+        "## Claims checked\n"
+        + quote_untrusted("claims", "\n".join(claims))
+        + "\n\n## Sentences from the pages read\n"
+        + quote_untrusted("sentences", numbered)
+    )
+    return [
+        ChatMessage(role="system", content=FOCUSED_SYSTEM),
         ChatMessage(role="user", content=user),
     ]
 

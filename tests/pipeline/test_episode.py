@@ -213,7 +213,9 @@ async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     # the card names the evidence, not the draft's form (that is in the trajectory)
     assert "1 of the 1 page read is about the claims" in (outcome.abstain_reason or "")
     writes = [s.observation for s in journal.steps if s.phase == "write"]
-    assert "not read successfully" in writes[-1]
+    # the agent's last draft, then the sentences worded from the page read (none, here)
+    assert "not read successfully" in writes[-2]
+    assert writes[-1] == "focused write: no sentence bears on the claims"
     assert planted not in (outcome.abstain_reason or "")  # the card never shows the URL
 
 
@@ -633,7 +635,7 @@ async def test_a_url_that_names_no_page_read_is_still_refused() -> None:
         POST, journal=journal
     )
     assert outcome.status == "abstained"
-    rejected = [s.observation for s in journal.steps if s.phase == "write"][-1]
+    rejected = [s.observation for s in journal.steps if "rejected" in s.observation][-1]
     assert "not read successfully and cannot be cited: https://www.cdc.gov/vaccines/other" in (
         rejected
     )
@@ -800,4 +802,4 @@ async def test_code_drops_sentences_the_check_finds_unsupported_while_the_first_
         assert "code dropped 1 unsupported sentence(s)" in writes[-1]
     else:
         assert outcome.status == "abstained" and outcome.note is None
-        assert "is not supported by its sources" in writes[-1]
+        assert "is not supported by its sources" in writes[-2]  # then the focused write

@@ -1,0 +1,121 @@
+"""Once the rewrites are spent, the model words a note from sentences code picked from the
+pages read, and code cites them; the draft passes every check a draft passes
+(`pipeline/focused_write.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.brief import VerificationBrief
+from pipeline.budget import EvidenceBudget
+from pipeline.draft_checks import DraftChecks
+from pipeline.episode import EpisodeRunner
+from pipeline.evidence import Evidence
+from pipeline.focused_write import sentences_on_the_claims
+from pipeline.ports import NoMemory
+from pipeline.post import Post
+from pipeline.trajectory import StepRecord
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy
+from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
+
+POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
+MMR = "https://www.cdc.gov/vaccines/mmr-safety"
+
+
+class FailsThenWords:
+    """Every draft of its own is refused (far too long); asked to word a note from sentences,
+    it gives `note`."""
+
+    answers = ("FocusedNote",)
+
+    def __init__(self, note: dict[str, Any]) -> None:
+        self.research = ResearchPolicy(prose="y" * 1000)
+        self.note = note
+        self.prompts: list[str] = []
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "FocusedNote":
+            self.prompts.append(messages[-1]["content"])
+            return self.note
+        return self.research(schema, messages)
+
+
+async def run(policy: Any, **budget: Any) -> tuple[Any, FakeChatModel, list[StepRecord]]:
+    web = FakeWeb(health_pages())
+    model = FakeChatModel(policy)
+    journal = Journal()
+    outcome = await EpisodeRunner(
+        model=model,
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(max_rewrites=2, **budget),
+    ).run(POST, journal=journal)
+    return outcome, model, journal.steps
+
+
+async def test_the_model_words_a_note_from_the_sentences_and_code_cites_them() -> None:
+    words = "Many studies have found no link between the MMR vaccine and autism."
+    policy = FailsThenWords({"text": words, "used": [1]})
+    outcome, model, steps = await run(policy)
+    assert outcome.status == "noted"
+    assert outcome.note == f"{words}\n\n{MMR}"
+    assert model.calls.count("FocusedNote") == 1
+    # the claims and the page's sentences reach it numbered, inside untrusted tags
+    prompt = policy.prompts[0]
+    assert "<untrusted_sentences>\n[1] Many studies have found no link" in prompt
+    assert "<untrusted_claims>" in prompt
+    assert steps[-1].phase == "write" and steps[-1].observation.startswith("accepted")
+    assert outcome.support_checked is True  # every word in the cited sentence: by code
+
+
+async def test_a_focused_note_with_a_payload_is_refused_like_any_draft() -> None:
+    policy = FailsThenWords(
+        {"text": "Studies found no link with autism; see vaxtruth com/report.", "used": [1]}
+    )
+    outcome, model, _ = await run(policy)
+    assert outcome.status == "abstained" and outcome.note is None
+    assert "vaxtruth" not in (outcome.abstain_reason or "")
+    assert model.calls.count("FocusedNote") == 1  # once, not once per refusal
+
+
+async def test_when_it_words_nothing_the_episode_abstains_with_the_evidence() -> None:
+    policy = FailsThenWords({"text": "", "used": []})
+    outcome, _, steps = await run(policy)
+    assert outcome.status == "abstained"
+    assert "after 2 rewrites" in (outcome.abstain_reason or "")
+    assert steps[-1].observation == "focused write: no sentence bears on the claims"
+    # a sentence number that names no sentence cites nothing either
+    policy = FailsThenWords({"text": "Vaccines are safe.", "used": [9]})
+    outcome, _, _ = await run(policy)
+    assert outcome.status == "abstained"
+
+
+async def test_the_budget_can_turn_it_off() -> None:
+    outcome, model, _ = await run(FailsThenWords({"text": "x", "used": [1]}), focused_write=False)
+    assert outcome.status == "abstained"
+    assert "FocusedNote" not in model.calls
+
+
+def test_sentences_come_from_pages_on_the_claims_most_key_terms_first() -> None:
+    evidence = {
+        MMR: Evidence(
+            url=MMR,
+            title="MMR vaccine safety",
+            excerpt="Two doses of MMR vaccine are about 97% effective at preventing measles. "
+            "Many studies have found no link between the MMR vaccine and autism. Short one.",
+        ),
+        "https://example.org/cold": Evidence(
+            url="https://example.org/cold",
+            title="The common cold",
+            excerpt="Colds are caused by many different viruses and pass within a week or so.",
+        ),
+    }
+    brief = VerificationBrief.model_validate(
+        {**DEFAULT_BRIEF, "checkworthy_claims": ["The MMR vaccine causes autism in children."]}
+    )
+    picked = sentences_on_the_claims(DraftChecks(POST, evidence, brief))
+    assert picked == [
+        (MMR, "Many studies have found no link between the MMR vaccine and autism."),
+        (MMR, "Two doses of MMR vaccine are about 97% effective at preventing measles."),
+    ]
