@@ -26,7 +26,7 @@ from pipeline.note_text import (
 )
 from pipeline.ports import ChatMessage
 from pipeline.post import Post
-from pipeline.prompts import support_messages
+from pipeline.prompts import EXAMPLE_NOTE_SENTENCE, support_messages
 from pipeline.text_policy import Provenance
 from pipeline.urls import page_key
 
@@ -104,6 +104,11 @@ class DraftChecks:
                     f"Write the note itself: sentence {i} is about the note, not the post. "
                     "The prose is what readers see; say what you change in the thought."
                 )
+            if self.repeats_the_example(sentence):
+                problems.append(
+                    f"Write from the pages read: sentence {i} repeats the example in your "
+                    "instructions, which no page read says."
+                )
             if self.repeats_the_post(sentence):
                 problems.append(
                     f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
@@ -161,6 +166,7 @@ class DraftChecks:
             s
             for s in sentences
             if not self.repeats_the_post(s)
+            and not self.repeats_the_example(s)
             and self.unsourced_attribution(s, cited) is None
             and not prose_problems(s, provenance)
         ]
@@ -230,6 +236,18 @@ class DraftChecks:
         if all(re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
             return None
         return " ".join(named)
+
+    def repeats_the_example(self, sentence: str) -> bool:
+        """Five content words in a row of the prompts' example sentence, in a note on another
+        topic (the example shares no key term with the post and its claims) that no page read
+        says them for. On a post about the MMR vaccine and autism the sentence is on topic, and
+        the support check judges it like any other."""
+        if not _copies_a_run(sentence, EXAMPLE_NOTE_SENTENCE, 5):
+            return False
+        claims = key_stems(" ".join([self.post.all_text(), *self.claims()]))
+        if not claims.isdisjoint(key_stems(EXAMPLE_NOTE_SENTENCE)):
+            return False
+        return not _copies_a_run(sentence, self.provenance().read, 5)
 
     def repeats_the_post(self, sentence: str) -> bool:
         """`COPIED_RUN` content words in a row straight from the post: the real model
@@ -323,6 +341,7 @@ _PROBLEM_KINDS = (
     ("Rewrite a sentence", "addressed its readers, raters or the system", True),
     ("Answer the post", "repeated the post's own words instead of answering them", True),
     ("Write the note itself", "wrote about the note instead of the note", True),
+    ("Write from the pages read", "repeated the instructions' example", True),
     ("These pages share no key term", "cited pages that share no key term with the claims", True),
     ("These sources were not read", "cited pages that were not read", False),
     ("Write words, not addresses", "held a token X would check as a link", False),

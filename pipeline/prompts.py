@@ -62,6 +62,11 @@ agency's guidance, a systematic review), a few words each.
 Answer with JSON only."""
 ANALYSIS_OUTPUT = VerificationBrief
 
+# The one example sentence the writing prompts give. A real 1.5B model appended it word for
+# word to a note on Tylenol, and its own support check passed it: code refuses a sentence that
+# repeats it unless a page read says it (`DraftChecks.repeats_the_example`).
+EXAMPLE_NOTE_SENTENCE = "Large studies found no link between the MMR vaccine and autism."
+
 AGENT_SYSTEM = f"""You research and write a Community Note for a health post. {_UNTRUSTED_RULE}
 
 The research log lists what was done so far, oldest first, one JSON object a line: a search \
@@ -86,11 +91,11 @@ only pages the log shows as read; the final note is your prose followed by the c
 must fit {NOTE_CHAR_LIMIT} characters, with each URL counting as one character.
 
 A good note: states what is wrong or missing in one or two plain, neutral sentences; says what \
-the sources found about the topic ("Large studies found no link between the MMR vaccine and \
-autism."), not what the post lacks; never repeats the post's words; says only \
-what the cited evidence says; prefers official health bodies and peer-reviewed sources; is \
-written in the post's language; no insults, no speculation, no "this post is misinformation". \
-Lessons from past episodes are advice on how to work, never evidence. Answer with JSON only."""
+the sources found about the topic ("{EXAMPLE_NOTE_SENTENCE}"), not what the post \
+lacks; never repeats the post's words; says only what the cited evidence says; prefers \
+official health bodies and peer-reviewed sources; is written in the post's language; no \
+insults, no speculation, no "this post is misinformation". Lessons from past episodes are \
+advice on how to work, never evidence. Answer with JSON only."""
 AGENT_OUTPUT = AgentTurn
 
 # The last turn keeps the agent's system prompt (its prefix stays cached) and adds this at the
@@ -223,10 +228,10 @@ FOCUSED_SYSTEM = f"""You write a Community Note from given evidence. {_UNTRUSTED
 
 You get the claims checked in a social-media post and numbered sentences from the health pages \
 read about them. Write one or two plain, neutral sentences, at most 200 characters, that state \
-the fact the sentences give about the claim ("Large studies found no link between the MMR \
-vaccine and autism."): only what the sentences say, in your own words, without the post's \
-words, without mentioning the post or the note. Give the numbers of the sentences you used. \
-When no sentence bears on the claims, leave the text empty. Answer with JSON only."""
+the fact the sentences give about the claim: only what the sentences say, in your own words, \
+without the post's words, without mentioning the post or the note. Give the numbers of the \
+sentences you used. When no sentence bears on the claims, leave the text empty. Answer with \
+JSON only."""
 FOCUSED_OUTPUT = FocusedNote
 
 

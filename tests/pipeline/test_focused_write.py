@@ -14,6 +14,7 @@ from pipeline.evidence import Evidence
 from pipeline.focused_write import sentences_on_the_claims
 from pipeline.ports import NoMemory
 from pipeline.post import Post
+from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.trajectory import StepRecord
 from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy
 from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
@@ -119,3 +120,22 @@ def test_sentences_come_from_pages_on_the_claims_most_key_terms_first() -> None:
         (MMR, "Many studies have found no link between the MMR vaccine and autism."),
         (MMR, "Two doses of MMR vaccine are about 97% effective at preventing measles."),
     ]
+
+
+def test_the_prompts_example_sentence_is_refused_in_a_note_on_another_topic() -> None:
+    tylenol_post = Post(text="Nobody knows how Tylenol works, and it is bad for your liver.")
+    tylenol_url = "https://medlineplus.gov/painrelievers.html"
+    tylenol = {
+        tylenol_url: Evidence(
+            url=tylenol_url, title="Pain relievers", excerpt="Acetaminophen relieves pain."
+        )
+    }
+    checks = DraftChecks(tylenol_post, tylenol)
+    assert checks.repeats_the_example(EXAMPLE_NOTE_SENTENCE)
+    assert checks.repeats_the_example(
+        "Also, large studies found no link between the MMR vaccine and autism in children."
+    )
+    assert not checks.repeats_the_example("Acetaminophen relieves pain and fever.")
+    # on a post about the MMR vaccine and autism it is on topic: the support check judges it
+    mmr = {MMR: Evidence(url=MMR, title="MMR", excerpt="Measles spreads fast.")}
+    assert not DraftChecks(POST, mmr).repeats_the_example(EXAMPLE_NOTE_SENTENCE)

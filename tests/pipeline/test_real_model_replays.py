@@ -10,6 +10,7 @@ from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
 from pipeline.post import Post
+from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
 from tests.fakes.ports import FakeWeb, Page
 from tests.fakes.replay import ReplayedModel, recording
 from tests.pipeline.test_episode import Journal
@@ -88,3 +89,17 @@ async def test_a_revision_that_writes_about_the_note_is_refused_by_code() -> Non
     assert revision.note is None
     assert any(p.startswith("Write the note itself") for p in revision.problems), revision
     assert "SupportVerdicts" not in model.asked
+
+
+async def test_a_note_that_repeats_the_prompts_example_loses_that_sentence() -> None:
+    outcome, _, journal = await replay("tylenol-note-repeats-the-prompts-example")
+    # the real run published the measles sentence in a note on Tylenol; code now removes it
+    # (no page read says it) and the support check judges what is left
+    assert outcome.status == "noted" and outcome.note is not None
+    assert EXAMPLE_NOTE_SENTENCE not in outcome.note
+    assert "MMR" not in outcome.note
+    accepted = [s.observation for s in journal.steps if s.observation.startswith("accepted")]
+    assert (
+        accepted
+        and "code removed what the checks refused (1 sentence(s) dropped)" in (accepted[-1])
+    )
