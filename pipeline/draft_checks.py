@@ -41,6 +41,8 @@ _ABOUT_THE_NOTE = re.compile(
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
 # post, it does not repeat it (human notes copy at most 4 words of any length).
 COPIED_RUN = 7
+# Fewer words say nothing a reader can use (a real note was cut down to "Dr.").
+MIN_NOTE_WORDS = 4
 
 
 class DraftChecks:
@@ -131,6 +133,8 @@ class DraftChecks:
         prose = note.text.split("\n\n")[0].strip()
         if not prose:
             problems.append("The note has no prose.")
+        elif len(_ANY_WORD.findall(prose)) < MIN_NOTE_WORDS:
+            problems.append("Too short to be a note: write at least one full sentence.")
         elif not ends_a_sentence(prose):
             problems.append("The last sentence is cut off: end the note with a full sentence.")
         if note.length > NOTE_CHAR_LIMIT:
@@ -250,10 +254,12 @@ class DraftChecks:
         return not _copies_a_run(sentence, self.provenance().read, 5)
 
     def repeats_the_post(self, sentence: str) -> bool:
-        """`COPIED_RUN` content words in a row straight from the post: the real model
-        published the post's false claim word for word as its note, and its own support check
-        passed it. No human note of 40 copies more than 4 words in a row from its post."""
-        return _copies_a_run(sentence, self.post.all_text())
+        """`COPIED_RUN` content words in a row straight from the post, or a whole sentence of
+        it: the real model published the post's false claim word for word as its note, and
+        its own support check passed it. No human note of 40 copies more than 4 words in a row
+        from its post, nor a whole sentence."""
+        post = self.post.all_text()
+        return _copies_a_run(sentence, post) or _a_run_of(sentence, post)
 
     def about_the_claims(self, url: str) -> bool:
         """Whether a read page is about the claims at all: it shares a key term (a word rarer
@@ -350,6 +356,7 @@ _PROBLEM_KINDS = (
     ("Read at least", "came before enough reading", False),
     ("Cite at least", "cited no page read", False),
     ("The note has no prose", "had no prose", False),
+    ("Too short to be a note", "was too short to say anything", False),
     ("The last sentence is cut off", "ended mid-sentence", False),
 )
 CONTENT_KINDS = {_SUPPORT_KIND, *(kind for _, kind, said in _PROBLEM_KINDS if said)}
@@ -411,6 +418,20 @@ def _a_name(word: str) -> bool:
     if len(word) >= 2 and word.isupper():
         return True
     return not _everyday(word.lower()) and not word.lower().endswith("s")
+
+
+_ANY_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+
+def _a_run_of(sentence: str, source: str) -> bool:
+    """Whether the whole sentence, every word in order, is a run of `source`'s words: a short
+    sentence the content-word run misses ("Vaccines cause autism.", which the real model
+    published as its note on that post, and its own check passed). Short words count, so
+    "Vaccines do not cause autism." is no copy of it."""
+    ours = [w.lower() for w in _ANY_WORD.findall(sentence)]
+    theirs = [w.lower() for w in _ANY_WORD.findall(source)]
+    n = len(ours)
+    return n >= 3 and any(theirs[i : i + n] == ours for i in range(len(theirs) - n + 1))
 
 
 def _copies_a_run(text: str, source: str, run: int = COPIED_RUN) -> bool:

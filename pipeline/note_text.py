@@ -59,9 +59,18 @@ def strip_urls(text: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", out).strip()
 
 
+# A sentence ends at . ! ? or ; before a capital, a digit or an opening quote, except after a
+# title or an abbreviation ("Dr. Wakefield": split there, a real note was cut down to "Dr.").
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)"
+    r"(?<!\bvs\.)(?<!\bNo\.)(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bU\.S\.)(?<!\bU\.K\.)"
+    r"\s+(?=[A-Z0-9\"'(¿¡])"
+)
+
+
 def split_sentences(prose: str) -> list[str]:
     """Sentences of the prose; each is checked against its sources on its own."""
-    parts = re.split(r"(?<=[.!?;])\s+(?=[A-Z0-9\"'(¿¡])", strip_urls(prose))
+    parts = _SENTENCE_END.split(strip_urls(prose))
     return [p.strip() for p in parts if p.strip()]
 
 

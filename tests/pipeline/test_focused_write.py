@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
 from pipeline.budget import EvidenceBudget
 from pipeline.draft_checks import DraftChecks
@@ -139,3 +140,18 @@ def test_the_prompts_example_sentence_is_refused_in_a_note_on_another_topic() ->
     # on a post about the MMR vaccine and autism it is on topic: the support check judges it
     mmr = {MMR: Evidence(url=MMR, title="MMR", excerpt="Measles spreads fast.")}
     assert not DraftChecks(POST, mmr).repeats_the_example(EXAMPLE_NOTE_SENTENCE)
+
+
+def test_a_whole_sentence_of_the_post_is_a_copy_however_short() -> None:
+    post = Post(text="Vaccines cause autism. Dr. Wakefield explains how and why.")
+    checks = DraftChecks(post, {})
+    assert checks.repeats_the_post("Vaccines cause autism.")
+    assert checks.repeats_the_post("Dr. Wakefield explains how and why.")
+    assert not checks.repeats_the_post("Vaccines do not cause autism.")
+    assert not checks.repeats_the_post("Autism is not caused by vaccines.")
+
+
+def test_a_note_of_a_word_or_two_is_refused() -> None:
+    checks = DraftChecks(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
+    draft = Write(text="Dr.", support=[SupportedClaim(claim="Dr.", url=MMR)])
+    assert "Too short to be a note: write at least one full sentence." in checks.problems(draft)

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, find_urls, note_length, strip_urls
+from pipeline.note_text import (
+    NOTE_CHAR_LIMIT,
+    assemble_note,
+    find_urls,
+    note_length,
+    split_sentences,
+    strip_urls,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +62,15 @@ def test_long_url_does_not_push_a_note_over_the_limit() -> None:
 
 def test_strip_urls_leaves_clean_prose() -> None:
     assert strip_urls("Facts [https://a.org] and more https://b.org.") == "Facts and more."
+
+
+def test_a_title_or_abbreviation_does_not_end_a_sentence() -> None:
+    # split after "Dr.", a real note was cut down to the sentence "Dr."
+    assert split_sentences("Vaccines are safe. Dr. Wakefield's paper was retracted.") == [
+        "Vaccines are safe.",
+        "Dr. Wakefield's paper was retracted.",
+    ]
+    assert split_sentences("Smith et al. found no link. The U.S. CDC agrees.") == [
+        "Smith et al. found no link.",
+        "The U.S. CDC agrees.",
+    ]

@@ -103,3 +103,12 @@ async def test_a_note_that_repeats_the_prompts_example_loses_that_sentence() -> 
         accepted
         and "code removed what the checks refused (1 sentence(s) dropped)" in (accepted[-1])
     )
+
+
+async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published() -> None:
+    outcome, _, journal = await replay("wakefield-note-is-the-post")
+    # the real run published "Vaccines cause autism. Dr. Wakefield explains how and why."
+    assert outcome.status == "abstained" and outcome.note is None
+    assert "repeated the post's own words" in (outcome.abstain_reason or "")
+    feedback = [s.observation for s in journal.steps if "rejected" in s.observation]
+    assert feedback and all("sentence 1 copies the post" in f for f in feedback), feedback
