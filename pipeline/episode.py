@@ -398,7 +398,7 @@ class _Run(EpisodeResearch):
     ) -> EpisodeOutcome | None:
         """Accept the note, or send it back with the reasons (None), or abstain at the limit.
         Its support check ends by `until`: in the loop, before the final write's reserve."""
-        action = self.checks.citing_read_pages(action)
+        action = await self.read_what_it_cites(action)
         problems = self.check_write(action)
         repair = ""
         if (
@@ -485,6 +485,18 @@ class _Run(EpisodeResearch):
             )
             return None
         return await self.do_write(draft, reply, self.deadline)
+
+    async def read_what_it_cites(self, action: Write) -> Write:
+        """The draft citing the pages read by their own URLs, after code has read the search
+        results it cites unopened that are on the claims (one visit's worth, within the
+        budget). Seen with the real model: drafts citing results it never visited, refused
+        "Read at least 1 page" five times running. Reading adds nothing to the prose; the
+        checks then judge the pages."""
+        cited = [self.known_spelling(u) for u in action.cited_urls()]
+        unopened = [u for u in cited if u not in self.evidence and u in self.results]
+        if unopened and self.seconds_left() >= MIN_SECONDS_FOR_A_CALL:
+            await self.read_best("a page the draft cites", unopened)
+        return self.checks.citing_read_pages(action)
 
     def too_soon_to_write(self) -> list[str]:
         """The budget's minimums of research before a draft is considered."""

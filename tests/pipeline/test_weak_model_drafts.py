@@ -1,6 +1,8 @@
-"""Once the rewrites are spent, the model words a note from sentences code picked from the
-pages read, and code cites them; the draft passes every check a draft passes
-(`pipeline/focused_write.py`)."""
+"""What a real weak model's drafts taught the checks and repairs: a focused write once the
+rewrites are spent (the model words a note from sentences code picked from the pages read, code
+cites them: `pipeline/focused_write.py`), code reading the search results a draft cites
+unopened, and the refusal of the prompt's example, of a whole sentence of the post and of a
+note of a word or two."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from pipeline.ports import NoMemory
 from pipeline.post import Post
 from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.trajectory import StepRecord
-from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, write
 from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
 
 POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
@@ -155,3 +157,35 @@ def test_a_note_of_a_word_or_two_is_refused() -> None:
     checks = DraftChecks(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
     draft = Write(text="Dr.", support=[SupportedClaim(claim="Dr.", url=MMR)])
     assert "Too short to be a note: write at least one full sentence." in checks.problems(draft)
+
+
+class CitesWhatItNeverOpened:
+    """Writes at once, citing a search result it never visited (the real 1.5B model did so in
+    four posts of ten, five drafts in a row)."""
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "VerificationBrief":
+            return DEFAULT_BRIEF
+        return write(
+            "Measles is caused by a virus, and the MMR vaccine protects against it.",
+            ["https://medlineplus.gov/measles.html"],
+        )
+
+
+async def test_code_reads_an_on_topic_search_result_a_draft_cites_unopened() -> None:
+    web = FakeWeb(health_pages())
+    journal = Journal()
+    outcome = await EpisodeRunner(
+        model=FakeChatModel(CitesWhatItNeverOpened()),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(max_urls_per_visit=1),  # code's own first read takes one page
+    ).run(POST, journal=journal)
+    assert outcome.status == "noted"
+    assert outcome.urls == ["https://medlineplus.gov/measles.html"]
+    visits = [s for s in journal.steps if s.phase == "visit"]
+    assert [t["url"] for t in visits[-1].action["targets"]] == [
+        "https://medlineplus.gov/measles.html"
+    ]
+    assert visits[-1].action["targets"][0]["goal"] == "a page the draft cites"
