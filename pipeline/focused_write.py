@@ -10,14 +10,12 @@ named sentence with its page, and the draft then passes every check a draft pass
 
 from __future__ import annotations
 
-import re
-
 from pipeline.actions import SupportedClaim, Write
 from pipeline.draft_checks import DraftChecks, key_stems
+from pipeline.note_text import split_sentences
 from pipeline.prompts import FocusedNote
 
 # A page's sentence long enough to say something, short enough to quote.
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])")
 MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 300
 
@@ -32,7 +30,7 @@ def sentences_on_the_claims(checks: DraftChecks, limit: int = 4) -> list[tuple[s
         if not checks.about_the_claims(url):
             continue
         for text in (*page.quotes, page.excerpt):
-            for sentence in _SENTENCE.split(" ".join(text.split())):
+            for sentence in split_sentences(text):
                 if (
                     sentence in seen
                     or not MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS
