@@ -37,6 +37,14 @@ _ABOUT_THE_NOTE = re.compile(
     r"notes?\s+(?:should|must|could|would|needs?|has\s+to|will|can|is|does)\b",
     re.IGNORECASE,
 )
+# A sentence about the evidence instead of the fact: asked to word a note from numbered
+# sentences, the real model wrote "The sentences from the pages read support the claim that
+# vaccines cause autism, …" (refused only because it was cut off).
+_ABOUT_THE_EVIDENCE = re.compile(
+    r"^(?:the|these|those)\s+(?:numbered\s+|given\s+)?(?:sentences|pages(?:\s+read)?|"
+    r"sources\s+(?:read|cited|given|shown))\b",
+    re.IGNORECASE,
+)
 
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
 # post, it does not repeat it (human notes copy at most 4 words of any length).
@@ -101,10 +109,11 @@ class DraftChecks:
         problems.extend(prose_problems(action.text, self.provenance()))
         cited = [u for u in urls if u in self.evidence]
         for i, sentence in enumerate(split_sentences(action.text), start=1):
-            if _ABOUT_THE_NOTE.match(sentence):
+            if _ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.match(sentence):
                 problems.append(
-                    f"Write the note itself: sentence {i} is about the note, not the post. "
-                    "The prose is what readers see; say what you change in the thought."
+                    f"Write the note itself: sentence {i} is about the note or its sources, "
+                    "not the post. The prose is what readers see: state the facts; say what "
+                    "you change in the thought."
                 )
             if self.repeats_the_example(sentence):
                 problems.append(

@@ -189,3 +189,17 @@ async def test_code_reads_an_on_topic_search_result_a_draft_cites_unopened() -> 
         "https://medlineplus.gov/measles.html"
     ]
     assert visits[-1].action["targets"][0]["goal"] == "a page the draft cites"
+
+
+def test_a_sentence_about_the_sentences_read_is_refused() -> None:
+    checks = DraftChecks(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
+    meta = (
+        "The sentences from the pages read support the claim that vaccines cause autism in "
+        "young children."
+    )
+    draft = Write(text=meta, support=[SupportedClaim(claim=meta, url=MMR)])
+    assert any(p.startswith("Write the note itself: sentence 1") for p in checks.problems(draft))
+    # energy sources, or sources in general, are not the evidence
+    for prose in ("All the sources Texas uses can be winterized.", "Sources of vitamin D vary."):
+        fine = Write(text=prose, support=[SupportedClaim(claim=prose, url=MMR)])
+        assert not any(p.startswith("Write the note itself") for p in checks.problems(fine))
