@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pipeline.actions import SupportedClaim, Write
 from pipeline.draft_checks import DraftChecks, key_stems
-from pipeline.note_text import split_sentences
+from pipeline.excerpt import page_sentences
 from pipeline.prompts import FocusedNote
 
 # A page's sentence long enough to say something, short enough to quote.
@@ -30,7 +30,7 @@ def sentences_on_the_claims(checks: DraftChecks, limit: int = 4) -> list[tuple[s
         if not checks.about_the_claims(url):
             continue
         for text in (*page.quotes, page.excerpt):
-            for sentence in split_sentences(text):
+            for sentence in page_sentences(text):
                 if (
                     sentence in seen
                     or not MIN_SENTENCE_CHARS <= len(sentence) <= MAX_SENTENCE_CHARS

@@ -45,8 +45,9 @@ class _BorrowedWords:
 
     def __contains__(self, word: str) -> bool:
         hashes = self._hashes if self._hashes is not None else self._load()
-        i = int(np.searchsorted(hashes, hash(word)))
-        return i < len(hashes) and int(hashes[i]) == hash(word)
+        key = hash(word)
+        i = int(np.searchsorted(hashes, key))
+        return i < len(hashes) and int(hashes[i]) == key
 
     def load(self) -> None:
         self._load()
@@ -75,6 +76,7 @@ def native_word(word: str, language: str = "en") -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=65_536)
 def borrowed_word(word: str, language: str = "en") -> bool:
     """Not a native word, but one of a language English borrows names from ("Lewenstein")."""
     return not native_word(word, language) and word.lower() in _BORROWED
@@ -82,7 +84,7 @@ def borrowed_word(word: str, language: str = "en") -> bool:
 
 def in_vocabulary(word: str, language: str = "en") -> bool:
     """A general-vocabulary word: native to the note or borrowed."""
-    return native_word(word, language) or word.lower() in _BORROWED
+    return native_word(word, language) or borrowed_word(word, language)
 
 
 async def load_word_lists(language: str = "en") -> None:
