@@ -12,8 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 # themselves are for benchmarks and ablations.
 RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
     "paper": {},  # the EvoNote paper's loop, with code's shortcuts: the defaults
-    # a CPU or other slow server: page notes each cost a long prompt, so fewer pages, unnoted
-    "slow-server": {"condense_pages": False, "max_urls_per_visit": 2},
+    # a CPU or other slow server: page notes each cost a long prompt, so fewer pages, unnoted;
+    # two rewrites, then the focused write (in 32 real episodes of a 1.5B model on a CPU, no
+    # draft passed after its second: the later rewrites only spent the deadline)
+    "slow-server": {"condense_pages": False, "max_urls_per_visit": 2, "max_rewrites": 2},
     # the agent takes every step itself (the benchmark's baseline)
     "no-shortcuts": {
         "search_post_first": False,
@@ -36,7 +38,8 @@ class EvidenceBudget(BaseModel):
     preset: Preset = Field(
         default="paper",
         description="how an episode researches: paper (the default loop), slow-server (fewer "
-        "pages a visit, no page notes), no-shortcuts, no-analysis, model-checks-support; "
+        "pages a visit, no page notes, fewer rewrites), no-shortcuts, no-analysis, "
+        "model-checks-support; "
         "a switch set on its own still wins",
     )
 

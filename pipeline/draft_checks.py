@@ -108,7 +108,10 @@ class DraftChecks:
         note = assemble_note(action.text, [u for u in urls if u in self.evidence])
         problems.extend(prose_problems(action.text, self.provenance()))
         cited = [u for u in urls if u in self.evidence]
+        said: dict[str, int] = {}
         for i, sentence in enumerate(split_sentences(action.text), start=1):
+            if (first := said.setdefault(_said(sentence), i)) != i:
+                problems.append(f"Say each thing once: sentence {i} repeats sentence {first}.")
             if _ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.match(sentence):
                 problems.append(
                     f"Write the note itself: sentence {i} is about the note or its sources, "
@@ -129,6 +132,12 @@ class DraftChecks:
                 problems.append(
                     f"Sentence {i} gives its claim to '{who}', which no page it cites "
                     "mentions: say only what the cited pages say, and who says it."
+                )
+            if ungrounded := self.ungrounded_terms(sentence, cited):
+                problems.append(
+                    f"Say only what the cited pages say: sentence {i} speaks of "
+                    + ", ".join(f"'{t}'" for t in ungrounded)
+                    + ", which none of them uses."
                 )
         off_topic = [u for u in urls if u in self.evidence and not self.about_the_claims(u)]
         if off_topic:
@@ -177,10 +186,12 @@ class DraftChecks:
         cited = [u for u in action.cited_urls() if u in self.evidence]
         kept = [
             s
-            for s in sentences
-            if not self.repeats_the_post(s)
+            for i, s in enumerate(sentences)
+            if _said(s) not in {_said(t) for t in sentences[:i]}
+            and not self.repeats_the_post(s)
             and not self.repeats_the_example(s)
             and self.unsourced_attribution(s, cited) is None
+            and not self.ungrounded_terms(s, cited)
             and not prose_problems(s, provenance)
         ]
         if len(kept) > 1 and not ends_a_sentence(kept[-1]):
@@ -249,6 +260,24 @@ class DraftChecks:
         if all(re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
             return None
         return " ".join(named)
+
+    def ungrounded_terms(self, sentence: str, cited: list[str]) -> list[str]:
+        """The key terms of the post or its claims that a sentence speaks of and none of the
+        pages it cites (as read: title, excerpt, quotes) uses: what the sentence says of them,
+        no page read says. The words a note judges a claim with ('evidence', 'misleading',
+        'studies') are not counted; new words of its own are the text policy's to judge (an
+        honest paraphrase has them). Seen with the real model, each passed by its own support
+        check and published: "The standard practice for refilling prescriptions is …" citing
+        a page that never mentions refills, "Tylenol is not great for your liver" citing one
+        that never mentions the liver."""
+        pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
+        if not pages:
+            return []  # no page on the claims to judge by: the citation checks refuse it
+        read = key_stems(" ".join(" ".join([e.title, e.excerpt, *e.quotes]) for e in pages))
+        claims = key_stems(" ".join([self.post.all_text(), *self.claims()]))
+        missing = (key_stems(sentence) & claims) - read - _JUDGING_WORDS
+        words = {w[:6]: w for w in sorted(content_words(sentence), key=len, reverse=True)}
+        return [words.get(t, t) for t in sorted(missing)]
 
     def repeats_the_example(self, sentence: str) -> bool:
         """Five content words in a row of the prompts' example sentence, in a note on another
@@ -360,6 +389,7 @@ _PROBLEM_KINDS = (
     ("These pages share no key term", "cited pages that share no key term with the claims", True),
     ("These sources were not read", "cited pages that were not read", False),
     ("Write words, not addresses", "held a token X would check as a link", False),
+    ("Say each thing once", "repeated a sentence", False),
     ("The note is", f"was over {NOTE_CHAR_LIMIT} characters", False),
     ("Search at least", "came before enough searching", False),
     ("Read at least", "came before enough reading", False),
@@ -392,6 +422,23 @@ def problem_kind(problem: str) -> str:
 _WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n't\b", re.I)
+
+
+# Stems of the words a note uses to judge a claim, not to state a fact: no page need use them.
+_JUDGING_WORDS = frozenset(
+    {
+        "accura", "claim", "claime", "claims", "contex", "contra", "correc", "credib",
+        "debunk", "eviden", "factua", "falsel", "mentio", "mislea", "myth", "myths", "proof",
+        "proven", "quote", "quoted", "quotes", "reliab", "reputa", "scient", "stated",
+        "studie", "sugges", "suppor", "unfoun", "unprov", "unsupp", "verifi",
+    }
+)  # fmt: skip
+
+
+def _said(sentence: str) -> str:
+    """A sentence as said, whatever its case and spacing: the real model published one
+    sentence three times over as a note."""
+    return " ".join(sentence.lower().split())
 
 
 def _stems(text: str) -> set[str]:

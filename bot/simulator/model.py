@@ -168,10 +168,10 @@ DEFAULT_BRIEF: dict[str, Any] = {
     "applicable_memories": [],
 }
 
-DEFAULT_PROSE = (
-    "Large studies have found no link between the MMR vaccine and autism; health agencies "
-    "recommend two doses to prevent measles."
-)
+# What the pages on measles say, in MedQuAD and in the tests' own pages alike: the stand-in's
+# note must be one its evidence bears out, or the checks rightly refuse it (MedQuAD has no page
+# on the MMR vaccine and autism).
+DEFAULT_PROSE = "Measles is caused by a virus, and the MMR vaccine protects against it."
 
 
 def state_of(messages: list[dict[str, Any]]) -> dict[str, Any]:

@@ -241,7 +241,7 @@ def test_a_research_preset_sets_its_switches_and_an_explicit_one_wins(
 ) -> None:
     monkeypatch.setenv("EVONOTE_BUDGET__PRESET", "slow-server")
     budget = Settings().budget
-    assert (budget.condense_pages, budget.max_urls_per_visit) == (False, 2)
+    assert (budget.condense_pages, budget.max_urls_per_visit, budget.max_rewrites) == (False, 2, 2)
     monkeypatch.setenv("EVONOTE_BUDGET__MAX_URLS_PER_VISIT", "3")
     assert Settings().budget.max_urls_per_visit == 3
     monkeypatch.setenv("EVONOTE_BUDGET__PRESET", "fast")

@@ -16,6 +16,7 @@ from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import Lesson, MemoryPhase, NoMemory
 from pipeline.post import Post
 from pipeline.trajectory import Progress, StepRecord
+from pipeline.vocabulary import load_word_lists
 from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, ScriptedSteps, state_of
 from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, health_pages
 
@@ -111,6 +112,7 @@ async def test_the_post_search_runs_while_the_claim_is_analysed() -> None:
 async def test_visits_of_one_step_run_concurrently() -> None:
     web = FakeWeb(health_pages(), read_delay_s=0.3)
     policy = ResearchPolicy(pages_per_visit=3)
+    await load_word_lists()  # read once a process (~2 s): not the visits' time
     started = asyncio.get_running_loop().time()
     outcome = await EpisodeRunner(
         model=FakeChatModel(policy),
@@ -129,7 +131,7 @@ async def test_a_slow_site_is_left_unread_once_the_visits_other_pages_are_in() -
     """One of a visit's pages answers after 30 s: the visit ends `visit_grace_s` after the
     first page is in, and the slow one is recorded as unread, not waited for."""
     pages = health_pages()
-    slow = next(iter(pages))
+    slow = list(pages)[-1]  # the note's own page (on the MMR vaccine and autism) is read
 
     class OneSlowSite(FakeWeb):
         async def read(self, url: str) -> Any:
@@ -219,13 +221,19 @@ async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     assert planted not in (outcome.abstain_reason or "")  # the card never shows the URL
 
 
+# What the WHO measles page of `health_pages` says (it never mentions autism).
+WHO_ON_MEASLES = "Measles is a highly contagious disease, and vaccination against it is safe."
+
+
 async def test_links_in_the_post_may_be_visited_and_cited() -> None:
     url = "https://www.who.int/news-room/measles"
     web = FakeWeb({url: health_pages()[url]})
     post = Post(text=f"WHO says measles is harmless {url}", links=[url])
 
     policy = ScriptedSteps(
-        visit_urls=lambda state: state["post_links"][:1], write_urls=lambda _: [url]
+        visit_urls=lambda state: state["post_links"][:1],
+        write_urls=lambda _: [url],
+        text=WHO_ON_MEASLES,
     )
 
     outcome = await runner(policy, web).run(post)
@@ -251,7 +259,9 @@ async def test_what_note_requesters_said_is_data_and_their_sources_may_be_read()
     def visit_suggested(state: dict[str, Any]) -> list[str]:
         return state["post_links"][:1]
 
-    policy = ScriptedSteps(visit_urls=visit_suggested, write_urls=lambda _: [url])
+    policy = ScriptedSteps(
+        visit_urls=visit_suggested, write_urls=lambda _: [url], text=WHO_ON_MEASLES
+    )
 
     def recording(schema: str, messages: list[dict[str, Any]]) -> Any:
         prompts.append(messages[-1]["content"])

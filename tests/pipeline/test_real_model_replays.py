@@ -10,7 +10,6 @@ from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
 from pipeline.post import Post
-from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
 from tests.fakes.ports import FakeWeb, Page
 from tests.fakes.replay import ReplayedModel, recording
 from tests.pipeline.test_episode import Journal
@@ -91,18 +90,15 @@ async def test_a_revision_that_writes_about_the_note_is_refused_by_code() -> Non
     assert "SupportVerdicts" not in model.asked
 
 
-async def test_a_note_that_repeats_the_prompts_example_loses_that_sentence() -> None:
+async def test_a_note_that_repeats_the_prompts_example_is_never_published() -> None:
     outcome, _, journal = await replay("tylenol-note-repeats-the-prompts-example")
-    # the real run published the measles sentence in a note on Tylenol; code now removes it
-    # (no page read says it) and the support check judges what is left
-    assert outcome.status == "noted" and outcome.note is not None
-    assert EXAMPLE_NOTE_SENTENCE not in outcome.note
-    assert "MMR" not in outcome.note
-    accepted = [s.observation for s in journal.steps if s.observation.startswith("accepted")]
-    assert (
-        accepted
-        and "code removed what the checks refused (1 sentence(s) dropped)" in (accepted[-1])
-    )
+    # the real run published the measles sentence in a note on Tylenol; code refuses it (no
+    # page read says it), and the sentences left speak of how Tylenol works and of what is
+    # "recommended", which the page read never does: nothing is published
+    assert outcome.status == "abstained" and outcome.note is None
+    feedback = [s.observation for s in journal.steps if s.phase == "write"]
+    assert any("sentence 3 repeats the example in your instructions" in f for f in feedback)
+    assert any("speaks of 'mechanism', 'recommended'" in f for f in feedback), feedback
 
 
 async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published() -> None:
@@ -112,3 +108,32 @@ async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published()
     assert "repeated the post's own words" in (outcome.abstain_reason or "")
     feedback = [s.observation for s in journal.steps if "rejected" in s.observation]
     assert feedback and all("sentence 1 copies the post" in f for f in feedback), feedback
+
+
+async def test_a_note_restating_the_post_citing_a_page_that_never_says_it_is_refused() -> None:
+    outcome, _, journal = await replay("tylenol-note-restates-the-post")
+    # the real run published four sentences on the liver and how Tylenol works, citing a page
+    # on pain relievers that says neither; its own support check passed them all
+    assert outcome.status == "abstained" and outcome.note is None
+    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    assert "sentence 2 speaks of 'liver', which none of them uses" in feedback
+    assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")
+
+
+async def test_a_sentence_on_the_claim_that_no_cited_page_speaks_of_is_never_published() -> None:
+    outcome, _, journal = await replay("prescriptions-note-says-what-no-page-says")
+    # the real run published "The standard practice for refilling prescriptions is to take
+    # medications as need.", citing pages that never mention refills
+    assert outcome.note is None or "refill" not in outcome.note.lower()
+    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    assert "speaks of 'refilling', which none of them uses" in feedback
+
+
+async def test_a_note_saying_one_sentence_three_times_is_never_published() -> None:
+    outcome, _, journal = await replay("malaria-note-says-one-sentence-three-times")
+    # the real run published "The Malaria in Florida post is about a serious disease caused by
+    # a parasite." three times over, citing malaria pages that never mention Florida
+    assert outcome.note is None or outcome.note.count("caused by a parasite") <= 1
+    assert outcome.status == "abstained"
+    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    assert "speaks of 'florida', which none of them uses" in feedback

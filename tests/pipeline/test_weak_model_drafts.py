@@ -203,3 +203,67 @@ def test_a_sentence_about_the_sentences_read_is_refused() -> None:
     for prose in ("All the sources Texas uses can be winterized.", "Sources of vitamin D vary."):
         fine = Write(text=prose, support=[SupportedClaim(claim=prose, url=MMR)])
         assert not any(p.startswith("Write the note itself") for p in checks.problems(fine))
+
+
+TYLENOL_POST = Post(text="No one knows how Tylenol works, and it is not great for your liver.")
+PAIN = "https://medlineplus.gov/painrelievers.html"
+PAIN_PAGE = Evidence(
+    url=PAIN,
+    title="Pain relievers",
+    excerpt="There are two main kinds of pain relievers sold over the counter: acetaminophen "
+    "(Tylenol) and anti-inflammatory drugs such as ibuprofen.",
+)
+
+
+def cites_pain(text: str) -> Write:
+    return Write(text=text, support=[SupportedClaim(claim=text, url=PAIN)])
+
+
+def test_a_sentence_may_speak_of_the_claims_terms_only_as_far_as_its_pages_do() -> None:
+    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    # the real model's published sentence: the page never mentions the liver
+    assert checks.ungrounded_terms("Tylenol is not great for your liver.", [PAIN]) == ["liver"]
+    problems = checks.problems(cites_pain("Tylenol is not great for your liver."))
+    assert (
+        "Say only what the cited pages say: sentence 1 speaks of 'liver', which none of them "
+        "uses." in problems
+    )
+    # what the page says of Tylenol passes, and so do the words a note judges a claim with
+    assert not checks.ungrounded_terms(
+        "Tylenol is acetaminophen, one of the two main pain relievers sold over the counter.",
+        [PAIN],
+    )
+    assert not checks.ungrounded_terms(
+        "There is no scientific evidence for the misleading claim about Tylenol.", [PAIN]
+    )
+    # new words of the note's own are the text policy's to judge, not this check's
+    assert not checks.ungrounded_terms("Tylenol is a common painkiller.", [PAIN])
+
+
+def test_code_drops_a_sentence_no_cited_page_bears_out_while_a_sound_one_stands() -> None:
+    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    draft = cites_pain(
+        "Tylenol is acetaminophen, a pain reliever sold over the counter. "
+        "Tylenol is not great for your liver."
+    )
+    repaired = checks.repaired_by_code(draft)
+    assert repaired is not None
+    assert repaired.text == "Tylenol is acetaminophen, a pain reliever sold over the counter."
+
+
+def test_a_page_off_the_claims_is_refused_as_off_topic_not_as_ungrounded() -> None:
+    cold = "https://example.org/cold"
+    page = Evidence(url=cold, title="The common cold", excerpt="Colds pass within a week.")
+    checks = DraftChecks(TYLENOL_POST, {cold: page})
+    assert checks.ungrounded_terms("Tylenol is not great for your liver.", [cold]) == []
+
+
+def test_a_sentence_said_twice_is_refused_and_code_keeps_it_once() -> None:
+    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    once = "Tylenol is acetaminophen, a pain reliever sold over the counter."
+    draft = cites_pain(f"{once}\n\n{once.upper()}\n\n{once}")
+    problems = checks.problems(draft)
+    assert "Say each thing once: sentence 2 repeats sentence 1." in problems
+    assert "Say each thing once: sentence 3 repeats sentence 1." in problems
+    repaired = checks.repaired_by_code(draft)
+    assert repaired is not None and repaired.text == once
