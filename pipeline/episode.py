@@ -158,6 +158,7 @@ class _Run(EpisodeResearch):
         self.unchecked: tuple[Write, ModelReply[Any]] | None = None
         self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
         self.focused_tried = False  # the focused write comes once (see `write_focused`)
+        self.last_refused: list[str] = []  # what the checks said of the last refused draft
         # Benchmarks on old posts must not find what was published after them.
         self.date_cap = post.created_at if self.b.as_of_post_time else None
 
@@ -339,13 +340,17 @@ class _Run(EpisodeResearch):
                 return outcome
         while True:
             if self.seconds_left() < MIN_SECONDS_FOR_A_CALL:
-                return await self.abstain(f"{why}, and no time was left to write the note")
+                return await self.abstain(
+                    f"{why}, and no time was left to write the note: {self.what_was_found()}"
+                )
             await self.tell("writing", "final")
             try:
                 reply = await self.ask(self.messages(finishing=True), FinalTurn, self.deadline)
             except (ModelTimeout, ModelOutputInvalid) as e:
                 await self.record("error", {}, f"final write failed: {e}")
-                return await self.abstain(f"{why}, and the final write failed: {e}")
+                return await self.abstain(
+                    f"{why}, and the final write failed ({e}): {self.what_was_found()}"
+                )
             action = reply.value.action
             if isinstance(action, Abstain):
                 return await self.model_abstains(action, reply)
@@ -453,6 +458,7 @@ class _Run(EpisodeResearch):
             )
         self.use.rewrites += 1
         self.use.failed_checks.extend(problems)
+        self.last_refused = problems
         self.feedback = "Write rejected: " + " ".join(problems)
         await self.record("write", action.model_dump(), self.feedback, reply)
         if self.use.rewrites > self.b.max_rewrites:
@@ -519,6 +525,13 @@ class _Run(EpisodeResearch):
         last draft said wrong. Never the draft's form (its length, a cut sentence, a citation
         spelt wrong): code repairs what it can of that, and the rest is the model's, in the
         trajectory."""
+        found = self.what_was_found(problems)
+        return f"no note passed the checks after {self.b.max_rewrites} rewrites: {found}"
+
+    def what_was_found(self, problems: list[str] | None = None) -> str:
+        """The pages read and how many are on the claims, then what the last refused draft
+        said wrong (`problems`, else the episode's last refusal): the reason a card gives when
+        time or drafts ran out, about the evidence and never the model's speed or form."""
         read = len(self.evidence)
         on_topic = sum(self.checks.about_the_claims(u) for u in self.evidence)
         pages = f"{read} page{'s' if read != 1 else ''} read"
@@ -529,9 +542,10 @@ class _Run(EpisodeResearch):
             if not on_topic
             else f"{on_topic} of the {pages} {'is' if on_topic == 1 else 'are'} about the claims"
         )
-        kinds = [k for k in dict.fromkeys(problem_kind(p) for p in problems) if k in CONTENT_KINDS]
+        last = self.last_refused if problems is None else problems
+        kinds = [k for k in dict.fromkeys(problem_kind(p) for p in last) if k in CONTENT_KINDS]
         said = f"; the last draft {'; '.join(kinds)}" if kinds else ""
-        return f"no note passed the checks after {self.b.max_rewrites} rewrites: {evidence}{said}"
+        return evidence + said
 
     async def check_support(
         self, action: Write, until: float

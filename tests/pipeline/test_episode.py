@@ -17,7 +17,14 @@ from pipeline.ports import Lesson, MemoryPhase, NoMemory
 from pipeline.post import Post
 from pipeline.trajectory import Progress, StepRecord
 from pipeline.vocabulary import load_word_lists
-from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, ScriptedSteps, state_of
+from tests.fakes.policy import (
+    DEFAULT_BRIEF,
+    ResearchPolicy,
+    ScriptedSteps,
+    search,
+    state_of,
+    visit,
+)
 from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, health_pages
 
 POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
@@ -453,6 +460,31 @@ async def test_deadline_with_evidence_writes_from_what_it_has() -> None:
     ).run(POST)
     assert outcome.status == "noted"
     assert outcome.timings.total_s <= 100
+
+
+async def test_a_final_write_that_fails_leaves_a_reason_about_the_evidence() -> None:
+    """Seen with a real model on a loaded CPU: the deadline came near and the final write timed
+    out. The card names what was read, not only the model's failure."""
+    clock = FakeClock()
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "VerificationBrief":
+            return DEFAULT_BRIEF
+        if schema == "FinalTurn":
+            return {"thought": "cut off"}  # no action: an invalid answer
+        state = state_of(messages)
+        if not state["evidence"]:
+            return visit(state["search_results"][0]["url"])
+        return search(f"more {clock.now}")
+
+    budget = EvidenceBudget(deadline_s=100, writing_reserve_s=20, max_searches=50, max_steps=50)
+    outcome = await runner(
+        policy, FakeWeb(health_pages()), budget, clock=clock, seconds_per_call=15
+    ).run(POST)
+    assert outcome.status == "abstained"
+    reason = outcome.abstain_reason or ""
+    assert reason.startswith("the 100 s deadline came near, and the final write failed (")
+    assert reason.endswith(": 3 of the 3 pages read are about the claims"), reason
 
 
 async def test_search_errors_become_observations_not_crashes() -> None:
