@@ -30,7 +30,7 @@ from pipeline.errors import (
     ModelTimeout,
 )
 from pipeline.evidence import Evidence, SearchResult, SupportVerdicts
-from pipeline.focused_write import focused_draft, sentences_on_the_claims
+from pipeline.focused_write import focused_draft, sentences_on_the_claims, subject_of
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
     assemble_note,
@@ -478,7 +478,8 @@ class _Run(EpisodeResearch):
         if not sentences or self.seconds_left() < MIN_SECONDS_FOR_A_CALL:
             return None
         await self.tell("writing", "from the sentences read")
-        messages = focused_messages(self.checks.claims(), [s for _, s in sentences])
+        subject = subject_of(self.checks, sentences)
+        messages = focused_messages(subject, [s for _, s in sentences])
         try:
             reply = await self.ask(messages, FocusedNote, self.deadline)
         except (ModelTimeout, ModelOutputInvalid) as e:

@@ -10,6 +10,8 @@ named sentence with its page, and the draft then passes every check a draft pass
 
 from __future__ import annotations
 
+import re
+
 from pipeline.actions import SupportedClaim, Write
 from pipeline.draft_checks import DraftChecks, key_stems
 from pipeline.excerpt import page_sentences
@@ -42,6 +44,18 @@ def sentences_on_the_claims(checks: DraftChecks, limit: int = 4) -> list[tuple[s
                 if shared:
                     scored.append((-shared, len(scored), url, sentence))
     return [(url, sentence) for _, _, url, sentence in sorted(scored)[:limit]]
+
+
+def subject_of(checks: DraftChecks, sentences: list[tuple[str, str]], limit: int = 6) -> list[str]:
+    """The claims' key words that the picked sentences use too, in the claims' order: what the
+    note is about, without the claims' own wording to copy."""
+    said = key_stems(" ".join(s for _, s in sentences))
+    subject: dict[str, str] = {}
+    for word in re.findall(r"[^\W\d_]{4,}", " ".join(checks.claims())):
+        stem = word.lower()[:6]
+        if stem in said and stem in key_stems(word):
+            subject.setdefault(stem, word)
+    return list(subject.values())[:limit]
 
 
 def focused_draft(note: FocusedNote, sentences: list[tuple[str, str]]) -> Write | None:

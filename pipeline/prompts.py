@@ -226,20 +226,22 @@ class FocusedNote(BaseModel):
 
 FOCUSED_SYSTEM = f"""You write a Community Note from given evidence. {_UNTRUSTED_RULE}
 
-You get the claims checked in a social-media post and numbered sentences from the health pages \
-read about them. Write one or two plain, neutral sentences, at most 200 characters, that state \
-the fact the sentences give about the claim: only what the sentences say, in your own words, \
-without the post's words, without mentioning the post or the note. Give the numbers of the \
-sentences you used. When no sentence bears on the claims, leave the text empty. Answer with \
-JSON only."""
+You get the subject of a social-media post flagged as misleading (a few key words) and \
+numbered sentences from the health pages read about it. Write one or two plain, neutral \
+sentences, at most 200 characters, that state what the sentences say about the subject: only \
+what they say, in your own words, without mentioning the post, the note or the sentences. Give \
+the numbers of the sentences you used. When no sentence says anything about the subject, leave \
+the text empty. Answer with JSON only."""
 FOCUSED_OUTPUT = FocusedNote
 
 
-def focused_messages(claims: list[str], sentences: list[str]) -> list[ChatMessage]:
+def focused_messages(subject: list[str], sentences: list[str]) -> list[ChatMessage]:
+    """The subject as key words, not the claims: given the claims, the real model copied
+    them, or judged whether the sentences "support the claim", instead of wording the facts."""
     numbered = "\n".join(f"[{i}] {s}" for i, s in enumerate(sentences, start=1))
     user = (
-        "## Claims checked\n"
-        + quote_untrusted("claims", "\n".join(claims))
+        "## The subject\n"
+        + quote_untrusted("subject", ", ".join(subject))
         + "\n\n## Sentences from the pages read\n"
         + quote_untrusted("sentences", numbered)
     )

@@ -65,10 +65,12 @@ async def test_the_model_words_a_note_from_the_sentences_and_code_cites_them() -
     assert outcome.status == "noted"
     assert outcome.note == f"{words}\n\n{MMR}"
     assert model.calls.count("FocusedNote") == 1
-    # the claims and the page's sentences reach it numbered, inside untrusted tags
+    # the subject and the page's sentences reach it numbered, inside untrusted tags; the
+    # claim's own words do not (the real model copied them)
     prompt = policy.prompts[0]
     assert "<untrusted_sentences>\n[1] Many studies have found no link" in prompt
-    assert "<untrusted_claims>" in prompt
+    assert "<untrusted_subject>\nmeasles, vaccine, autism\n</untrusted_subject>" in prompt
+    assert "causes autism" not in prompt
     assert steps[-1].phase == "write" and steps[-1].observation.startswith("accepted")
     assert outcome.support_checked is True  # every word in the cited sentence: by code
 
