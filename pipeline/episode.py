@@ -348,6 +348,8 @@ class _Run(EpisodeResearch):
                 reply = await self.ask(self.messages(finishing=True), FinalTurn, self.deadline)
             except (ModelTimeout, ModelOutputInvalid) as e:
                 await self.record("error", {}, f"final write failed: {e}")
+                if (outcome := await self.write_focused_once()) is not None:
+                    return outcome
                 return await self.abstain(
                     f"{why}, and the final write failed ({e}): {self.what_was_found()}"
                 )
@@ -462,13 +464,18 @@ class _Run(EpisodeResearch):
         self.feedback = "Write rejected: " + " ".join(problems)
         await self.record("write", action.model_dump(), self.feedback, reply)
         if self.use.rewrites > self.b.max_rewrites:
-            if self.b.focused_write and not self.focused_tried:
-                self.focused_tried = True
-                outcome = await self.write_focused()
-                if outcome is not None:
-                    return outcome
+            if (outcome := await self.write_focused_once()) is not None:
+                return outcome
             return await self.abstain(self.why_no_note(problems))
         return None
+
+    async def write_focused_once(self) -> EpisodeOutcome | None:
+        """The focused write, if the budget allows it and it has not run: once the rewrites are
+        spent, or when the final write failed (its answer is far shorter than a final turn's)."""
+        if not self.b.focused_write or self.focused_tried:
+            return None
+        self.focused_tried = True
+        return await self.write_focused()
 
     async def write_focused(self) -> EpisodeOutcome | None:
         """One more draft once the rewrites are spent: the model words a note from sentences

@@ -462,21 +462,34 @@ async def test_deadline_with_evidence_writes_from_what_it_has() -> None:
     assert outcome.timings.total_s <= 100
 
 
-async def test_a_final_write_that_fails_leaves_a_reason_about_the_evidence() -> None:
-    """Seen with a real model on a loaded CPU: the deadline came near and the final write timed
-    out. The card names what was read, not only the model's failure."""
-    clock = FakeClock()
+class FinalWriteCutOff:
+    """Reads a page, then searches until the deadline; its final write is cut off (invalid),
+    and asked to word a note from sentences it gives `words`."""
 
-    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+    answers = ("FocusedNote",)
+
+    def __init__(self, clock: FakeClock, words: str = "") -> None:
+        self.clock = clock
+        self.words = words
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
         if schema == "VerificationBrief":
             return DEFAULT_BRIEF
         if schema == "FinalTurn":
             return {"thought": "cut off"}  # no action: an invalid answer
+        if schema == "FocusedNote":
+            return {"text": self.words, "used": [1] if self.words else []}
         state = state_of(messages)
         if not state["evidence"]:
             return visit(state["search_results"][0]["url"])
-        return search(f"more {clock.now}")
+        return search(f"more {self.clock.now}")
 
+
+async def test_a_final_write_that_fails_leaves_a_reason_about_the_evidence() -> None:
+    """Seen with a real model on a loaded CPU: the deadline came near and the final write timed
+    out. The card names what was read, not only the model's failure."""
+    clock = FakeClock()
+    policy = FinalWriteCutOff(clock)  # and it words nothing from the sentences
     budget = EvidenceBudget(deadline_s=100, writing_reserve_s=20, max_searches=50, max_steps=50)
     outcome = await runner(
         policy, FakeWeb(health_pages()), budget, clock=clock, seconds_per_call=15
@@ -485,6 +498,20 @@ async def test_a_final_write_that_fails_leaves_a_reason_about_the_evidence() -> 
     reason = outcome.abstain_reason or ""
     assert reason.startswith("the 100 s deadline came near, and the final write failed (")
     assert reason.endswith(": 3 of the 3 pages read are about the claims"), reason
+
+
+async def test_when_the_final_write_fails_the_focused_write_still_may_note() -> None:
+    clock = FakeClock()
+    words = "Many studies have found no link between the MMR vaccine and autism."
+    budget = EvidenceBudget(deadline_s=100, writing_reserve_s=50, max_searches=50, max_steps=50)
+    model = FakeChatModel(FinalWriteCutOff(clock, words), clock=clock, seconds_per_call=15)
+    web = FakeWeb(health_pages())
+    outcome = await EpisodeRunner(
+        model=model, search=web, reader=web, memory=NoMemory(), budget=budget, clock=clock
+    ).run(POST)
+    assert model.calls[-2:] == ["FinalTurn", "FocusedNote"]
+    assert outcome.status == "noted" and outcome.note is not None
+    assert outcome.note.startswith(words)
 
 
 async def test_search_errors_become_observations_not_crashes() -> None:
