@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
@@ -31,6 +33,11 @@ async def replay(name: str) -> tuple[Any, ReplayedModel, Journal]:
     return outcome, model, journal
 
 
+def checks_said(journal: Journal) -> str:
+    """What the checks said of every draft, in order."""
+    return " ".join(s.observation for s in journal.steps if s.phase == "write")
+
+
 async def test_a_note_that_copies_the_posts_false_claim_is_never_published() -> None:
     outcome, model, journal = await replay("sids-note-copies-the-post")
     assert outcome.status == "abstained" and outcome.note is None
@@ -49,14 +56,14 @@ async def test_with_nothing_on_the_claim_the_card_names_the_evidence_not_the_dra
         "no note passed the checks after 5 rewrites: no page was read; the last draft "
         "repeated the post's own words instead of answering them"
     )
-    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    feedback = checks_said(journal)
     assert "do not repeat it" in feedback  # the drafts copied the post
 
 
 async def test_a_claim_given_to_someone_no_cited_page_names_is_never_published() -> None:
     outcome, _, journal = await replay("bmj-misattributed-note")
     assert outcome.status == "abstained" and outcome.note is None
-    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
+    feedback = checks_said(journal)
     assert "gives its claim to 'BMJ', which no page it cites mentions" in feedback
     assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")
 
@@ -110,30 +117,25 @@ async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published()
     assert feedback and all("sentence 1 copies the post" in f for f in feedback), feedback
 
 
-async def test_a_note_restating_the_post_citing_a_page_that_never_says_it_is_refused() -> None:
-    outcome, _, journal = await replay("tylenol-note-restates-the-post")
-    # the real run published four sentences on the liver and how Tylenol works, citing a page
-    # on pain relievers that says neither; its own support check passed them all
+@pytest.mark.parametrize(
+    ("name", "term"),
+    [
+        # four sentences on the liver and how Tylenol works, citing a page on pain relievers
+        # that says neither
+        ("tylenol-note-restates-the-post", "liver"),
+        # "The standard practice for refilling prescriptions is to take medications as need.",
+        # citing pages that never mention refills
+        ("prescriptions-note-says-what-no-page-says", "refilling"),
+        # "The Malaria in Florida post is about a serious disease caused by a parasite." three
+        # times over, citing malaria pages that never mention Florida
+        ("malaria-note-says-one-sentence-three-times", "florida"),
+    ],
+)
+async def test_a_note_speaking_of_the_claims_where_no_cited_page_does_is_never_published(
+    name: str, term: str
+) -> None:
+    """Each was published in a real run, every sentence passed by the model's own check."""
+    outcome, _, journal = await replay(name)
     assert outcome.status == "abstained" and outcome.note is None
-    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
-    assert "sentence 2 speaks of 'liver', which none of them uses" in feedback
+    assert f"speaks of '{term}', which none of them uses" in checks_said(journal)
     assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")
-
-
-async def test_a_sentence_on_the_claim_that_no_cited_page_speaks_of_is_never_published() -> None:
-    outcome, _, journal = await replay("prescriptions-note-says-what-no-page-says")
-    # the real run published "The standard practice for refilling prescriptions is to take
-    # medications as need.", citing pages that never mention refills
-    assert outcome.note is None or "refill" not in outcome.note.lower()
-    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
-    assert "speaks of 'refilling', which none of them uses" in feedback
-
-
-async def test_a_note_saying_one_sentence_three_times_is_never_published() -> None:
-    outcome, _, journal = await replay("malaria-note-says-one-sentence-three-times")
-    # the real run published "The Malaria in Florida post is about a serious disease caused by
-    # a parasite." three times over, citing malaria pages that never mention Florida
-    assert outcome.note is None or outcome.note.count("caused by a parasite") <= 1
-    assert outcome.status == "abstained"
-    feedback = " ".join(s.observation for s in journal.steps if s.phase == "write")
-    assert "speaks of 'florida', which none of them uses" in feedback
