@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 
 _WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
 _STOP = frozenset(
@@ -38,14 +40,21 @@ def _passages(text: str) -> list[str]:
 
 
 def select_excerpt(text: str, focus: str, max_chars: int) -> str:
-    """The passages with most words in common with `focus`, in page order, joined by ' … '."""
+    """The passages that share the most with `focus`, in page order, joined by ' … '. A word
+    counts by how few of the page's passages have it: on an FDA page of COVID-19 questions,
+    "FDA", "COVID" and "approved" are in every answer, and the one that names ivermectin is
+    the one a claim about ivermectin needs (seen with a real run: it was left out, and the
+    model wrote its correction from nothing it had read)."""
     if len(text) <= max_chars:
         return text.strip()
     passages = _passages(text)
     wanted = _terms(focus)
+    held = [wanted & _terms(p) for p in passages]
+    spread = Counter(t for terms in held for t in terms)
+    weight = {t: math.log((len(passages) + 1) / (n + 0.5)) for t, n in spread.items()}
     ranked = sorted(
         range(len(passages)),
-        key=lambda i: (-len(wanted & _terms(passages[i])), i),
+        key=lambda i: (-sum(weight[t] for t in held[i]), i),
     )
     chosen: list[int] = []
     used = 0

@@ -200,3 +200,24 @@ async def test_a_draft_whose_quotes_bear_it_out_needs_no_check_call(
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted" and outcome.support_checked is True
     assert ("SupportVerdicts" in runner.model.calls) is model_checks
+
+
+def test_an_excerpt_keeps_the_passage_with_the_claims_rarest_word() -> None:
+    """On a long page of COVID-19 questions every answer names the FDA, COVID-19 and approval;
+    the one a claim about ivermectin needs is the one naming it (a real run's excerpt left it
+    out, counting every shared word alike)."""
+    from pipeline.excerpt import select_excerpt
+
+    common = [
+        f"Question {i}: the FDA has approved no product {i} for COVID-19 years after the "
+        f"pandemic began, and approved tests for COVID-19 are listed by the FDA each week."
+        for i in range(12)
+    ]
+    ivermectin = (
+        "No. While there are approved uses for ivermectin in people and animals, it is not "
+        "approved for the prevention or treatment of COVID-19."
+    )
+    page = "\n\n".join([*common[:6], ivermectin, *common[6:]])
+    claim = "The FDA has approved ivermectin for COVID-19, years too late."
+    excerpt = select_excerpt(page, claim, max_chars=500)
+    assert ivermectin in excerpt
