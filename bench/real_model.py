@@ -9,7 +9,7 @@ The model server, search and reader come from the usual settings (`EVONOTE_*`): 
 CPU server, the settings `evonote doctor` prints. Each post's episode is written to
 DIR/<n>.json as `evonote check --json` prints it, so an interrupted run continues where it
 stopped. The report: noted / abstained / failed with each reason, rule violations in published
-notes (length, citations of pages not read, the text policy: must be 0), pages read and judged
+notes (every check code makes of a draft today: must be 0), pages read and judged
 relevant, turns, minutes per episode, and output tokens per call type — per schema from the
 logging proxy's JSONL (`--proxy-log`, ../shared/realmodel/logproxy.py), else per step.
 """
@@ -32,38 +32,39 @@ from pydantic import BaseModel
 from bot.app import build
 from bot.render import episode_json
 from bot.settings import Settings
+from pipeline.actions import SupportedClaim, Write
+from pipeline.brief import VerificationBrief
 from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import EpisodeFailed
+from pipeline.draft_checks import DraftChecks
 from pipeline.errors import EvoNoteError
-from pipeline.note_text import NOTE_CHAR_LIMIT, note_length, prose_problems
+from pipeline.evidence import Evidence
 from pipeline.ports import ChatMessage, ChatModel, ModelReply
+from pipeline.post import Post
 from pipeline.request import NoteRequest
-from pipeline.text_policy import Provenance
 
 T = TypeVar("T", bound=BaseModel)
 
 
 def violations(episode: dict[str, Any]) -> list[str]:
-    """What a published note breaks: the length rule, a citation of a page not read, the text
-    policy against the pages read."""
+    """What a published note breaks, by every check code makes of a draft today
+    (`DraftChecks`: the length, citations of pages read and on the claims, the text policy,
+    copies of the post, sentences said twice or speaking of what no cited page does, …):
+    a report on an old run shows what today's code would refuse."""
     note = episode.get("note")
     if episode.get("status") != "noted" or not note:
         return []
-    found = []
-    if note_length(note) > NOTE_CHAR_LIMIT:
-        found.append(f"{note_length(note)} characters")
-    evidence = episode.get("evidence") or []
-    read = [e["url"] for e in evidence]
-    unread = [u for u in episode.get("urls") or [] if u not in read]
-    if unread:
-        found.append(f"cites pages not read: {unread}")
-    text = "\n".join(
-        t for e in evidence for t in (e.get("title", ""), e.get("excerpt", ""), *e["quotes"])
+    links = ("http://", "https://")
+    prose = "\n".join(line for line in note.split("\n") if not line.startswith(links)).strip()
+    evidence = {e["url"]: Evidence.model_validate(e) for e in episode.get("evidence") or []}
+    brief = episode.get("brief")
+    checks = DraftChecks(
+        Post.model_validate(episode["post"]),
+        evidence,
+        VerificationBrief.model_validate(brief) if brief else None,
     )
-    language = ((episode.get("brief") or {}).get("language") or "en").split("-")[0]
-    prose = note.split("\n")[0]
-    found.extend(prose_problems(prose, Provenance(tuple(read), text, language)))
-    return found
+    cited = [SupportedClaim(claim=prose[:400], url=u) for u in episode.get("urls") or []]
+    return checks.problems(Write(text=prose, support=cited))
 
 
 class RecordingModel:

@@ -1,0 +1,40 @@
+"""`bench.real_model` judges each published note by every check code makes of a draft today,
+so a report on an old run shows what the code of now would refuse."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bench.real_model import violations
+
+MALARIA = "https://www.nlm.nih.gov/medlineplus/malaria.html"
+
+
+def episode(note: str) -> dict[str, Any]:
+    return {
+        "status": "noted",
+        "note": f"{note}\n\n{MALARIA}",
+        "urls": [MALARIA],
+        "post": {"text": "We have malaria in Florida now, thanks to GM mosquitoes."},
+        "brief": None,
+        "evidence": [
+            {
+                "url": MALARIA,
+                "title": "Malaria",
+                "excerpt": "Malaria is a serious disease caused by a parasite. You get it when "
+                "an infected mosquito bites you.",
+                "quotes": [],
+            }
+        ],
+    }
+
+
+def test_a_published_note_is_judged_by_todays_checks() -> None:
+    # the real model's published note (two of its three repeats)
+    said = "The Malaria in Florida post is about a serious disease caused by a parasite."
+    found = violations(episode(f"{said}\n\n{said}"))
+    assert "Say each thing once: sentence 2 repeats sentence 1." in found
+    assert any("speaks of 'florida', which none of them uses" in f for f in found), found
+    sound = "Malaria is caused by a parasite, and you get it when an infected mosquito bites."
+    assert violations(episode(sound)) == []
+    assert violations({**episode(sound), "status": "abstained"}) == []
