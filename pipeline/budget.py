@@ -62,8 +62,8 @@ class EvidenceBudget(BaseModel):
     max_rewrites: int = Field(default=5, ge=0, description="rejected drafts before abstaining")
     focused_write: bool = Field(
         default=True,
-        description="once the rewrites are spent or the final write fails, one more draft "
-        "before abstaining: the model "
+        description="once the rewrites are spent, the final write fails or the model gives "
+        "up after a refused draft, one more draft before abstaining: the model "
         "words a note from the sentences of the pages read that share most key terms with the "
         "claims, and code cites them (a weak model that cannot research still phrases)",
     )

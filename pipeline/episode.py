@@ -185,13 +185,19 @@ class _Run(EpisodeResearch):
         return self.finish(EpisodeOutcome(status=EpisodeStatus.ABSTAINED, abstain_reason=reason))
 
     async def model_abstains(self, action: Abstain, reply: ModelReply[Any]) -> EpisodeOutcome:
-        """The model's reason is shown on cards, so it obeys the same rules as a note."""
+        """The model's reason is shown on cards, so it obeys the same rules as a note. A model
+        that drafted a note and then gave up once the checks refused it still gets the focused
+        write: seen with the real 1.5B model, after one refusal, abstaining "so the note should
+        be rejected" with the page on the claim read. One that never drafted judged no note
+        needed, and that stands."""
         reason = normalise(action.reason)
         if disallowed_content(reason, self.checks.provenance()):
             reason = "the model abstained; its reason was withheld (it held links or instructions)"
         elif not reason:
             reason = "the model abstained without giving a readable reason"
         await self.record("abstain", action.model_dump(), reason, reply)
+        if self.use.rewrites and (outcome := await self.write_focused_once()) is not None:
+            return outcome
         return await self.abstain(reason)
 
     async def lessons_for(self, phase: MemoryPhase, query: str) -> list[Lesson]:
@@ -471,7 +477,8 @@ class _Run(EpisodeResearch):
 
     async def write_focused_once(self) -> EpisodeOutcome | None:
         """The focused write, if the budget allows it and it has not run: once the rewrites are
-        spent, or when the final write failed (its answer is far shorter than a final turn's)."""
+        spent, when the final write failed (its answer is far shorter than a final turn's), or
+        when the model abstains after a refused draft."""
         if not self.b.focused_write or self.focused_tried:
             return None
         self.focused_tried = True

@@ -19,7 +19,7 @@ from pipeline.ports import NoMemory
 from pipeline.post import Post
 from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.trajectory import StepRecord
-from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, write
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, abstain, write
 from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
 
 POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
@@ -269,3 +269,38 @@ def test_a_sentence_said_twice_is_refused_and_code_keeps_it_once() -> None:
     assert "Say each thing once: sentence 3 repeats sentence 1." in problems
     repaired = checks.repaired_by_code(draft)
     assert repaired is not None and repaired.text == once
+
+
+class GivesUpAfterARefusal:
+    """Drafts once (far too long, refused), then abstains: the real 1.5B model did so after a
+    single refusal, with the page on the claim read. With `draft=False` it abstains at once."""
+
+    answers = ("FocusedNote",)
+
+    def __init__(self, *, draft: bool = True) -> None:
+        self.research = ResearchPolicy(prose="y" * 1000)
+        self.draft = draft
+        self.drafted = False
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "FocusedNote":
+            words = "Many studies have found no link between the MMR vaccine and autism."
+            return {"text": words, "used": [1]}
+        answer = self.research(schema, messages)
+        if schema in ("AgentTurn", "FinalTurn") and answer["action"]["kind"] == "write":
+            if self.drafted or not self.draft:
+                return abstain("so the note should be rejected")
+            self.drafted = True
+        return answer
+
+
+async def test_a_model_that_gives_up_after_a_refused_draft_still_gets_the_focused_write() -> None:
+    outcome, model, steps = await run(GivesUpAfterARefusal())
+    assert outcome.status == "noted" and outcome.note is not None
+    assert outcome.note.startswith("Many studies have found no link")
+    assert [s.phase for s in steps][-2:] == ["abstain", "write"]
+    # a model that never drafted judged no note needed: that stands
+    outcome, model, _ = await run(GivesUpAfterARefusal(draft=False))
+    assert outcome.status == "abstained"
+    assert outcome.abstain_reason == "so the note should be rejected"
+    assert "FocusedNote" not in model.calls
