@@ -42,7 +42,9 @@ _ABOUT_THE_NOTE = re.compile(
 # vaccines cause autism, …" (refused only because it was cut off).
 _ABOUT_THE_EVIDENCE = re.compile(
     r"^(?:the|these|those)\s+(?:numbered\s+|given\s+)?(?:sentences|pages(?:\s+read)?|"
-    r"sources\s+(?:read|cited|given|shown))\b",
+    r"sources\s+(?:read|cited|given|shown))\b"
+    # anywhere: "…, as stated in sentence 1 of the pages read." (a real focused answer)
+    r"|\bsentences?\s+\d+\s+of\s+the\b|\bthe\s+pages\s+read\b",
     re.IGNORECASE,
 )
 
@@ -112,7 +114,7 @@ class DraftChecks:
         for i, sentence in enumerate(split_sentences(action.text), start=1):
             if (first := said.setdefault(_said(sentence), i)) != i:
                 problems.append(f"Say each thing once: sentence {i} repeats sentence {first}.")
-            if _ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.match(sentence):
+            if _ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.search(sentence):
                 problems.append(
                     f"Write the note itself: sentence {i} is about the note or its sources, "
                     "not the post. The prose is what readers see: state the facts; say what "

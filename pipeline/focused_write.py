@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from pipeline.actions import SupportedClaim, Write
-from pipeline.draft_checks import DraftChecks, key_stems
+from pipeline.draft_checks import DraftChecks, content_words, key_stems
 from pipeline.excerpt import page_sentences
 from pipeline.prompts import FocusedNote
 
@@ -59,11 +59,23 @@ def subject_of(checks: DraftChecks, sentences: list[tuple[str, str]], limit: int
 
 
 def focused_draft(note: FocusedNote, sentences: list[tuple[str, str]]) -> Write | None:
-    """The model's words as a draft citing the sentences it named (numbered from 1), or None
-    when it wrote nothing or named none of them."""
-    used = [sentences[i - 1] for i in note.used if 1 <= i <= len(sentences)]
+    """The model's words as a draft citing the sentences it named (numbered from 1), or, when
+    it named none, those its words are drawn from (seen with the real model: a sound sentence
+    worded from the page, and `used` left empty); None when it wrote nothing or drew on none."""
     text = " ".join(note.text.split())
-    if not text or not used:
+    if not text:
+        return None
+    named = [sentences[i - 1] for i in note.used if 1 <= i <= len(sentences)]
+    used = named or [s for s in sentences if _drawn_from(text, s[1])]
+    if not used:
         return None
     support = [SupportedClaim(claim=text[:400], url=url, quote=quote) for url, quote in used]
     return Write(text=text, support=support)
+
+
+def _drawn_from(text: str, sentence: str) -> bool:
+    """Whether the note's words come from the sentence: at least three content words of the
+    sentence, or half of them, are the note's."""
+    theirs = content_words(sentence)
+    shared = len(theirs & content_words(text))
+    return shared >= 3 or (bool(theirs) and 2 * shared >= len(theirs))

@@ -304,3 +304,26 @@ async def test_a_model_that_gives_up_after_a_refused_draft_still_gets_the_focuse
     assert outcome.status == "abstained"
     assert outcome.abstain_reason == "so the note should be rejected"
     assert "FocusedNote" not in model.calls
+
+
+async def test_a_focused_note_naming_no_sentence_cites_those_its_words_come_from() -> None:
+    # the real model worded a sound sentence from the page and left `used` empty
+    words = "Many studies have found no link between the MMR vaccine and autism."
+    outcome, _, _ = await run(FailsThenWords({"text": words, "used": []}))
+    assert outcome.status == "noted"
+    assert outcome.note == f"{words}\n\n{MMR}"
+    # words drawn from no sentence cite nothing, and nothing is published
+    outcome, _, _ = await run(FailsThenWords({"text": "Vaccines are safe.", "used": []}))
+    assert outcome.status == "abstained"
+
+
+def test_a_sentence_pointing_at_the_sentences_read_is_refused_wherever_it_says_so() -> None:
+    checks = DraftChecks(POST, health_evidence())
+    said = "The measles vaccine contains measles virus, as stated in sentence 1 of the pages read."
+    draft = Write(text=said, support=[SupportedClaim(claim=said, url=MMR)])
+    assert any(p.startswith("Write the note itself: sentence 1") for p in checks.problems(draft))
+
+
+def health_evidence() -> dict[str, Evidence]:
+    page = health_pages()[MMR]
+    return {MMR: Evidence(url=MMR, title=page.title, excerpt=page.text)}
