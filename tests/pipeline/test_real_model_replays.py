@@ -142,7 +142,7 @@ async def test_a_note_speaking_of_the_claims_where_no_cited_page_does_is_never_p
 
 
 async def test_a_focused_note_that_names_no_sentence_is_cited_by_its_words() -> None:
-    outcome, model, journal = await replay("smoking-focused-note-names-no-sentence")
+    outcome, model, _ = await replay("smoking-focused-note-names-no-sentence")
     # the real run gave up: its one draft refused, then "The post does not need a note as it
     # is correct", then a focused note worded from the pages read, naming no sentence
     assert model.asked[-1] == "FocusedNote"  # its support checked by code, from the quotes
