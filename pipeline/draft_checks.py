@@ -17,6 +17,7 @@ from wordfreq import zipf_frequency
 from pipeline.actions import Write
 from pipeline.brief import VerificationBrief
 from pipeline.evidence import Evidence, SupportVerdicts
+from pipeline.excerpt import page_sentences
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
     assemble_note,
@@ -114,6 +115,8 @@ class DraftChecks:
         for i, sentence in enumerate(split_sentences(action.text), start=1):
             if (first := said.setdefault(_said(sentence), i)) != i:
                 problems.append(f"Say each thing once: sentence {i} repeats sentence {first}.")
+            if _a_question(sentence):
+                problems.append(f"State facts: sentence {i} is a question.")
             if _ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.search(sentence):
                 problems.append(
                     f"Write the note itself: sentence {i} is about the note or its sources, "
@@ -190,6 +193,7 @@ class DraftChecks:
             s
             for i, s in enumerate(sentences)
             if _said(s) not in {_said(t) for t in sentences[:i]}
+            and not _a_question(s)
             and not self.repeats_the_post(s)
             and not self.repeats_the_example(s)
             and self.unsourced_attribution(s, cited) is None
@@ -311,29 +315,43 @@ class DraftChecks:
         return not claims.isdisjoint(key_stems(" ".join([page.title, page.excerpt, *page.quotes])))
 
     def quotes_bear_out(self, action: Write) -> bool:
-        """Every sentence is borne out by the quotes cited with it: each verbatim on its page
-        (the page's quotes or excerpt), together holding every content word (stem) and number
-        of the sentence, one of them negated as the sentence is (or none). Otherwise the model
-        checks the draft: a lexical test may pass only a sentence made of its sources' words,
-        since one swapped word ("autism" for "measles") changes the claim."""
-        for sentence in split_sentences(action.text):
+        """Every sentence is borne out by code (`borne_out_by_code`): no model call needed."""
+        return len(self.borne_out_by_code(action)) == len(split_sentences(action.text))
+
+    def borne_out_by_code(self, action: Write) -> set[int]:
+        """The sentences (1-based) borne out by their quotes: each verbatim on its page (its
+        quotes or excerpt), the model's or, failing those, one sentence of a cited page,
+        holding every content word (stem) and number of the sentence, negated as the sentence
+        is (or neither). The model checks the others, and its verdict does not overrule
+        these: a lexical test may pass only a sentence made of its sources' words, since one
+        swapped word ("autism" for "measles") changes the claim."""
+        cited = [u for u in action.cited_urls() if u in self.evidence]
+        borne: set[int] = set()
+        for i, sentence in enumerate(split_sentences(action.text), start=1):
             words = _stems(sentence)
             quotes = [
                 quote
                 for s in action.support
                 if (quote := self.verbatim_quote(s.url.strip(), s.quote)) and words & _stems(quote)
             ]
-            said = " ".join(quotes)
-            if not (
-                len(words) >= 2
-                and words <= _stems(said)
-                and set(_NUMBER.findall(sentence)) <= set(_NUMBER.findall(said))
-                and any(
-                    bool(_NEGATION.search(q)) == bool(_NEGATION.search(sentence)) for q in quotes
-                )
+            if len(words) >= 2 and (
+                _bears_out(sentence, quotes)
+                or any(_bears_out(sentence, [s]) for s in self.sentences_of(cited))
             ):
-                return False
-        return True
+                borne.add(i)
+        return borne
+
+    def sentences_of(self, urls: list[str]) -> list[str]:
+        """The sentences of the pages read at `urls` (their excerpts and quotes): where code
+        looks for one that bears a note's sentence out when the model quoted another (seen
+        with the real model: "The FDA has not approved Ivermectin for COVID-19.", its page's
+        own words, refused by its support check for quoting the wrong sentence)."""
+        return [
+            s
+            for u in urls
+            for text in (*self.evidence[u].quotes, self.evidence[u].excerpt)
+            for s in page_sentences(text)
+        ]
 
     def verbatim_quote(self, url: str, quote: str) -> str:
         """The quote, whitespace normalised, when the page read at `url` holds it; else ""."""
@@ -358,12 +376,18 @@ class DraftChecks:
         return sentences, support_messages(self.post, sentences, support, sources)
 
 
-def support_problems(sentences: list[str], verdicts: SupportVerdicts) -> tuple[list[str], set[int]]:
+def support_problems(
+    sentences: list[str], verdicts: SupportVerdicts, borne_out: set[int] | None = None
+) -> tuple[list[str], set[int]]:
     """What the model's verdicts refuse: the feedback, and the sentences (1-based) not
-    supported; a sentence without a verdict is not supported."""
+    supported; a sentence without a verdict is not supported, and one code bore out
+    (`borne_out`) is (seen with the real model: "The FDA has not approved Ivermectin for
+    COVID-19.", its page's own words, refused for quoting another sentence)."""
     by_index = {v.index: v for v in verdicts.verdicts}
     problems, unsupported = [], set()
     for i, sentence in enumerate(sentences, start=1):
+        if i in (borne_out or set()):
+            continue
         verdict = by_index.get(i)
         if verdict is None:
             unsupported.add(i)
@@ -392,6 +416,7 @@ _PROBLEM_KINDS = (
     ("These sources were not read", "cited pages that were not read", False),
     ("Write words, not addresses", "held a token X would check as a link", False),
     ("Say each thing once", "repeated a sentence", False),
+    ("State facts", "asked a question", False),
     ("The note is", f"was over {NOTE_CHAR_LIMIT} characters", False),
     ("Search at least", "came before enough searching", False),
     ("Read at least", "came before enough reading", False),
@@ -401,6 +426,17 @@ _PROBLEM_KINDS = (
     ("The last sentence is cut off", "ended mid-sentence", False),
 )
 CONTENT_KINDS = {_SUPPORT_KIND, *(kind for _, kind, said in _PROBLEM_KINDS if said)}
+
+
+def _bears_out(sentence: str, quotes: list[str]) -> bool:
+    """The quotes together hold every content word (stem) and number of the sentence, and one
+    of them is negated as the sentence is (or none is)."""
+    said = " ".join(quotes)
+    return (
+        _stems(sentence) <= _stems(said)
+        and set(_NUMBER.findall(sentence)) <= set(_NUMBER.findall(said))
+        and any(bool(_NEGATION.search(q)) == bool(_NEGATION.search(sentence)) for q in quotes)
+    )
 
 
 def same_page(url: str, known: list[str]) -> str:
@@ -435,6 +471,12 @@ _JUDGING_WORDS = frozenset(
         "studie", "sugges", "suppor", "unfoun", "unprov", "unsupp", "verifi",
     }
 )  # fmt: skip
+
+
+def _a_question(sentence: str) -> bool:
+    """A question is no fact: the real model published a page's headings ("What is (are)
+    Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
+    return sentence.rstrip("\"'”’)]»").endswith("?")
 
 
 def _said(sentence: str) -> str:

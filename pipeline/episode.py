@@ -579,7 +579,8 @@ class _Run(EpisodeResearch):
         except ModelOutputInvalid as e:
             await self.record("error", {}, f"support check could not run: {e}")
             return False, [], set()
-        problems, unsupported = support_problems(sentences, reply.value)
+        borne = self.checks.borne_out_by_code(action) if self.b.support_by_quotes else set()
+        problems, unsupported = support_problems(sentences, reply.value, borne)
         return True, problems, unsupported
 
 

@@ -68,7 +68,9 @@ class EpisodeReviser:
                 verdicts = await self.model.structured(
                     messages, SupportVerdicts, timeout_s=self.timeout_s
                 )
-                problems, unsupported = support_problems(sentences, verdicts.value)
+                problems, unsupported = support_problems(
+                    sentences, verdicts.value, checks.borne_out_by_code(action)
+                )
                 if problems:
                     kept = checks.without_unsupported(action, unsupported)
                     if kept is None:

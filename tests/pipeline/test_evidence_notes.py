@@ -120,7 +120,9 @@ async def test_an_unsupported_sentence_is_sent_back_with_the_reason() -> None:
 
 async def test_a_sentence_left_unchecked_counts_as_unsupported() -> None:
     policy = Observing(
-        {"SupportVerdicts": lambda m: {"verdicts": []}}, prose="No link was found. Two doses work."
+        # no sentence made of one page sentence's words: code bears none out itself
+        {"SupportVerdicts": lambda m: {"verdicts": []}},
+        prose="Vaccines are tested for years. Two doses work.",
     )
     runner, journal, _ = run(policy, max_rewrites=1)
     outcome = await runner.run(POST, journal=journal)
@@ -128,7 +130,9 @@ async def test_a_sentence_left_unchecked_counts_as_unsupported() -> None:
     assert "made claims its sources do not bear out" in outcome.abstain_reason
     # the model is told which sentence (in the trajectory; the card does not quote the draft)
     feedback = [s.observation for s in journal.steps if s.phase == "write"]
-    assert any("Sentence 1 ('No link was found.') was not checked" in f for f in feedback)
+    assert any(
+        "Sentence 1 ('Vaccines are tested for years.') was not checked" in f for f in feedback
+    )
 
 
 async def test_when_the_check_cannot_run_the_note_is_marked_unverified() -> None:
@@ -169,8 +173,13 @@ QUOTE = "Many studies have found no link between the MMR vaccine and autism."
     ("prose", "quote", "model_checks"),
     [
         ("Studies have found no link between the MMR vaccine and autism.", QUOTE, False),
-        # not on the page (a paraphrase), a number the quote lacks, a lost negation
-        ("Studies have found no link between the MMR vaccine and autism.", QUOTE[:-1] + "s!", True),
+        # a quote not on the page (a paraphrase): code finds the page's own sentence instead
+        (
+            "Studies have found no link between the MMR vaccine and autism.",
+            QUOTE[:-1] + "s!",
+            False,
+        ),
+        # a number the quote lacks, a lost negation
         ("Over 90 studies found no link between the MMR vaccine and autism.", QUOTE, True),
         ("Studies have found a link between the MMR vaccine and autism.", QUOTE, True),
         # one word the quote does not say changes the claim

@@ -149,3 +149,24 @@ async def test_a_focused_note_that_names_no_sentence_is_cited_by_its_words() -> 
     assert outcome.status == "noted" and outcome.note is not None
     assert outcome.note.startswith("People who start smoking before the age of 21")
     assert "https://www.nlm.nih.gov/medlineplus/smokingandyouth.html" in outcome.urls
+
+
+async def test_a_note_quoting_a_pages_headings_keeps_only_its_statement() -> None:
+    outcome, _, journal = await replay("smoking-note-quotes-the-pages-headings")
+    # the real run published "Quitting smoking is important for your health. What is (are)
+    # Quitting Smoking for Older Adults? What causes Quitting Smoking for Older Adults?"
+    assert outcome.status == "noted" and outcome.note is not None
+    assert outcome.note.startswith("Quitting smoking is important for your health.\n\n")
+    assert "?" not in outcome.note
+    assert "code removed what the checks refused (3 sentence(s) dropped)" in checks_said(journal)
+
+
+async def test_a_sentence_its_page_bears_out_stands_whatever_the_models_check_says() -> None:
+    outcome, _, journal = await replay("ivermectin-sound-sentence-refused-by-the-models-check")
+    # the real run refused "The FDA has not approved Ivermectin for COVID-19." (the FDA page
+    # read says so) on its own check, then abstained; code bears it out, and drops the
+    # sentence the model's check refused that no page bears out
+    assert outcome.status == "noted" and outcome.note is not None
+    assert outcome.note.startswith("The FDA has not approved Ivermectin for COVID-19.\n\n")
+    assert "no evidence" not in outcome.note
+    assert any("code dropped 1 unsupported sentence(s)" in s.observation for s in journal.steps)
