@@ -14,7 +14,7 @@ import re
 
 from wordfreq import zipf_frequency
 
-from pipeline.actions import Write
+from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
 from pipeline.evidence import Evidence, SupportVerdicts
 from pipeline.excerpt import page_sentences
@@ -174,6 +174,31 @@ class DraftChecks:
         URL that matches no page read is left for the check to refuse."""
         read = list(self.evidence)
         support = [s.model_copy(update={"url": same_page(s.url, read)}) for s in action.support]
+        return self.citing_the_pages_that_say_it(action.model_copy(update={"support": support}))
+
+    def citing_the_pages_that_say_it(self, action: Write) -> Write:
+        """A sentence speaking of claim terms no cited page uses also cites the first page read
+        on the claims that uses them all; the checks then judge it with that page. Seen with
+        the real model: "The FDA has not approved Ivermectin for COVID-19." citing the WHO and
+        Oregon pages read, while the FDA page read, which says it, went uncited."""
+        support = list(action.support)
+        for sentence in split_sentences(action.text):
+            cited = list(dict.fromkeys(c.url for c in support if c.url in self.evidence))
+            if not cited or not (missing := self.ungrounded_terms(sentence, cited)):
+                continue
+            wanted = {w[:6] for w in missing}
+            page = next(
+                (
+                    u
+                    for u, e in self.evidence.items()
+                    if u not in cited
+                    and self.about_the_claims(u)
+                    and wanted <= key_stems(" ".join([e.title, e.excerpt, *e.quotes]))
+                ),
+                None,
+            )
+            if page is not None:
+                support.append(SupportedClaim(claim=sentence[:400], url=page))
         return action.model_copy(update={"support": support})
 
     def repaired_by_code(self, action: Write) -> Write | None:

@@ -170,3 +170,18 @@ async def test_a_sentence_its_page_bears_out_stands_whatever_the_models_check_sa
     assert outcome.note.startswith("The FDA has not approved Ivermectin for COVID-19.\n\n")
     assert "no evidence" not in outcome.note
     assert any("code dropped 1 unsupported sentence(s)" in s.observation for s in journal.steps)
+
+
+async def test_a_sentence_cites_the_page_read_that_says_it_when_the_model_cited_others() -> None:
+    fda = (
+        "https://www.fda.gov/emergency-preparedness-and-response/mcm-issues/"
+        "coronavirus-disease-2019-covid-19-frequently-asked-questions"
+    )
+    outcome, _, journal = await replay("ivermectin-note-cites-pages-that-never-say-it")
+    # the real run refused every draft for speaking of ivermectin on pages that never do, with
+    # the FDA page that says it read; code now cites that page too (the recording has no
+    # support verdict for the draft, so the replay publishes it marked unverified)
+    assert outcome.status == "noted" and fda in outcome.urls
+    assert outcome.note is not None
+    assert outcome.note.startswith("The FDA has not approved Ivermectin for COVID-19")
+    assert "speaks of" not in checks_said(journal)

@@ -327,3 +327,19 @@ def test_a_sentence_pointing_at_the_sentences_read_is_refused_wherever_it_says_s
 def health_evidence() -> dict[str, Evidence]:
     page = health_pages()[MMR]
     return {MMR: Evidence(url=MMR, title=page.title, excerpt=page.text)}
+
+
+def test_a_sentence_also_cites_the_page_read_that_speaks_of_its_claim_terms() -> None:
+    cold = "https://example.org/pain-basics"
+    page = Evidence(url=cold, title="Tylenol basics", excerpt="Tylenol eases pain and fever.")
+    liver = "https://medlineplus.gov/liver.html"
+    said = Evidence(url=liver, title="Liver", excerpt="Too much Tylenol can damage the liver.")
+    checks = DraftChecks(TYLENOL_POST, {cold: page, liver: said})
+    text = "Too much Tylenol can damage the liver."
+    draft = Write(text=text, support=[SupportedClaim(claim=text, url=cold)])
+    cited = checks.citing_read_pages(draft)
+    assert [c.url for c in cited.support] == [cold, liver]
+    assert not checks.problems(cited)
+    # a page read that does not use the terms either is never added
+    lone = DraftChecks(TYLENOL_POST, {cold: page})
+    assert [c.url for c in lone.citing_read_pages(draft).support] == [cold]
