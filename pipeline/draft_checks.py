@@ -260,11 +260,14 @@ class DraftChecks:
 
     def without_unsupported(self, action: Write, unsupported: set[int]) -> Write | None:
         """The draft without the sentences its check found unsupported, when its first
-        sentence (the main correction) stood and the rest passes every code check: each
-        sentence left was borne out (seen with the real model: a sound first sentence and a
-        second that said more, drafted again and again)."""
+        sentence (the main correction) stood, or stated nothing but a verdict ("This is a
+        misleading statement.", refused before the real model's sound second sentence), and
+        the rest passes every code check: each sentence left was borne out (seen with the real
+        model: a sound first sentence and a second that said more, drafted again and again)."""
         sentences = split_sentences(action.text)
-        if not unsupported or 1 in unsupported or len(unsupported) >= len(sentences):
+        if 1 in unsupported and not _states_nothing(sentences[0]):
+            return None
+        if not unsupported or len(unsupported) >= len(sentences):
             return None
         kept = [s for i, s in enumerate(sentences, start=1) if i not in unsupported]
         shorter = action.model_copy(update={"text": " ".join(kept)})
@@ -491,11 +494,17 @@ _NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n'
 _JUDGING_WORDS = frozenset(
     {
         "accura", "claim", "claime", "claims", "contex", "contra", "correc", "credib",
-        "debunk", "eviden", "factua", "falsel", "mentio", "mislea", "myth", "myths", "proof",
-        "proven", "quote", "quoted", "quotes", "reliab", "reputa", "scient", "stated",
-        "studie", "sugges", "suppor", "unfoun", "unprov", "unsupp", "verifi",
+        "debunk", "eviden", "factua", "false", "falsel", "mentio", "mislea", "myth", "myths",
+        "proof", "proven", "quote", "quoted", "quotes", "reliab", "reputa", "scient", "stated",
+        "statem", "studie", "sugges", "suppor", "unfoun", "unprov", "unsupp", "verifi",
     }
 )  # fmt: skip
+
+
+def _states_nothing(sentence: str) -> bool:
+    """A sentence with no key term but the words a note judges a claim with: a verdict, no
+    fact ("This is a misleading statement.")."""
+    return not key_stems(sentence) - _JUDGING_WORDS
 
 
 def _a_question(sentence: str) -> bool:

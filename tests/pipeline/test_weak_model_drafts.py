@@ -343,3 +343,14 @@ def test_a_sentence_also_cites_the_page_read_that_speaks_of_its_claim_terms() ->
     # a page read that does not use the terms either is never added
     lone = DraftChecks(TYLENOL_POST, {cold: page})
     assert [c.url for c in lone.citing_read_pages(draft).support] == [cold]
+
+
+def test_a_first_sentence_that_is_only_a_verdict_may_go_when_the_check_refuses_it() -> None:
+    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    fact = "Tylenol is acetaminophen, a pain reliever sold over the counter."
+    # the real model: "This is a misleading statement." refused, a sound second sentence
+    kept = checks.without_unsupported(cites_pain(f"This is a misleading statement. {fact}"), {1})
+    assert kept is not None and kept.text == fact
+    # a first sentence that states a fact is the main correction: refused, nothing is kept
+    draft = cites_pain(f"Tylenol is not a pain reliever. {fact}")
+    assert checks.without_unsupported(draft, {1}) is None
