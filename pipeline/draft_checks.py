@@ -193,7 +193,7 @@ class DraftChecks:
                     for u, e in self.evidence.items()
                     if u not in cited
                     and self.about_the_claims(u)
-                    and wanted <= key_stems(" ".join([e.title, e.excerpt, *e.quotes]))
+                    and wanted <= key_stems(_as_read(e))
                 ),
                 None,
             )
@@ -307,8 +307,8 @@ class DraftChecks:
         pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
         if not pages:
             return []  # no page on the claims to judge by: the citation checks refuse it
-        read = key_stems(" ".join(" ".join([e.title, e.excerpt, *e.quotes]) for e in pages))
-        claims = key_stems(" ".join([self.post.all_text(), *self.claims()]))
+        read = key_stems(" ".join(_as_read(e) for e in pages))
+        claims = self.claim_stems()
         missing = (key_stems(sentence) & claims) - read - _JUDGING_WORDS
         words = {w[:6]: w for w in sorted(content_words(sentence), key=len, reverse=True)}
         return [words.get(t, t) for t in sorted(missing)]
@@ -320,7 +320,7 @@ class DraftChecks:
         the support check judges it like any other."""
         if not _copies_a_run(sentence, EXAMPLE_NOTE_SENTENCE, 5):
             return False
-        claims = key_stems(" ".join([self.post.all_text(), *self.claims()]))
+        claims = self.claim_stems()
         if not claims.isdisjoint(key_stems(EXAMPLE_NOTE_SENTENCE)):
             return False
         return not _copies_a_run(sentence, self.provenance().read, 5)
@@ -333,14 +333,18 @@ class DraftChecks:
         post = self.post.all_text()
         return _copies_a_run(sentence, post) or _a_run_of(sentence, post)
 
+    def claim_stems(self) -> set[str]:
+        """The key terms (stems) of the post and the claims checked."""
+        return key_stems(" ".join([self.post.all_text(), *self.claims()]))
+
     def about_the_claims(self, url: str) -> bool:
         """Whether a read page is about the claims at all: it shares a key term (a word rarer
         than everyday English, stemmed) with the post and its claims, in its title, excerpt or
         quotes. Caught before the model's own support check, which passed pages on Sydenham
         chorea for a claim about autism."""
         page = self.evidence[url]
-        claims = key_stems(" ".join([self.post.all_text(), *self.claims()]))
-        return not claims.isdisjoint(key_stems(" ".join([page.title, page.excerpt, *page.quotes])))
+        claims = self.claim_stems()
+        return not claims.isdisjoint(key_stems(_as_read(page)))
 
     def quotes_bear_out(self, action: Write) -> bool:
         """Every sentence is borne out by code (`borne_out_by_code`): no model call needed."""
@@ -354,6 +358,7 @@ class DraftChecks:
         these: a lexical test may pass only a sentence made of its sources' words, since one
         swapped word ("autism" for "measles") changes the claim."""
         cited = [u for u in action.cited_urls() if u in self.evidence]
+        page_sentences_cited = self.sentences_of(cited)
         borne: set[int] = set()
         for i, sentence in enumerate(split_sentences(action.text), start=1):
             words = _stems(sentence)
@@ -364,7 +369,7 @@ class DraftChecks:
             ]
             if len(words) >= 2 and (
                 _bears_out(sentence, quotes)
-                or any(_bears_out(sentence, [s]) for s in self.sentences_of(cited))
+                or any(_bears_out(sentence, [s]) for s in page_sentences_cited)
             ):
                 borne.add(i)
         return borne
@@ -454,6 +459,11 @@ _PROBLEM_KINDS = (
     ("The last sentence is cut off", "ended mid-sentence", False),
 )
 CONTENT_KINDS = {_SUPPORT_KIND, *(kind for _, kind, said in _PROBLEM_KINDS if said)}
+
+
+def _as_read(page: Evidence) -> str:
+    """What was read of a page: its title, excerpt and quotes."""
+    return " ".join([page.title, page.excerpt, *page.quotes])
 
 
 def _bears_out(sentence: str, quotes: list[str]) -> bool:
