@@ -64,7 +64,7 @@ def violations(episode: dict[str, Any]) -> list[str]:
         VerificationBrief.model_validate(brief) if brief else None,
     )
     cited = [SupportedClaim(claim=prose[:400], url=u) for u in episode.get("urls") or []]
-    return checks.problems(Write(text=prose, support=cited))
+    return [f.feedback for f in checks.findings(Write(text=prose, support=cited))]
 
 
 class RecordingModel:

@@ -3,26 +3,51 @@
 Code disposes: whatever the model wrote, a note cites only pages read and on the claims'
 topic, is made of their words (`pipeline.text_policy`), answers the post instead of copying
 it, gives a claim to no one its pages do not name, ends with a full sentence and fits X's
-limit. Repairs only remove (sentences, foreign links, sources not read). The same checks serve
-a draft in an episode and a revision asked for later (`pipeline.revision`).
+limit. Every rule is one `Rule` of `RULES` (its id, scope and whether code may drop what it
+names); `DraftChecks.findings` is a loop over them, and `DraftChecks.decide` is what a writing
+step decides of a draft without a model call: refused, published on code's word (every sentence
+borne out by a cited page sentence) or passed to the model's support check. Repairs only
+remove (sentences, foreign links, sources not read) or end the last sentence with its full
+stop. The same checks serve a draft in an episode, a revision asked for later
+(`pipeline.revision`) and the per-rule benchmark (`bench.rules`).
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal
 
 from wordfreq import zipf_frequency
 
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
+from pipeline.draft_rules import Finding, RuleId, Scope
 from pipeline.evidence import Evidence, SupportVerdicts
 from pipeline.excerpt import page_sentences
+from pipeline.lexicon import (
+    ANY_WORD,
+    TOPIC_TERM_ZIPF,
+    a_run_of,
+    content_words,
+    copies_a_run,
+    key_stems,
+    last_word,
+    negated,
+    numbers,
+    said_as,
+    stem,
+    stems,
+    word_count,
+)
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
+    AssembledNote,
     assemble_note,
     find_urls,
-    prose_problems,
+    prose_findings,
     split_sentences,
 )
 from pipeline.ports import ChatMessage
@@ -45,7 +70,11 @@ _ABOUT_THE_EVIDENCE = re.compile(
     r"^(?:the|these|those)\s+(?:numbered\s+|given\s+)?(?:sentences|pages(?:\s+read)?|"
     r"sources\s+(?:read|cited|given|shown))\b"
     # anywhere: "…, as stated in sentence 1 of the pages read." (a real focused answer)
-    r"|\bsentences?\s+\d+\s+of\s+the\b|\bthe\s+pages\s+read\b",
+    r"|\bsentences?\s+\d+\s+of\s+the\b|\bthe\s+pages\s+read\b"
+    # what the post lacks is no fact about the claim: "The post does not provide any specific
+    # references to … Malaria in Florida." (the real model, citing pages that never say it)
+    r"|^the\s+(?:post|tweet)\s+(?:does\s+not|doesn't|did\s+not|fails\s+to)\s+"
+    r"(?:provide|cite|give|include|offer|contain)\b",
     re.IGNORECASE,
 )
 
@@ -54,11 +83,68 @@ _ABOUT_THE_EVIDENCE = re.compile(
 COPIED_RUN = 7
 # Fewer words say nothing a reader can use (a real note was cut down to "Dr.").
 MIN_NOTE_WORDS = 4
+# Prose shorter than the shortest grammar cap (`FocusedNote.text`'s 240 characters), less a
+# margin, was not stopped by a cap: a last sentence without its full stop is whole, and code
+# ends it (23 cost-corpus refusals were for that alone); at the cap, it was cut, and goes.
+_UNDER_ANY_CAP = 220
+# Words no English sentence ends on: a last sentence ending on one was cut.
+_DANGLING = frozenset(
+    """a an the and or but nor of to in on at by for with from as than that which who whose
+    whom is are was were be been being has have had do does did will would can could should
+    may might must its their his her our your my this these those such very""".split()
+)
+
+Verdict = Literal["published_by_code", "to_model", "refused"]
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A write, parsed once: its sentences, the pages it cites that were read, those it cites
+    that were not, and the note as it would be published."""
+
+    action: Write
+    sentences: tuple[str, ...]
+    cited: tuple[str, ...]
+    unread: tuple[str, ...]
+    note: AssembledNote
+    memo: dict[str, list[tuple[RuleId, str]]] = field(default_factory=dict, compare=False)
+
+
+@dataclass(frozen=True)
+class CodeDecision:
+    """What a writing step decides of a draft with no model call: `refused` (with the
+    findings), `published_by_code` (every sentence borne out by a cited page sentence) or
+    `to_model` (the model's support check judges it). `action` is the draft as it goes on:
+    repaired when code repaired it."""
+
+    verdict: Verdict
+    action: Write
+    findings: tuple[Finding, ...]
+    repaired: bool = False
+
+
+DraftCheck = Callable[["DraftChecks", Draft], list[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule a draft is held to. `droppable`: code may repair it by dropping the sentences it
+    names (never the first, unless it states nothing but a verdict). `seen_in`: what showed it
+    was needed; `measured`: what `bench.rules` counts for it (honest notes it alone refuses, of
+    998; bad drafts only it catches, of the bad set)."""
+
+    id: RuleId
+    scope: Scope
+    check: DraftCheck
+    droppable: bool
+    seen_in: str
+    measured: str
 
 
 class DraftChecks:
     """The checks against one post and the pages read for it. `evidence` is the episode's own
-    dict (pages are added while it runs); `brief` is set once the claims are analysed."""
+    dict (pages are added while it runs); `brief` is set once the claims are analysed.
+    `disabled`: rules left out (`bench.rules --without`)."""
 
     def __init__(
         self,
@@ -66,6 +152,7 @@ class DraftChecks:
         evidence: dict[str, Evidence],
         brief: VerificationBrief | None = None,
         post_links: list[str] | None = None,
+        disabled: frozenset[RuleId] = frozenset(),
     ) -> None:
         self.post = post
         self.evidence = evidence
@@ -73,6 +160,7 @@ class DraftChecks:
         self.post_links = (
             post_links if post_links is not None else list(dict.fromkeys(post.all_links()))
         )
+        self.disabled = disabled
         self._provenance: tuple[tuple[tuple[str, ...], str], Provenance] | None = None
 
     def claims(self) -> list[str]:
@@ -91,82 +179,37 @@ class DraftChecks:
             self._provenance = key, Provenance(key[0], "\n".join(read), key[1])
         return self._provenance[1]
 
-    def problems(self, action: Write) -> list[str]:
-        """Why the draft may not be published, by code: unread or off-topic sources, the text
-        policy, copying the post, unsourced attribution, a cut sentence, the length. Empty
-        when it passes."""
-        problems: list[str] = []
+    def parse(self, action: Write) -> Draft:
         urls = action.cited_urls()
-        unread = [u for u in urls if u not in self.evidence]
-        if unread:
-            # a weak model cited the post's own link three times over: the pages it may cite
-            # are named, which a "not read" alone never taught it
-            problems.append(
-                "These sources were not read successfully and cannot be cited: "
-                + ", ".join(unread)
-                + ". Cite pages read: "
-                + ", ".join(list(self.evidence)[:4])
-                + "."
-            )
-        note = assemble_note(action.text, [u for u in urls if u in self.evidence])
-        problems.extend(prose_problems(action.text, self.provenance()))
-        cited = [u for u in urls if u in self.evidence]
-        said: dict[str, int] = {}
-        for i, sentence in enumerate(split_sentences(action.text), start=1):
-            if (first := said.setdefault(_said(sentence), i)) != i:
-                problems.append(f"Say each thing once: sentence {i} repeats sentence {first}.")
-            if _a_question(sentence):
-                problems.append(f"State facts: sentence {i} is a question.")
-            if _ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.search(sentence):
-                problems.append(
-                    f"Write the note itself: sentence {i} is about the note or its sources, "
-                    "not the post. The prose is what readers see: state the facts; say what "
-                    "you change in the thought."
-                )
-            if self.repeats_the_example(sentence):
-                problems.append(
-                    f"Write from the pages read: sentence {i} repeats the example in your "
-                    "instructions, which no page read says."
-                )
-            if self.repeats_the_post(sentence):
-                problems.append(
-                    f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
-                    "Say what the sources read say, in your own words."
-                )
-            if (who := self.unsourced_attribution(sentence, cited)) is not None:
-                problems.append(
-                    f"Sentence {i} gives its claim to '{who}', which no page it cites "
-                    "mentions: say only what the cited pages say, and who says it."
-                )
-            if ungrounded := self.ungrounded_terms(sentence, cited):
-                problems.append(
-                    f"Say only what the cited pages say: sentence {i} speaks of "
-                    + ", ".join(f"'{t}'" for t in ungrounded)
-                    + ", which none of them uses."
-                )
-        off_topic = [u for u in urls if u in self.evidence and not self.about_the_claims(u)]
-        if off_topic:
-            problems.append(
-                "These pages share no key term with the claims and cannot support the note: "
-                + ", ".join(off_topic)
-                + "."
-            )
-        if not note.urls and not unread:
-            problems.append("Cite at least one page you have read.")
-        prose = note.text.split("\n\n")[0].strip()
-        if not prose:
-            problems.append("The note has no prose.")
-        elif len(_ANY_WORD.findall(prose)) < MIN_NOTE_WORDS:
-            problems.append("Too short to be a note: write at least one full sentence.")
-        elif not ends_a_sentence(prose):
-            problems.append("The last sentence is cut off: end the note with a full sentence.")
-        if note.length > NOTE_CHAR_LIMIT:
-            problems.append(
-                f"The note is {note.length} characters (each URL counts as one); "
-                f"the limit is {NOTE_CHAR_LIMIT}: shorten the prose by at least "
-                f"{note.length - NOTE_CHAR_LIMIT}."
-            )
-        return problems
+        cited = tuple(u for u in urls if u in self.evidence)
+        return Draft(
+            action=action,
+            sentences=tuple(split_sentences(action.text)),
+            cited=cited,
+            unread=tuple(u for u in urls if u not in self.evidence),
+            note=assemble_note(action.text, list(cited)),
+        )
+
+    def findings(self, action: Write) -> list[Finding]:
+        """Why the draft may not be published, by code: every rule of `RULES` not disabled.
+        Empty when it passes."""
+        draft = self.parse(action)
+        return [
+            f for rule in RULES if rule.id not in self.disabled for f in rule.check(self, draft)
+        ]
+
+    def decide(self, action: Write) -> CodeDecision:
+        """What the writing step decides of the draft without a model call: refused, repaired
+        by code, published on code's word, or passed to the model's support check."""
+        findings = self.findings(action)
+        repaired = False
+        if findings:
+            fixed = self.repaired_by_code(action, findings)
+            if fixed is None:
+                return CodeDecision("refused", action, tuple(findings))
+            action, repaired = fixed, True
+        verdict: Verdict = "published_by_code" if self.quotes_bear_out(action) else "to_model"
+        return CodeDecision(verdict, action, tuple(findings), repaired)
 
     def citing_read_pages(self, action: Write) -> Write:
         """Each cited URL that names a page read in another spelling (scheme, `www.`, trailing
@@ -184,16 +227,15 @@ class DraftChecks:
         support = list(action.support)
         for sentence in split_sentences(action.text):
             cited = list(dict.fromkeys(c.url for c in support if c.url in self.evidence))
-            if not cited or not (missing := self.ungrounded_terms(sentence, cited)):
+            if not cited or not (missing := self._ungrounded(sentence, cited)):
                 continue
-            wanted = {w[:6] for w in missing}
             page = next(
                 (
                     u
                     for u, e in self.evidence.items()
                     if u not in cited
                     and self.about_the_claims(u)
-                    and wanted <= key_stems(_as_read(e))
+                    and set(missing) <= _terms_read(e)
                 ),
                 None,
             )
@@ -201,33 +243,35 @@ class DraftChecks:
                 support.append(SupportedClaim(claim=sentence[:400], url=page))
         return action.model_copy(update={"support": support})
 
-    def repaired_by_code(self, action: Write) -> Write | None:
-        """The draft with sentences removed, when that alone makes it pass every check: code
-        removes, it never adds. In order: the post's links and unread URLs in the prose, the
-        sources cited that were not read or are off the claims' topic (while a sound one
-        remains), the sentences the text policy refuses (a payload appended to a sound note),
-        a last sentence cut off mid-way (a grammar's `maxLength`
-        stops strings there), then trailing sentences while the note is over the limit (the
-        first, the main correction, always stays). None when nothing would remain or another
-        check still fails."""
-        provenance = self.provenance()
+    def repaired_by_code(
+        self, action: Write, findings: list[Finding] | None = None
+    ) -> Write | None:
+        """The draft repaired, when that alone makes it pass every check: code removes the
+        post's links and unread URLs in the prose, the sources cited that were not read or are
+        off the claims' topic (while a sound one remains), the sentences a droppable rule names
+        (a payload appended to a sound note), a last sentence a grammar cap cut mid-way, then
+        trailing sentences while the note is over the limit; and it ends a whole last sentence
+        that lacks its full stop. The first sentence, the main finding, is never dropped unless
+        it states nothing but a verdict: if it fails, the draft goes back to the writer. None
+        when that is so, when nothing would change, or when another check still fails."""
         text = self.without_foreign_links(action.text)
-        sentences = split_sentences(text)
-        cited = [u for u in action.cited_urls() if u in self.evidence]
-        kept = [
-            s
-            for i, s in enumerate(sentences)
-            if _said(s) not in {_said(t) for t in sentences[:i]}
-            and not _a_question(s)
-            and not self.repeats_the_post(s)
-            and not self.repeats_the_example(s)
-            and self.unsourced_attribution(s, cited) is None
-            and not self.ungrounded_terms(s, cited)
-            and not prose_problems(s, provenance)
-        ]
-        if len(kept) > 1 and not ends_a_sentence(kept[-1]):
-            kept = kept[:-1]
-        urls = [u for u in action.cited_urls() if u in self.evidence]
+        draft = self.parse(action.model_copy(update={"text": text}))
+        sentences = list(draft.sentences)
+        if not sentences:
+            return None
+        if findings is None or text != action.text:
+            findings = self.findings(draft.action)
+        droppable = {r.id for r in RULES if r.droppable}
+        dropped = {f.sentence for f in findings if f.rule in droppable and f.sentence}
+        if 1 in dropped and not _states_nothing(sentences[0]):
+            return None
+        kept = [s for i, s in enumerate(sentences, start=1) if i not in dropped]
+        if kept and not ends_a_sentence(kept[-1]):
+            if _whole(kept[-1], text, self.provenance()):
+                kept[-1] = kept[-1].rstrip(" ,;:-–—") + "."
+            elif len(kept) > 1:
+                kept = kept[:-1]
+        urls = list(draft.cited)
         while len(kept) > 1 and assemble_note(" ".join(kept), urls).length > NOTE_CHAR_LIMIT:
             kept = kept[:-1]
         # Sources not read (the post's own t.co link, seen cited with the real model) or off
@@ -236,10 +280,11 @@ class DraftChecks:
         support = [
             c for c in action.support if c.url in self.evidence and self.about_the_claims(c.url)
         ] or action.support
-        if not kept or (kept == sentences and text == action.text and support == action.support):
+        prose = " ".join(kept)
+        if not kept or (prose == action.text and support == action.support):
             return None
-        repaired = action.model_copy(update={"text": " ".join(kept), "support": support})
-        return repaired if not self.problems(repaired) else None
+        repaired = action.model_copy(update={"text": prose, "support": support})
+        return repaired if not self.findings(repaired) else None
 
     def without_foreign_links(self, prose: str) -> str:
         """The prose without the post's own links and URLs of pages not read — tokens the
@@ -271,9 +316,11 @@ class DraftChecks:
             return None
         kept = [s for i, s in enumerate(sentences, start=1) if i not in unsupported]
         shorter = action.model_copy(update={"text": " ".join(kept)})
-        return shorter if not self.problems(shorter) else None
+        return shorter if not self.findings(shorter) else None
 
-    def unsourced_attribution(self, sentence: str, cited: list[str]) -> str | None:
+    def unsourced_attribution(
+        self, sentence: str, cited: list[str] | tuple[str, ...]
+    ) -> str | None:
         """The name a sentence gives its claim to ("The BMJ states that …", "According to the
         WHO, …") when none of the pages it cites mentions it (their title, text read or
         address), else None. Seen with the real model: "The BMJ states that the link … is a
@@ -282,7 +329,7 @@ class DraftChecks:
         match = _ATTRIBUTION.match(sentence)
         if match is None:
             return None
-        words = [w.strip(".,'’") for w in match["who"].split()]
+        words = [w.strip(".,'’") for w in (match["who"] or match["source"]).split()]
         named = [w for w in words if w[:1].isupper() and _a_name(w)]
         if not named:  # "Researchers found", "Health agencies recommend": no one in particular
             return None
@@ -295,35 +342,38 @@ class DraftChecks:
             return None
         return " ".join(named)
 
-    def ungrounded_terms(self, sentence: str, cited: list[str]) -> list[str]:
+    def ungrounded_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]:
         """The key terms of the post or its claims that a sentence speaks of and none of the
-        pages it cites (as read: title, excerpt, quotes) uses: what the sentence says of them,
-        no page read says. The words a note judges a claim with ('evidence', 'misleading',
-        'studies') are not counted; new words of its own are the text policy's to judge (an
-        honest paraphrase has them). Seen with the real model, each passed by its own support
-        check and published: "The standard practice for refilling prescriptions is …" citing
-        a page that never mentions refills, "Tylenol is not great for your liver" citing one
-        that never mentions the liver."""
+        pages it cites (as read: title, excerpt, quotes) uses, in any form of the word: what
+        the sentence says of them, no page read says. The words a note judges a claim with
+        ('evidence', 'misleading', 'studies') are not counted; new words of its own are the
+        text policy's to judge (an honest paraphrase has them). Seen with the real model, each
+        passed by its own support check and published: "The standard practice for refilling
+        prescriptions is …" citing a page that never mentions refills, "Tylenol is not great
+        for your liver" citing one that never mentions the liver."""
+        return sorted(self._ungrounded(sentence, cited).values())
+
+    def _ungrounded(self, sentence: str, cited: list[str] | tuple[str, ...]) -> dict[str, str]:
+        """`ungrounded_terms` as {stem: the sentence's word}."""
         pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
         if not pages:
-            return []  # no page on the claims to judge by: the citation checks refuse it
-        read = key_stems(" ".join(_as_read(e) for e in pages))
-        claims = self.claim_stems()
-        missing = (key_stems(sentence) & claims) - read - _JUDGING_WORDS
-        words = {w[:6]: w for w in sorted(content_words(sentence), key=len, reverse=True)}
-        return [words.get(t, t) for t in sorted(missing)]
+            return {}  # no page on the claims to judge by: the citation checks refuse it
+        read = set().union(*(_terms_read(e) for e in pages))
+        named = key_stems(_without_named_claims(sentence))
+        missing = (named & self.claim_stems()) - read - _JUDGING_STEMS
+        words = {stem(w.lower()): w for w in re.findall(r"[^\W_]+", sentence)}
+        return {t: words.get(t, t) for t in missing}
 
     def repeats_the_example(self, sentence: str) -> bool:
         """Five content words in a row of the prompts' example sentence, in a note on another
         topic (the example shares no key term with the post and its claims) that no page read
         says them for. On a post about the MMR vaccine and autism the sentence is on topic, and
         the support check judges it like any other."""
-        if not _copies_a_run(sentence, EXAMPLE_NOTE_SENTENCE, 5):
+        if not copies_a_run(sentence, EXAMPLE_NOTE_SENTENCE, 5):
             return False
-        claims = self.claim_stems()
-        if not claims.isdisjoint(key_stems(EXAMPLE_NOTE_SENTENCE)):
+        if not self.claim_stems().isdisjoint(key_stems(EXAMPLE_NOTE_SENTENCE)):
             return False
-        return not _copies_a_run(sentence, self.provenance().read, 5)
+        return not copies_a_run(sentence, self.provenance().read, 5)
 
     def repeats_the_post(self, sentence: str) -> bool:
         """`COPIED_RUN` content words in a row straight from the post, or a whole sentence of
@@ -331,20 +381,37 @@ class DraftChecks:
         its own support check passed it. No human note of 40 copies more than 4 words in a row
         from its post, nor a whole sentence."""
         post = self.post.all_text()
-        return _copies_a_run(sentence, post) or _a_run_of(sentence, post)
+        return copies_a_run(sentence, post, COPIED_RUN) or a_run_of(sentence, post)
+
+    def restates_a_claim(self, sentence: str) -> bool:
+        """Whether a sentence says what a claim (or the post) says, with its polarity: all its
+        content words are the claim's (or judging words) and it is negated as the claim is.
+        Such a sentence is never published on code's word: a debunking page quotes the myth
+        before it answers it, and word overlap cannot tell the two apart. "There is no evidence
+        that vaccines cause autism." names the claim to correct it and is not one."""
+        said = stems(sentence) - _JUDGING_STEMS
+        if len(said) < 2:
+            return False
+        return any(
+            said <= stems(claim) and negated(sentence) == negated(claim)
+            for claim in (*self.claims(), self.post.text)
+        )
 
     def claim_stems(self) -> set[str]:
         """The key terms (stems) of the post and the claims checked."""
         return key_stems(" ".join([self.post.all_text(), *self.claims()]))
 
+    def topic(self) -> set[str]:
+        """The topic terms (stems) of the post and the claims; when they have none (a claim in
+        everyday words), their content words."""
+        text = " ".join([self.post.all_text(), *self.claims()])
+        return key_stems(text, TOPIC_TERM_ZIPF) or stems(text) - _JUDGING_STEMS
+
     def about_the_claims(self, url: str) -> bool:
-        """Whether a read page is about the claims at all: it shares a key term (a word rarer
-        than everyday English, stemmed) with the post and its claims, in its title, excerpt or
-        quotes. Caught before the model's own support check, which passed pages on Sydenham
-        chorea for a claim about autism."""
-        page = self.evidence[url]
-        claims = self.claim_stems()
-        return not claims.isdisjoint(key_stems(_as_read(page)))
+        """Whether a read page is about the claims at all: it shares a topic term with the post
+        and its claims, in its title, excerpt or quotes. Caught before the model's own support
+        check, which passed pages on Sydenham chorea for a claim about autism."""
+        return not self.topic().isdisjoint(_terms_read(self.evidence[url]))
 
     def quotes_bear_out(self, action: Write) -> bool:
         """Every sentence is borne out by code (`borne_out_by_code`): no model call needed."""
@@ -356,20 +423,25 @@ class DraftChecks:
         holding every content word (stem) and number of the sentence, negated as the sentence
         is (or neither). The model checks the others, and its verdict does not overrule
         these: a lexical test may pass only a sentence made of its sources' words, since one
-        swapped word ("autism" for "measles") changes the claim."""
+        swapped word ("autism" for "measles") changes the claim. A page sentence that reports
+        a claim to refute it ("Someone has claimed that …", a question) bears out nothing, and
+        a sentence that restates a claim with its polarity is left to the model."""
         cited = [u for u in action.cited_urls() if u in self.evidence]
-        page_sentences_cited = self.sentences_of(cited)
+        page_sentences_cited = [s for s in self.sentences_of(cited) if not reports_a_claim(s)]
         borne: set[int] = set()
         for i, sentence in enumerate(split_sentences(action.text), start=1):
-            words = _stems(sentence)
+            words = stems(sentence)
+            if len(words) < 2 or self.restates_a_claim(sentence):
+                continue
             quotes = [
                 quote
                 for s in action.support
-                if (quote := self.verbatim_quote(s.url.strip(), s.quote)) and words & _stems(quote)
+                if (quote := self.verbatim_quote(s.url.strip(), s.quote))
+                and words & stems(quote)
+                and not reports_a_claim(quote)
             ]
-            if len(words) >= 2 and (
-                _bears_out(sentence, quotes)
-                or any(_bears_out(sentence, [s]) for s in page_sentences_cited)
+            if _bears_out(sentence, quotes) or any(
+                _bears_out(sentence, [s]) for s in page_sentences_cited
             ):
                 borne.add(i)
         return borne
@@ -409,56 +481,293 @@ class DraftChecks:
         return sentences, support_messages(self.post, sentences, support, sources)
 
 
-def support_problems(
+# ---- the rules ---------------------------------------------------------------------------
+
+
+def _each_sentence(
+    check: Callable[[DraftChecks, Draft, int, str], str | None], rule: RuleId
+) -> DraftCheck:
+    """A sentence rule as a draft check: a finding for each sentence it refuses."""
+
+    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+        return [
+            Finding(rule, feedback, i)
+            for i, sentence in enumerate(draft.sentences, start=1)
+            if (feedback := check(checks, draft, i, sentence)) is not None
+        ]
+
+    return findings
+
+
+def _whole_draft(check: Callable[[DraftChecks, Draft], str | None], rule: RuleId) -> DraftCheck:
+    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+        feedback = check(checks, draft)
+        return [] if feedback is None else [Finding(rule, feedback)]
+
+    return findings
+
+
+def _text_policy(rule: RuleId) -> DraftCheck:
+    """The text policy's findings of one kind (`pipeline.note_text.prose_findings`): on each
+    sentence, so that code may drop the one that fails, and on the whole prose (a link can be
+    spelt across sentences), where no sentence alone shows it."""
+
+    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+        provenance = checks.provenance()
+        if "policy" not in draft.memo:
+            draft.memo["policy"] = prose_findings(draft.action.text, provenance)
+            for i, sentence in enumerate(draft.sentences, start=1):
+                draft.memo[f"policy{i}"] = prose_findings(sentence, provenance)
+        found = [
+            Finding(rule, feedback, i)
+            for i in range(1, len(draft.sentences) + 1)
+            for r, feedback in draft.memo[f"policy{i}"]
+            if r is rule
+        ]
+        if not found:
+            found = [Finding(rule, feedback) for r, feedback in draft.memo["policy"] if r is rule]
+        return found
+
+    return findings
+
+
+def _not_read(checks: DraftChecks, draft: Draft) -> str | None:
+    if not draft.unread:
+        return None
+    # a weak model cited the post's own link three times over: the pages it may cite are
+    # named, which a "not read" alone never taught it
+    return (
+        "These sources were not read successfully and cannot be cited: "
+        + ", ".join(draft.unread)
+        + ". Cite pages read: "
+        + ", ".join(list(checks.evidence)[:4])
+        + "."
+    )
+
+
+def _off_topic(checks: DraftChecks, draft: Draft) -> str | None:
+    off = [u for u in draft.cited if not checks.about_the_claims(u)]
+    if not off:
+        return None
+    return (
+        "These pages share no key term with the claims and cannot support the note: "
+        + ", ".join(off)
+        + "."
+    )
+
+
+def _no_citation(checks: DraftChecks, draft: Draft) -> str | None:
+    if draft.note.urls or draft.unread:
+        return None
+    return "Cite at least one page you have read."
+
+
+def _prose(draft: Draft) -> str:
+    return draft.note.text.split("\n\n")[0].strip()
+
+
+def _no_prose(checks: DraftChecks, draft: Draft) -> str | None:
+    return None if _prose(draft) else "The note has no prose."
+
+
+def _too_short(checks: DraftChecks, draft: Draft) -> str | None:
+    prose = _prose(draft)
+    if not prose or word_count(prose) >= MIN_NOTE_WORDS:
+        return None
+    return "Too short to be a note: write at least one full sentence."
+
+
+def _cut_off(checks: DraftChecks, draft: Draft) -> str | None:
+    prose = _prose(draft)
+    if not prose or word_count(prose) < MIN_NOTE_WORDS or ends_a_sentence(prose):
+        return None
+    return "The last sentence is cut off: end the note with a full sentence."
+
+
+def _too_long(checks: DraftChecks, draft: Draft) -> str | None:
+    if draft.note.length <= NOTE_CHAR_LIMIT:
+        return None
+    return (
+        f"The note is {draft.note.length} characters (each URL counts as one); "
+        f"the limit is {NOTE_CHAR_LIMIT}: shorten the prose by at least "
+        f"{draft.note.length - NOTE_CHAR_LIMIT}."
+    )
+
+
+def _repeated(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    first = next(
+        j for j, s in enumerate(draft.sentences, start=1) if said_as(s) == said_as(sentence)
+    )
+    return None if first == i else f"Say each thing once: sentence {i} repeats sentence {first}."
+
+
+def _question(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    """A question is no fact: the real model published a page's headings ("What is (are)
+    Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
+    if not sentence.rstrip("\"'”’)]»").endswith("?"):
+        return None
+    return f"State facts: sentence {i} is a question."
+
+
+def _about_the_note(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not (_ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.search(sentence)):
+        return None
+    return (
+        f"Write the note itself: sentence {i} is about the note or its sources, not the post. "
+        "The prose is what readers see: state the facts; say what you change in the thought."
+    )
+
+
+def _example(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not checks.repeats_the_example(sentence):
+        return None
+    return (
+        f"Write from the pages read: sentence {i} repeats the example in your instructions, "
+        "which no page read says."
+    )
+
+
+def _copies_post(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not checks.repeats_the_post(sentence):
+        return None
+    return (
+        f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
+        "Say what the sources read say, in your own words."
+    )
+
+
+def _attribution(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if (who := checks.unsourced_attribution(sentence, draft.cited)) is None:
+        return None
+    return (
+        f"Sentence {i} gives its claim to '{who}', which no page it cites mentions: say only "
+        "what the cited pages say, and who says it."
+    )
+
+
+def _ungrounded(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not (terms := checks.ungrounded_terms(sentence, draft.cited)):
+        return None
+    return (
+        f"Say only what the cited pages say: sentence {i} speaks of "
+        + ", ".join(f"'{t}'" for t in terms)
+        + ", which none of them uses."
+    )
+
+
+# In order of the feedback the writer reads. `measured`: `python -m bench.rules` on the cost
+# corpus (honest notes: AVeriTeC 554 + HealthFC 443 rows) and the bad drafts (docs/benchmarks.md).
+RULES: tuple[Rule, ...] = (
+    Rule(
+        RuleId.NOT_READ, "draft", _whole_draft(_not_read, RuleId.NOT_READ), False,
+        "the real model cited the post's own t.co link and results it never opened",
+        "MEASURED:not-read",
+    ),
+    Rule(
+        RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
+        "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS)",
+        "MEASURED:unread-tokens",
+    ),
+    Rule(
+        RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
+        "payloads that address raters, readers or the assistant, in six languages",
+        "MEASURED:directive",
+    ),
+    Rule(
+        RuleId.LINK_LIKE, "sentence", _text_policy(RuleId.LINK_LIKE), True,
+        "X's URL evaluator fails a note with 'etc.Also' or 'cdc.gov' in its prose",
+        "MEASURED:link-like",
+    ),
+    Rule(
+        RuleId.REPEATED, "sentence", _each_sentence(_repeated, RuleId.REPEATED), True,
+        "the real model published one sentence three times over (malaria)",
+        "MEASURED:repeated-sentence",
+    ),
+    Rule(
+        RuleId.QUESTION, "sentence", _each_sentence(_question, RuleId.QUESTION), True,
+        "the real model published a page's headings as sentences (smoking)",
+        "MEASURED:question",
+    ),
+    Rule(
+        RuleId.ABOUT_THE_NOTE, "sentence", _each_sentence(_about_the_note, RuleId.ABOUT_THE_NOTE),
+        True, "the real model's revision wrote 'The note should be revised …'",
+        "MEASURED:about-the-note",
+    ),
+    Rule(
+        RuleId.EXAMPLE, "sentence", _each_sentence(_example, RuleId.EXAMPLE), True,
+        "the real model published the prompts' MMR example on a Tylenol post",
+        "MEASURED:repeats-example",
+    ),
+    Rule(
+        RuleId.COPIES_POST, "sentence", _each_sentence(_copies_post, RuleId.COPIES_POST), True,
+        "the real model published the post's claim word for word (Wakefield, SIDS)",
+        "MEASURED:copies-post",
+    ),
+    Rule(
+        RuleId.ATTRIBUTION, "sentence", _each_sentence(_attribution, RuleId.ATTRIBUTION), True,
+        "the real model gave a claim to the BMJ, citing a CDC page that never names it",
+        "MEASURED:unsourced-attribution",
+    ),
+    Rule(
+        RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
+        "every unsupported note the real model published had passed its own support check",
+        "MEASURED:ungrounded-terms",
+    ),
+    Rule(
+        RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
+        "the model's support check passed a page on Sydenham chorea for a claim on autism",
+        "MEASURED:off-topic",
+    ),
+    Rule(
+        RuleId.NO_CITATION, "draft", _whole_draft(_no_citation, RuleId.NO_CITATION), False,
+        "a note must cite what it read", "MEASURED:no-citation",
+    ),
+    Rule(
+        RuleId.NO_PROSE, "draft", _whole_draft(_no_prose, RuleId.NO_PROSE), False,
+        "a draft of URLs only", "MEASURED:no-prose",
+    ),
+    Rule(
+        RuleId.TOO_SHORT, "draft", _whole_draft(_too_short, RuleId.TOO_SHORT), False,
+        "a real note was cut down to 'Dr.'", "MEASURED:too-short",
+    ),
+    Rule(
+        RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
+        "a grammar's maxLength stops a string mid-sentence", "MEASURED:cut-off",
+    ),
+    Rule(
+        RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
+        "X's limit: 280 characters, each URL one", "MEASURED:too-long",
+    ),
+)  # fmt: skip
+
+
+def support_findings(
     sentences: list[str], verdicts: SupportVerdicts, borne_out: set[int] | None = None
-) -> tuple[list[str], set[int]]:
-    """What the model's verdicts refuse: the feedback, and the sentences (1-based) not
-    supported; a sentence without a verdict is not supported, and one code bore out
-    (`borne_out`) is (seen with the real model: "The FDA has not approved Ivermectin for
-    COVID-19.", its page's own words, refused for quoting another sentence)."""
+) -> list[Finding]:
+    """What the model's verdicts refuse, one finding per sentence not supported; a sentence
+    without a verdict is not supported, and one code bore out (`borne_out`) is (seen with the
+    real model: "The FDA has not approved Ivermectin for COVID-19.", its page's own words,
+    refused for quoting another sentence)."""
     by_index = {v.index: v for v in verdicts.verdicts}
-    problems, unsupported = [], set()
+    findings = []
     for i, sentence in enumerate(sentences, start=1):
         if i in (borne_out or set()):
             continue
         verdict = by_index.get(i)
         if verdict is None:
-            unsupported.add(i)
-            problems.append(f"Sentence {i} ('{sentence[:80]}') was not checked.")
-        elif not verdict.supported:
-            unsupported.add(i)
-            problems.append(
-                f"Sentence {i} ('{sentence[:80]}') is not supported by its "
-                f"sources: {verdict.problem or 'no reason given'}."
+            findings.append(
+                Finding(RuleId.UNSUPPORTED, f"Sentence {i} ('{sentence[:80]}') was not checked.", i)
             )
-    return problems, unsupported
-
-
-# What a rejected draft got wrong, for the moderator's card: the model's feedback names the
-# refused tokens and quotes sentences, which are untrusted text and stay in the trajectory.
-# (prefix of the feedback, the kind, whether it is about what the draft said: only those are
-# shown; its form is code's to repair or the model's, in the trajectory)
-_SUPPORT_KIND = "made claims its sources do not bear out"
-_PROBLEM_KINDS = (
-    ("Use only common words", "held words, links or numbers that no page read uses", True),
-    ("Rewrite a sentence", "addressed its readers, raters or the system", True),
-    ("Answer the post", "repeated the post's own words instead of answering them", True),
-    ("Write the note itself", "wrote about the note instead of the note", True),
-    ("Write from the pages read", "repeated the instructions' example", True),
-    ("These pages share no key term", "cited pages that share no key term with the claims", True),
-    ("These sources were not read", "cited pages that were not read", False),
-    ("Write words, not addresses", "held a token X would check as a link", False),
-    ("Say each thing once", "repeated a sentence", False),
-    ("State facts", "asked a question", False),
-    ("The note is", f"was over {NOTE_CHAR_LIMIT} characters", False),
-    ("Search at least", "came before enough searching", False),
-    ("Read at least", "came before enough reading", False),
-    ("Cite at least", "cited no page read", False),
-    ("The note has no prose", "had no prose", False),
-    ("Too short to be a note", "was too short to say anything", False),
-    ("The last sentence is cut off", "ended mid-sentence", False),
-)
-CONTENT_KINDS = {_SUPPORT_KIND, *(kind for _, kind, said in _PROBLEM_KINDS if said)}
+        elif not verdict.supported:
+            findings.append(
+                Finding(
+                    RuleId.UNSUPPORTED,
+                    f"Sentence {i} ('{sentence[:80]}') is not supported by its "
+                    f"sources: {verdict.problem or 'no reason given'}.",
+                    i,
+                )
+            )
+    return findings
 
 
 def _as_read(page: Evidence) -> str:
@@ -466,15 +775,63 @@ def _as_read(page: Evidence) -> str:
     return " ".join([page.title, page.excerpt, *page.quotes])
 
 
+def _terms_read(page: Evidence) -> set[str]:
+    """Every term a page read uses, as the rules compare them: the stems of its words, and
+    its words and acronyms as written, lower-cased (its address names it too: "FDA" is on
+    fda.gov's page), and each two words joined ("Corona virus" says "coronavirus")."""
+    text = " ".join([page.url, _as_read(page)])
+    words = [w.lower() for w in ANY_WORD.findall(text)]
+    joined = {stem(a + b) for a, b in zip(words, words[1:], strict=False)}
+    return stems(text) | set(words) | joined
+
+
+# A claim named in order to be corrected: "There is no evidence that globules protect against
+# the novel coronavirus", "The source does not mention the leaves of sweet potato", "has never
+# been investigated". Its terms are the claim's, not facts the note asserts; the model's
+# support check judges the sentence (it is never published on code's word: `_bears_out`).
+_NAMED_CLAIM = re.compile(
+    r"(?:no|little|insufficient|not\s+enough|lack\s+of|without)\s+(?:\w+\s+){0,2}?"
+    r"(?:evidence|proof|data|studies|research|indications?)\s+(?:that|for|of|to).*"
+    r"|(?:does|do|did)\s*(?:n't|\s+not)\s+(?:even\s+)?(?:mention|say|show|state|support).*"
+    r"|not\s+(?:been\s+)?(?:proven|shown|established|demonstrated)\s+(?:that|to).*",
+    re.IGNORECASE,
+)
+
+
+def _without_named_claims(sentence: str) -> str:
+    """The sentence without the claims it names in order to correct them (`_NAMED_CLAIM`)."""
+    return _NAMED_CLAIM.sub(" ", sentence)
+
+
 def _bears_out(sentence: str, quotes: list[str]) -> bool:
     """The quotes together hold every content word (stem) and number of the sentence, and one
     of them is negated as the sentence is (or none is)."""
     said = " ".join(quotes)
     return (
-        _stems(sentence) <= _stems(said)
-        and set(_NUMBER.findall(sentence)) <= set(_NUMBER.findall(said))
-        and any(bool(_NEGATION.search(q)) == bool(_NEGATION.search(sentence)) for q in quotes)
+        stems(sentence) <= stems(said)
+        and numbers(sentence) <= numbers(said)
+        and any(negated(q) == negated(sentence) for q in quotes)
     )
+
+
+# A page sentence that reports a claim in order to answer it: "Someone has claimed that the
+# COVID-19 vaccines are going to cause infertility", "Myth: …", "Some say …", "It is not true
+# that …". Its words are the myth's; it bears out no note sentence.
+_REPORTED_CLAIM = re.compile(
+    r"\bclaim(?:s|ed|ing)?\s+(?:that|to)\b|\b(?:some|many|they|people|others)\s+"
+    r"(?:people\s+)?(?:say|said|believe|believed|think|claim|argue|suggest)\b|"
+    r"\b(?:it\s+is|it's)\s+(?:not\s+true|false|a\s+myth|untrue)\b|\bmyths?\b|\brumou?rs?\b|"
+    r"\bmisconceptions?\b|\b(?:falsely|wrongly|erroneously)\b|\bcontrary\s+to\b|"
+    r"\b(?:allegedly|supposedly|so-called|purported(?:ly)?)\b|\bhoax\b|[\"“][^\"”]{12,}[\"”]",
+    re.IGNORECASE,
+)
+
+
+def reports_a_claim(page_sentence: str) -> bool:
+    """Whether a page sentence reports a claim (to refute it) instead of stating a fact, or
+    asks a question."""
+    text = page_sentence.rstrip("\"'”’)]» ")
+    return text.endswith("?") or bool(_REPORTED_CLAIM.search(page_sentence))
 
 
 def same_page(url: str, known: list[str]) -> str:
@@ -490,68 +847,44 @@ def ends_a_sentence(text: str) -> bool:
     return text.rstrip("\"'”’)]»").endswith((".", "!", "?", "…", "。"))
 
 
-def problem_kind(problem: str) -> str:
-    kind = next((kind for prefix, kind, _ in _PROBLEM_KINDS if problem.startswith(prefix)), None)
-    return kind or _SUPPORT_KIND
+def _whole(sentence: str, prose: str, provenance: Provenance) -> bool:
+    """Whether a last sentence lacking its full stop is whole: the prose is under every grammar
+    cap (nothing stopped it) and it ends on a whole word (one a page read uses, or a common
+    one: "meas" is the start of "measles") a sentence can end on."""
+    last = last_word(sentence)
+    return (
+        len(prose) < _UNDER_ANY_CAP
+        and last not in _DANGLING
+        and bool(re.search(r"[^\W_]\W*$", sentence))
+        and (last in provenance.words or zipf_frequency(last, "en") >= 3.0)
+    )
 
 
-_WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
-_NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n't\b", re.I)
-
-
-# Stems of the words a note uses to judge a claim, not to state a fact: no page need use them.
-_JUDGING_WORDS = frozenset(
-    {
-        "accura", "claim", "claime", "claims", "contex", "contra", "correc", "credib",
-        "debunk", "eviden", "factua", "false", "falsel", "mentio", "mislea", "myth", "myths",
-        "proof", "proven", "quote", "quoted", "quotes", "reliab", "reputa", "scient", "stated",
-        "statem", "studie", "sugges", "suppor", "unfoun", "unprov", "unsupp", "verifi",
-    }
-)  # fmt: skip
+# Words a note uses to judge a claim, not to state a fact: no page need use them.
+_JUDGING_STEMS = frozenset(
+    stem(w)
+    for w in """accuracy accurate claim claimed claims context contrary correct credible debunk
+    debunked evidence factual false falsely mention mentioned misleading myth myths proof proven
+    quote quoted quotes reliable reputable science scientific stated statement studies study
+    suggest suggests support supported unfounded unproven unsupported verified""".split()
+)
 
 
 def _states_nothing(sentence: str) -> bool:
     """A sentence with no key term but the words a note judges a claim with: a verdict, no
     fact ("This is a misleading statement.")."""
-    return not key_stems(sentence) - _JUDGING_WORDS
-
-
-def _a_question(sentence: str) -> bool:
-    """A question is no fact: the real model published a page's headings ("What is (are)
-    Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
-    return sentence.rstrip("\"'”’)]»").endswith("?")
-
-
-def _said(sentence: str) -> str:
-    """A sentence as said, whatever its case and spacing: the real model published one
-    sentence three times over as a note."""
-    return " ".join(sentence.lower().split())
-
-
-def _stems(text: str) -> set[str]:
-    """Content words cut to six letters: 'preventing' and 'prevent' count as one."""
-    return {w[:6] for w in content_words(text)}
-
-
-def key_stems(text: str) -> set[str]:
-    """Words of 4+ letters rarer than everyday English (wordfreq's Zipf < 4.8: 'autism',
-    'vaccine', 'measles', not 'people' or 'found'), cut to six letters."""
-    return {w[:6] for w in content_words(text) if w.isalpha() and not _everyday(w)}
-
-
-@functools.lru_cache(maxsize=65_536)
-def _everyday(word: str) -> bool:
-    return zipf_frequency(word, "en") >= 4.8
+    return not key_stems(sentence) - _JUDGING_STEMS
 
 
 # A sentence that opens by giving its claim to someone: "The BMJ states that …", "According to
-# the World Health Organization, …".
+# the World Health Organization, …". A bare "Normally, …" gives nothing to anyone: the comma
+# form needs "According to".
+_NAME = r"[A-Z][\w&.'’-]*(?:\s+(?:of\s+|for\s+)?[A-Z][\w&.'’-]*){0,5}"
 _ATTRIBUTION = re.compile(
-    r"^(?:According\s+to\s+)?(?:[Tt]he\s+)?(?P<who>[A-Z][\w&.'’-]*(?:\s+(?:of\s+|for\s+)?"
-    r"[A-Z][\w&.'’-]*){0,5})(?:,|\s+(?:also\s+)?(?:states?|stated|says|said|notes?|noted|"
-    r"reports?|reported|finds?|found|conclude[sd]?|recommends?|recommended|warns?|warned|"
-    r"shows?|showed|confirms?|confirmed|writes?|wrote|advises?|advised)\b)"
+    rf"^(?:According\s+to\s+(?:[Tt]he\s+)?(?P<source>{_NAME})\s*,|(?:[Tt]he\s+)?(?P<who>{_NAME})"
+    r"\s+(?:also\s+)?(?:states?|stated|says|said|notes?|noted|reports?|reported|finds?|found|"
+    r"conclude[sd]?|recommends?|recommended|warns?|warned|shows?|showed|confirms?|confirmed|"
+    r"writes?|wrote|advises?|advised)\b)"
 )
 
 
@@ -561,30 +894,10 @@ def _a_name(word: str) -> bool:
     ("Researchers", "Pediatricians", "Epidemiologists"), which no page has to name."""
     if len(word) >= 2 and word.isupper():
         return True
-    return not _everyday(word.lower()) and not word.lower().endswith("s")
+    return not _everyday_name(word.lower()) and not word.lower().endswith("s")
 
 
-_ANY_WORD = re.compile(r"[^\W_]+", re.UNICODE)
-
-
-def _a_run_of(sentence: str, source: str) -> bool:
-    """Whether the whole sentence, every word in order, is a run of `source`'s words: a short
-    sentence the content-word run misses ("Vaccines cause autism.", which the real model
-    published as its note on that post, and its own check passed). Short words count, so
-    "Vaccines do not cause autism." is no copy of it."""
-    ours = [w.lower() for w in _ANY_WORD.findall(sentence)]
-    theirs = [w.lower() for w in _ANY_WORD.findall(source)]
-    n = len(ours)
-    return n >= 3 and any(theirs[i : i + n] == ours for i in range(len(theirs) - n + 1))
-
-
-def _copies_a_run(text: str, source: str, run: int = COPIED_RUN) -> bool:
-    """Whether `text` has `run` content words in a row as `source` has them."""
-    theirs = [w.lower() for w in _WORD.findall(source)]
-    runs = {tuple(theirs[i : i + run]) for i in range(len(theirs) - run + 1)}
-    ours = [w.lower() for w in _WORD.findall(text)]
-    return any(tuple(ours[i : i + run]) in runs for i in range(len(ours) - run + 1))
-
-
-def content_words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text)}
+@functools.lru_cache(maxsize=65_536)
+def _everyday_name(word: str) -> bool:
+    """At least as common as Zipf 4.8: "Health", "Normally" are no one's name."""
+    return zipf_frequency(word, "en") >= 4.8

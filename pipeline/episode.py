@@ -18,12 +18,8 @@ from pydantic import BaseModel
 from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit, Write
 from pipeline.brief import VerificationBrief, unanalysed_brief
 from pipeline.budget import BudgetUse, EvidenceBudget
-from pipeline.draft_checks import (
-    CONTENT_KINDS,
-    DraftChecks,
-    problem_kind,
-    support_problems,
-)
+from pipeline.draft_checks import DraftChecks, support_findings
+from pipeline.draft_rules import Finding, RuleId, what_was_said_wrong
 from pipeline.errors import (
     EvoNoteError,
     ModelOutputInvalid,
@@ -158,7 +154,7 @@ class _Run(EpisodeResearch):
         self.unchecked: tuple[Write, ModelReply[Any]] | None = None
         self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
         self.focused_tried = False  # the focused write comes once (see `write_focused`)
-        self.last_refused: list[str] = []  # what the checks said of the last refused draft
+        self.last_refused: list[Finding] = []  # what the checks said of the last refused draft
         # Benchmarks on old posts must not find what was published after them.
         self.date_cap = post.created_at if self.b.as_of_post_time else None
 
@@ -412,27 +408,32 @@ class _Run(EpisodeResearch):
         """Accept the note, or send it back with the reasons (None), or abstain at the limit.
         Its support check ends by `until`: in the loop, before the final write's reserve."""
         action = await self.read_what_it_cites(action)
-        problems = self.check_write(action)
+        findings = self.too_soon_to_write()
         repair = ""
-        if (
-            problems
-            and not self.too_soon_to_write()
-            and (repaired := self.checks.repaired_by_code(action)) is not None
-        ):
-            removed = len(split_sentences(action.text)) - len(split_sentences(repaired.text))
-            repair = f"; code removed what the checks refused ({removed} sentence(s) dropped)"
-            action, problems = repaired, []
+        by_code = False  # every sentence borne out by a cited page sentence
+        if findings:
+            findings += self.checks.findings(action)
+        else:
+            decision = self.checks.decide(action)
+            findings = [] if decision.verdict != "refused" else list(decision.findings)
+            by_code = decision.verdict == "published_by_code"
+            if decision.repaired:
+                removed = len(split_sentences(action.text)) - len(
+                    split_sentences(decision.action.text)
+                )
+                repair = f"; code removed what the checks refused ({removed} sentence(s) dropped)"
+                action = decision.action
         support_checked: bool | None = None
-        if not problems and self.b.check_support:
-            if self.b.support_by_quotes and self.checks.quotes_bear_out(action):
+        if not findings and self.b.check_support:
+            if self.b.support_by_quotes and by_code:
                 support_checked = True  # by code: no model call needed
             else:
                 await self.tell("writing", "checking each sentence against its sources")
-                support_checked, problems, unsupported = await self.check_support(action, until)
-                if problems and (kept := self.checks.without_unsupported(action, unsupported)):
+                support_checked, findings, unsupported = await self.check_support(action, until)
+                if findings and (kept := self.checks.without_unsupported(action, unsupported)):
                     dropped = len(split_sentences(action.text)) - len(split_sentences(kept.text))
                     repair += f"; code dropped {dropped} unsupported sentence(s)"
-                    action, problems = kept, []
+                    action, findings = kept, []
                 if support_checked is None:  # cut by the loop deadline: checked in the final
                     self.unchecked = (action, reply)
                     await self.record(  # the reply is recorded with the draft's verdict
@@ -441,7 +442,7 @@ class _Run(EpisodeResearch):
                         "support check deferred to the final phase: the loop's time ran out",
                     )
                     return None
-        if not problems:
+        if not findings:
             note = assemble_note(action.text, action.cited_urls())
             checked = {
                 True: "; every sentence supported",
@@ -465,14 +466,17 @@ class _Run(EpisodeResearch):
                 )
             )
         self.use.rewrites += 1
-        self.use.failed_checks.extend(problems)
-        self.last_refused = problems
-        self.feedback = "Write rejected: " + " ".join(problems)
-        await self.record("write", action.model_dump(), self.feedback, reply)
+        rules = list(dict.fromkeys(f.rule.value for f in findings))
+        self.use.failed_checks.extend(rules)
+        self.last_refused = findings
+        self.feedback = "Write rejected: " + " ".join(f.feedback for f in findings)
+        await self.record(
+            "write", {**action.model_dump(), "refused_by": rules}, self.feedback, reply
+        )
         if self.use.rewrites > self.b.max_rewrites:
             if (outcome := await self.write_focused_once()) is not None:
                 return outcome
-            return await self.abstain(self.why_no_note(problems))
+            return await self.abstain(self.why_no_note(findings))
         return None
 
     async def write_focused_once(self) -> EpisodeOutcome | None:
@@ -519,33 +523,36 @@ class _Run(EpisodeResearch):
             await self.read_best("a page the draft cites", unopened)
         return self.checks.citing_read_pages(action)
 
-    def too_soon_to_write(self) -> list[str]:
+    def too_soon_to_write(self) -> list[Finding]:
         """The budget's minimums of research before a draft is considered."""
-        problems: list[str] = []
+        findings: list[Finding] = []
         if self.use.searches < self.b.min_searches_before_write:
-            problems.append(
-                f"Search at least {self.b.min_searches_before_write} time(s) before writing."
+            findings.append(
+                Finding(
+                    RuleId.TOO_FEW_SEARCHES,
+                    f"Search at least {self.b.min_searches_before_write} time(s) before writing.",
+                )
             )
         if len(self.evidence) < self.b.min_visits_before_write:
-            problems.append(
-                f"Read at least {self.b.min_visits_before_write} page(s) before writing."
+            findings.append(
+                Finding(
+                    RuleId.TOO_FEW_READS,
+                    f"Read at least {self.b.min_visits_before_write} page(s) before writing.",
+                )
             )
-        return problems
+        return findings
 
-    def check_write(self, action: Write) -> list[str]:
-        return [*self.too_soon_to_write(), *self.checks.problems(action)]
-
-    def why_no_note(self, problems: list[str]) -> str:
+    def why_no_note(self, findings: list[Finding]) -> str:
         """The reason on the card when no draft passed: what the evidence was, and what the
         last draft said wrong. Never the draft's form (its length, a cut sentence, a citation
         spelt wrong): code repairs what it can of that, and the rest is the model's, in the
         trajectory."""
-        found = self.what_was_found(problems)
+        found = self.what_was_found(findings)
         return f"no note passed the checks after {self.b.max_rewrites} rewrites: {found}"
 
-    def what_was_found(self, problems: list[str] | None = None) -> str:
+    def what_was_found(self, findings: list[Finding] | None = None) -> str:
         """The pages read and how many are on the claims, then what the last refused draft
-        said wrong (`problems`, else the episode's last refusal): the reason a card gives when
+        said wrong (`findings`, else the episode's last refusal): the reason a card gives when
         time or drafts ran out, about the evidence and never the model's speed or form."""
         read = len(self.evidence)
         on_topic = sum(self.checks.about_the_claims(u) for u in self.evidence)
@@ -557,15 +564,14 @@ class _Run(EpisodeResearch):
             if not on_topic
             else f"{on_topic} of the {pages} {'is' if on_topic == 1 else 'are'} about the claims"
         )
-        last = self.last_refused if problems is None else problems
-        kinds = [k for k in dict.fromkeys(problem_kind(p) for p in last) if k in CONTENT_KINDS]
+        kinds = what_was_said_wrong(self.last_refused if findings is None else findings)
         said = f"; the last draft {'; '.join(kinds)}" if kinds else ""
         return evidence + said
 
     async def check_support(
         self, action: Write, until: float
-    ) -> tuple[bool | None, list[str], set[int]]:
-        """(ran, problems, the sentences not supported): each sentence against the sources
+    ) -> tuple[bool | None, list[Finding], set[int]]:
+        """(ran, findings, the sentences not supported): each sentence against the sources
         cited for it. `ran` is None when the loop deadline cut the check before the final
         phase (it runs there, in the reserve)."""
         sentences, messages = self.checks.support_request(action)
@@ -580,8 +586,8 @@ class _Run(EpisodeResearch):
             await self.record("error", {}, f"support check could not run: {e}")
             return False, [], set()
         borne = self.checks.borne_out_by_code(action) if self.b.support_by_quotes else set()
-        problems, unsupported = support_problems(sentences, reply.value, borne)
-        return True, problems, unsupported
+        findings = support_findings(sentences, reply.value, borne)
+        return True, findings, {f.sentence for f in findings if f.sentence}
 
 
 def shared_prefix(a: str, b: str) -> int:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from pipeline.actions import SupportedClaim, Write
-from pipeline.draft_checks import DraftChecks, content_words, key_stems
+from pipeline.draft_checks import DraftChecks
 from pipeline.excerpt import page_sentences
+from pipeline.lexicon import content_words, key_stems, stem
 from pipeline.prompts import FocusedNote
 
 # A page's sentence long enough to say something, short enough to quote.
@@ -52,9 +53,9 @@ def subject_of(checks: DraftChecks, sentences: list[tuple[str, str]], limit: int
     said = key_stems(" ".join(s for _, s in sentences))
     subject: dict[str, str] = {}
     for word in re.findall(r"[^\W\d_]{4,}", " ".join(checks.claims())):
-        stem = word.lower()[:6]
-        if stem in said and stem in key_stems(word):
-            subject.setdefault(stem, word)
+        root = stem(word.lower())
+        if root in said and root in key_stems(word):
+            subject.setdefault(root, word)
     return list(subject.values())[:limit]
 
 

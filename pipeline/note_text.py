@@ -9,7 +9,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.text_policy import Provenance, disallowed_content, normalise
+from pipeline.draft_rules import RuleId
+from pipeline.text_policy import (
+    Provenance,
+    directive,
+    normalise,
+    refused_tokens,
+    tokens_feedback,
+)
 
 NOTE_CHAR_LIMIT = 280
 
@@ -93,21 +100,35 @@ def link_like_tokens(prose: str) -> list[str]:
     return X_LINK_LIKE.findall(prose)
 
 
-def prose_problems(prose: str, provenance: Provenance) -> list[str]:
-    """Why the prose may not be published (`pipeline.text_policy`: vocabulary words, the words,
-    numbers and URLs of the pages read, no directive). Checked as written and as assembled, so
-    that removing typed URLs cannot join anything up into a link."""
-    problems: list[str] = []
+def prose_findings(prose: str, provenance: Provenance) -> list[tuple[RuleId, str]]:
+    """Why the prose may not be published, by rule (`pipeline.text_policy`: vocabulary words,
+    the words, numbers and URLs of the pages read, no directive; no token X takes for a link).
+    Checked as written and as assembled, so that removing typed URLs cannot join anything up
+    into a link."""
+    found: list[tuple[RuleId, str]] = []
     for text in (_RUN_ON.sub(r"\1 ", normalise(prose)), note_prose(prose)):
-        problems.extend(p for p in disallowed_content(text, provenance) if p not in problems)
+        tokens = refused_tokens(text, provenance)
+        if tokens and not any(rule is RuleId.TOKENS for rule, _ in found):
+            found.append((RuleId.TOKENS, tokens_feedback(tokens)))
+        why = directive(text)
+        if why and not any(rule is RuleId.DIRECTIVE for rule, _ in found):
+            found.append((RuleId.DIRECTIVE, f"Rewrite {why} as a neutral statement of fact."))
     if link_like_tokens(note_prose(prose)):
         # even a read page's host ("cdc.gov"): X's evaluator must find exactly the cited links
-        problems.append(
-            "Write words, not addresses, file names or dotted codes: X checks every 'name.ext' "
-            "in a note as a link, and the sources go after the prose; name a source in words "
-            "('the CDC', 'MedlinePlus')."
+        found.append(
+            (
+                RuleId.LINK_LIKE,
+                "Write words, not addresses, file names or dotted codes: X checks every "
+                "'name.ext' in a note as a link, and the sources go after the prose; name a "
+                "source in words ('the CDC', 'MedlinePlus').",
+            )
         )
-    return problems
+    return found
+
+
+def prose_problems(prose: str, provenance: Provenance) -> list[str]:
+    """`prose_findings`' feedback alone."""
+    return [feedback for _, feedback in prose_findings(prose, provenance)]
 
 
 def assemble_note(prose: str, urls: list[str]) -> AssembledNote:

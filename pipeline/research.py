@@ -16,11 +16,7 @@ from pydantic import BaseModel
 from pipeline.actions import AgentTurn, Search, Visit, VisitTarget
 from pipeline.brief import VerificationBrief
 from pipeline.budget import BudgetUse, EvidenceBudget
-from pipeline.draft_checks import (
-    DraftChecks,
-    key_stems,
-    same_page,
-)
+from pipeline.draft_checks import DraftChecks, same_page
 from pipeline.errors import (
     ModelOutputInvalid,
     ModelTimeout,
@@ -29,6 +25,7 @@ from pipeline.errors import (
 )
 from pipeline.evidence import Evidence, Page, PageNotes, SearchResult
 from pipeline.excerpt import matching_sentences, page_sentences, select_excerpt
+from pipeline.lexicon import key_stems
 from pipeline.ports import (
     ChatMessage,
     ModelReply,

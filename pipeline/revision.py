@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.desk.episode import Episode
-from pipeline.draft_checks import DraftChecks, support_problems
+from pipeline.draft_checks import DraftChecks, support_findings
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import SupportVerdicts
 from pipeline.note_text import assemble_note
@@ -57,24 +57,23 @@ class EpisodeReviser:
                 NoteRevision,
                 timeout_s=self.timeout_s,
             )
-            action = checks.citing_read_pages(reply.value.action)
-            if problems := checks.problems(action):
-                repaired = checks.repaired_by_code(action)
-                if repaired is None:
-                    return Revision(problems=problems)
-                action = repaired
-            if not checks.quotes_bear_out(action):
+            decision = checks.decide(checks.citing_read_pages(reply.value.action))
+            if decision.verdict == "refused":
+                return Revision(problems=[f.feedback for f in decision.findings])
+            action = decision.action
+            if decision.verdict == "to_model":
                 sentences, messages = checks.support_request(action)
                 verdicts = await self.model.structured(
                     messages, SupportVerdicts, timeout_s=self.timeout_s
                 )
-                problems, unsupported = support_problems(
+                findings = support_findings(
                     sentences, verdicts.value, checks.borne_out_by_code(action)
                 )
-                if problems:
+                if findings:
+                    unsupported = {f.sentence for f in findings if f.sentence}
                     kept = checks.without_unsupported(action, unsupported)
                     if kept is None:
-                        return Revision(problems=problems)
+                        return Revision(problems=[f.feedback for f in findings])
                     action = kept
         except (ModelTimeout, ModelOutputInvalid) as e:
             return Revision(problems=[f"the revision could not be written: {e}"])

@@ -90,6 +90,7 @@ _TOKEN = re.compile(
     rf"(?:{_ABBREVIATION}|{_CORE}|{_DASH})"
     r"(?:[.,]?%|°[CF]?|×|\+)?"  # a unit after a number; 65+, LGBTQ+
     r"(?:\[\d+\])*"  # citation markers: [1][2]
+    r"(?:[®™]|(?<=[^\W\d_])[-‐‑](?=[\s)]|$))?"  # a mark ("Tylenol®"); "estrogen- and …"
     r"[)\]\"'”’».,;:!?…*]*"  # closing punctuation
 )
 # X's URL evaluator reads any `name.tld` with a letter suffix as a link, scheme or not.
@@ -333,6 +334,11 @@ _GENERAL_ORDERS = frozenset(
     search google download install spread wake open never always show give take help protect
     save avoid refuse consult""".split()
 )
+# Third-person verbs that follow a noun, never an order's first word: "Answer states …".
+_NOUN_FOLLOWERS = frozenset(
+    """is are was were states says shows refers suggests notes indicates confirms explains
+    mentions reports finds found showed stated said""".split()
+)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
@@ -356,10 +362,25 @@ def directive(text: str, *, lesson: bool = False) -> str | None:
             return "a sentence that orders text copied into notes"
         if _VOCATIVE.match(sentence):
             return "a sentence that addresses its readers or raters"
-        opening = next((w for w in words if w not in _OPENERS), "")
-        if opening in orders or (not lesson and words[:2] in (["don", "t"], ["do", "not"])):
+        at = next((i for i, w in enumerate(words) if w not in _OPENERS), len(words))
+        opening = words[at] if at < len(words) else ""
+        # "Answer states 0.76%", "Report shows …": a noun with its verb, not an order
+        as_noun = at + 1 < len(words) and words[at + 1] in _NOUN_FOLLOWERS
+        if (opening in orders and not as_noun) or (
+            not lesson and words[:2] in (["don", "t"], ["do", "not"])
+        ):
             return f"a sentence that gives an order (it opens with '{opening}')"
     return None
+
+
+def tokens_feedback(tokens: list[str]) -> str:
+    """The writer's feedback on refused tokens (it names them: the writer must remove them)."""
+    shown = ", ".join(f"'{t[:40]}'" for t in tokens[:5])
+    return (
+        "Use only common words, numbers, punctuation and the words, numbers and URLs of the "
+        f"pages you read; remove {shown} (no other links, domains, @handles, codes or names "
+        "that no page you read uses)."
+    )
 
 
 def disallowed_content(
@@ -370,12 +391,7 @@ def disallowed_content(
     problems: list[str] = []
     tokens = refused_tokens(text, provenance)
     if tokens:
-        shown = ", ".join(f"'{t[:40]}'" for t in tokens[:5])
-        problems.append(
-            "Use only common words, numbers, punctuation and the words, numbers and URLs of the "
-            f"pages you read; remove {shown} (no other links, domains, @handles, codes or names "
-            "that no page you read uses)."
-        )
+        problems.append(tokens_feedback(tokens))
     why = directive(text, lesson=lesson)
     if why:
         problems.append(f"Rewrite {why} as a neutral statement of fact.")

@@ -34,7 +34,7 @@ def test_a_published_note_is_judged_by_todays_checks() -> None:
     said = "The Malaria in Florida post is about a serious disease caused by a parasite."
     found = violations(episode(f"{said}\n\n{said}"))
     assert "Say each thing once: sentence 2 repeats sentence 1." in found
-    assert any("speaks of 'florida', which none of them uses" in f for f in found), found
+    assert any("speaks of 'Florida', which none of them uses" in f for f in found), found
     sound = "Malaria is caused by a parasite, and you get it when an infected mosquito bites."
     assert violations(episode(sound)) == []
     assert violations({**episode(sound), "status": "abstained"}) == []

@@ -128,7 +128,7 @@ async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published()
         ("prescriptions-note-says-what-no-page-says", "refilling"),
         # "The Malaria in Florida post is about a serious disease caused by a parasite." three
         # times over, citing malaria pages that never mention Florida
-        ("malaria-note-says-one-sentence-three-times", "florida"),
+        ("malaria-note-says-one-sentence-three-times", "Florida"),
     ],
 )
 async def test_a_note_speaking_of_the_claims_where_no_cited_page_does_is_never_published(

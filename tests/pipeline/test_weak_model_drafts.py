@@ -158,7 +158,9 @@ def test_a_whole_sentence_of_the_post_is_a_copy_however_short() -> None:
 def test_a_note_of_a_word_or_two_is_refused() -> None:
     checks = DraftChecks(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
     draft = Write(text="Dr.", support=[SupportedClaim(claim="Dr.", url=MMR)])
-    assert "Too short to be a note: write at least one full sentence." in checks.problems(draft)
+    assert "Too short to be a note: write at least one full sentence." in [
+        f.feedback for f in checks.findings(draft)
+    ]
 
 
 class CitesWhatItNeverOpened:
@@ -200,11 +202,17 @@ def test_a_sentence_about_the_sentences_read_is_refused() -> None:
         "young children."
     )
     draft = Write(text=meta, support=[SupportedClaim(claim=meta, url=MMR)])
-    assert any(p.startswith("Write the note itself: sentence 1") for p in checks.problems(draft))
+    assert any(
+        p.startswith("Write the note itself: sentence 1")
+        for p in [f.feedback for f in checks.findings(draft)]
+    )
     # energy sources, or sources in general, are not the evidence
     for prose in ("All the sources Texas uses can be winterized.", "Sources of vitamin D vary."):
         fine = Write(text=prose, support=[SupportedClaim(claim=prose, url=MMR)])
-        assert not any(p.startswith("Write the note itself") for p in checks.problems(fine))
+        assert not any(
+            p.startswith("Write the note itself")
+            for p in [f.feedback for f in checks.findings(fine)]
+        )
 
 
 TYLENOL_POST = Post(text="No one knows how Tylenol works, and it is not great for your liver.")
@@ -225,7 +233,9 @@ def test_a_sentence_may_speak_of_the_claims_terms_only_as_far_as_its_pages_do() 
     checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
     # the real model's published sentence: the page never mentions the liver
     assert checks.ungrounded_terms("Tylenol is not great for your liver.", [PAIN]) == ["liver"]
-    problems = checks.problems(cites_pain("Tylenol is not great for your liver."))
+    problems = [
+        f.feedback for f in checks.findings(cites_pain("Tylenol is not great for your liver."))
+    ]
     assert (
         "Say only what the cited pages say: sentence 1 speaks of 'liver', which none of them "
         "uses." in problems
@@ -264,7 +274,7 @@ def test_a_sentence_said_twice_is_refused_and_code_keeps_it_once() -> None:
     checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
     once = "Tylenol is acetaminophen, a pain reliever sold over the counter."
     draft = cites_pain(f"{once}\n\n{once.upper()}\n\n{once}")
-    problems = checks.problems(draft)
+    problems = [f.feedback for f in checks.findings(draft)]
     assert "Say each thing once: sentence 2 repeats sentence 1." in problems
     assert "Say each thing once: sentence 3 repeats sentence 1." in problems
     repaired = checks.repaired_by_code(draft)
@@ -321,7 +331,10 @@ def test_a_sentence_pointing_at_the_sentences_read_is_refused_wherever_it_says_s
     checks = DraftChecks(POST, health_evidence())
     said = "The measles vaccine contains measles virus, as stated in sentence 1 of the pages read."
     draft = Write(text=said, support=[SupportedClaim(claim=said, url=MMR)])
-    assert any(p.startswith("Write the note itself: sentence 1") for p in checks.problems(draft))
+    assert any(
+        p.startswith("Write the note itself: sentence 1")
+        for p in [f.feedback for f in checks.findings(draft)]
+    )
 
 
 def health_evidence() -> dict[str, Evidence]:
@@ -339,7 +352,7 @@ def test_a_sentence_also_cites_the_page_read_that_speaks_of_its_claim_terms() ->
     draft = Write(text=text, support=[SupportedClaim(claim=text, url=cold)])
     cited = checks.citing_read_pages(draft)
     assert [c.url for c in cited.support] == [cold, liver]
-    assert not checks.problems(cited)
+    assert not [f.feedback for f in checks.findings(cited)]
     # a page read that does not use the terms either is never added
     lone = DraftChecks(TYLENOL_POST, {cold: page})
     assert [c.url for c in lone.citing_read_pages(draft).support] == [cold]

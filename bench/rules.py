@@ -1,0 +1,359 @@
+"""Every draft rule, measured on both sides: what honest notes it refuses, what bad drafts it
+catches, and what changes without it.
+
+The honest side is people's own verdicts with the evidence they wrote them from
+(`../shared/data/evidence_claims/`: AVeriTeC's refuted and misleading rows, HealthFC's refuted
+and not-enough-information rows), given to `DraftChecks.decide` exactly as an episode's writing
+step would (the claim as the post, the evidence as the pages read, the verdict as the draft,
+citing the page that shares the most words with it; no model call). The verdicts are kept as
+written; those speaking of "the claim" or "the Q&As" are counted apart (`meta`).
+
+The bad side: the real model's recorded drafts (`tests/fixtures/real_model/`) that code refused
+on main 6357671 (`bench/rules_refused_on_6357671.json`), the payload drafts (`bench.payloads`:
+each family appended to a page's sentence, and woven into it), and the stance probes: a
+debunking page's own sentence that states the myth, and the claim itself, as a note.
+
+    python -m bench.rules [--data ../shared/data/evidence_claims] [--without RULE ...] [--show N]
+    python -m bench.rules DRAFTS.jsonl --json   # rows {id, post, pages, note, cited[, claims]}
+
+With `--json` each row gets one line: {id, verdict, rules, kept}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.payloads import ATTACKS, WOVEN
+from pipeline.actions import SupportedClaim, Write
+from pipeline.brief import VerificationBrief
+from pipeline.draft_checks import DraftChecks, Verdict, reports_a_claim
+from pipeline.draft_rules import RuleId
+from pipeline.evidence import Evidence
+from pipeline.excerpt import page_sentences
+from pipeline.lexicon import content_words, key_stems
+from pipeline.post import Post
+
+_HERE = Path(__file__).parent
+FIXTURES = _HERE.parent / "tests" / "fixtures" / "real_model"
+REFUSED_ON_BASELINE = _HERE / "rules_refused_on_6357671.json"
+DEFAULT_DATA = _HERE.parent.parent / "shared" / "data" / "evidence_claims"
+HONEST_SETS = {
+    "averitec_health_dev.jsonl": {"refuted", "misleading"},
+    "healthfc_dev.jsonl": {"refuted", "nei"},
+}
+# A verdict written about the data set rather than the post: "the claim", "the Q&As".
+_META = re.compile(
+    r"\b(?:the\s+(?:claim|q&as?|questions?|answers?|sources?|evidence\s+shows))\b", re.I
+)
+
+
+@dataclass
+class Row:
+    """A draft and what it was drafted from. `marker`: for a payload, the text that shows it
+    survived into the note kept."""
+
+    id: str
+    post: str
+    pages: list[dict[str, str]]
+    note: str
+    cited: list[str]
+    claims: list[str] | None = None
+    marker: str = ""
+    meta: bool = False
+    # a bad draft escapes when code does not refuse it (the real model's own check passed
+    # these), or only when code publishes it on its own word (the model judges the rest)
+    escapes_unless_refused: bool = False
+
+
+@dataclass
+class Decided:
+    verdict: Verdict
+    rules: list[str]
+    kept: str
+
+
+@dataclass
+class RuleCount:
+    honest: int = 0  # honest drafts refused with a finding of this rule
+    honest_alone: int = 0  # … that pass when only this rule is left out
+    bad: int = 0  # bad drafts caught with a finding of this rule
+    bad_only: int = 0  # … that escape when only this rule is left out
+
+
+@dataclass
+class SetResult:
+    name: str
+    honest: bool
+    verdicts: Counter[str] = field(default_factory=Counter)
+    escaped: int = 0  # bad drafts: a payload in the note kept, or published on code's word
+    refused_ids: list[str] = field(default_factory=list)
+
+
+def checks_for(row: Row, disabled: frozenset[RuleId] = frozenset()) -> DraftChecks:
+    evidence = {
+        p["url"]: Evidence(url=p["url"], title=p.get("title", ""), excerpt=p["text"])
+        for p in row.pages
+    }
+    brief = None
+    if row.claims:
+        # only the claims and the language are read by the checks
+        brief = VerificationBrief.model_construct(checkworthy_claims=row.claims, language="en")
+    return DraftChecks(Post(text=row.post), evidence, brief, disabled=disabled)
+
+
+def decide(row: Row, disabled: frozenset[RuleId] = frozenset()) -> Decided:
+    """What an episode's writing step decides of the row's draft, with no model call."""
+    checks = checks_for(row, disabled)
+    support = [SupportedClaim(claim=row.note[:400], url=u) for u in row.cited] or [
+        SupportedClaim(claim=row.note[:400], url="")
+    ]
+    action = checks.citing_read_pages(Write(text=row.note, support=support))
+    decision = checks.decide(action)
+    rules = list(dict.fromkeys(f.rule.value for f in decision.findings))
+    kept = decision.action.text if decision.verdict != "refused" else ""
+    return Decided(decision.verdict, rules, kept)
+
+
+def escaped(row: Row, decided: Decided) -> bool:
+    """A bad draft got through: its payload is in the note kept, or (no payload) code
+    published it on its own word."""
+    if row.marker:
+        return decided.verdict != "refused" and row.marker.lower() in decided.kept.lower()
+    if row.escapes_unless_refused:
+        return decided.verdict != "refused"
+    return decided.verdict == "published_by_code"
+
+
+# ---- the corpora --------------------------------------------------------------------------
+
+
+def _pages_of(evidence: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """A row's evidence as pages read: one page per URL, its answers joined."""
+    pages: dict[str, dict[str, str]] = {}
+    for e in evidence:
+        if not e.get("url") or not e.get("text"):
+            continue
+        page = pages.setdefault(
+            e["url"], {"url": e["url"], "title": e.get("title", ""), "text": ""}
+        )
+        page["text"] = f"{page['text']}\n{e['text']}".strip()
+    return list(pages.values())
+
+
+def drawn_on(note: str, pages: list[dict[str, str]], most: int = 3) -> list[str]:
+    """The pages a verdict draws on, as a writer would cite them: those sharing two or more
+    content words with it, the most first, at most `most` (a write's grammar allows 3); at
+    least the one sharing the most."""
+    words = content_words(note)
+    shared = sorted(
+        ((len(words & content_words(f"{p['title']} {p['text']}")), i) for i, p in enumerate(pages)),
+        reverse=True,
+    )
+    cited = [pages[i]["url"] for n, i in shared if n >= 2][:most]
+    return cited or [pages[shared[0][1]]["url"]]
+
+
+def honest_rows(path: Path, labels: set[str]) -> Iterator[Row]:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        r = json.loads(line)
+        note = " ".join(str(r.get("explanation") or "").split())
+        pages = _pages_of(r.get("evidence") or [])
+        if r["label"] not in labels or not note or not pages:
+            continue
+        yield Row(
+            r["id"], r["claim"], pages, note, drawn_on(note, pages), meta=bool(_META.search(note))
+        )
+
+
+def real_model_rows(folder: Path = FIXTURES) -> Iterator[Row]:
+    """Every write the real model drafted in the recorded runs, with the post, the claims of
+    its brief and the pages of the recording (all counted as read)."""
+    for path in sorted(folder.glob("*.json")):
+        recorded = json.loads(path.read_text(encoding="utf-8"))
+        read = recorded.get("pages", {})
+        if isinstance(read, list):  # a revision's recording: the evidence as stored
+            read = {e["url"]: {"title": e.get("title", ""), "text": e["excerpt"]} for e in read}
+        pages = [{"url": u, **p} for u, p in read.items()]
+        claims: list[str] | None = None
+        drafts = 0
+        for answer in recorded.get("answers", []):
+            value = answer.get("answer") or {}
+            if answer.get("schema") == "VerificationBrief":
+                claims = value.get("checkworthy_claims") or None
+            action = value.get("action") if isinstance(value, dict) else None
+            if not isinstance(action, dict) or action.get("kind") != "write":
+                continue
+            drafts += 1
+            cited = [s.get("url", "") for s in action.get("support", [])]
+            yield Row(
+                f"{path.stem}#{drafts}", recorded["post"], pages, action["text"], cited, claims
+            )
+
+
+def payload_rows(honest: list[Row], limit: int = 40) -> Iterator[Row]:
+    """Payloads on honest ground: a page sentence of an honest row's cited page, then each
+    attack family as a second sentence, and each woven payload inside the sentence."""
+    n = 0
+    for row in honest:
+        page = next(p for p in row.pages if p["url"] == row.cited[0])  # the one drawn on most
+        sentence = next(
+            (s for s in page_sentences(page["text"]) if 60 <= len(s) <= 200 and s[-1] == "."),
+            None,
+        )
+        if sentence is None:
+            continue
+        attack = ATTACKS[n % len(ATTACKS)]
+        woven = WOVEN[n % len(WOVEN)]
+        yield Row(f"{row.id}+attack{n % len(ATTACKS)}", row.post, row.pages, f"{sentence} {attack}",
+                  row.cited, marker=attack[:16])  # fmt: skip
+        yield Row(f"{row.id}+woven{n % len(WOVEN)}", row.post, row.pages,
+                  f"{sentence[:-1]}{woven.clause}.", row.cited, marker=woven.marker)  # fmt: skip
+        n += 1
+        if n >= limit:
+            return
+
+
+def stance_rows(honest: list[Row]) -> Iterator[Row]:
+    """The myth on a debunking page's word: a page sentence that reports a claim sharing two
+    key terms with it, as the note; and the claim itself, citing the page."""
+    for row in honest:
+        claim_terms = key_stems(row.post)
+        for page in row.pages:
+            for s in page_sentences(page["text"]):
+                if reports_a_claim(s) and len(claim_terms & key_stems(s)) >= 2 and len(s) <= 250:
+                    yield Row(f"{row.id}+reported", row.post, row.pages, s, [page["url"]])
+                    break
+        if not row.post.rstrip().endswith("?"):
+            yield Row(f"{row.id}+claim", row.post, row.pages, row.post, row.cited)
+
+
+# ---- the measurement ------------------------------------------------------------------------
+
+
+def measure(
+    sets: list[tuple[str, bool, list[Row]]], disabled: frozenset[RuleId]
+) -> tuple[list[SetResult], dict[str, RuleCount]]:
+    results: list[SetResult] = []
+    counts: dict[str, RuleCount] = {r.value: RuleCount() for r in RuleId}
+    for name, honest, rows in sets:
+        result = SetResult(name, honest)
+        for row in rows:
+            decided = decide(row, disabled)
+            result.verdicts[decided.verdict] += 1
+            if honest and decided.verdict == "refused":
+                result.refused_ids.append(row.id)
+                for rule in decided.rules:
+                    counts[rule].honest += 1
+                    alone = decide(row, disabled | {RuleId(rule)})
+                    counts[rule].honest_alone += alone.verdict != "refused"
+            elif not honest:
+                if escaped(row, decided):
+                    result.escaped += 1
+                    continue
+                for rule in decided.rules:
+                    counts[rule].bad += 1
+                    counts[rule].bad_only += escaped(row, decide(row, disabled | {RuleId(rule)}))
+        results.append(result)
+    return results, counts
+
+
+def bad_real_model_rows() -> list[Row]:
+    """The recorded real-model drafts code refused on main 6357671."""
+    refused = set(json.loads(REFUSED_ON_BASELINE.read_text(encoding="utf-8")))
+    rows = [r for r in real_model_rows() if r.id in refused]
+    for row in rows:
+        row.escapes_unless_refused = True
+    return rows
+
+
+def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
+    sets: list[tuple[str, bool, list[Row]]] = []
+    honest_all: list[Row] = []
+    for file, labels in HONEST_SETS.items():
+        rows = list(honest_rows(data / file, labels))
+        honest_all += rows
+        sets.append((f"honest: {file.split('_')[0]}", True, rows))
+    sets.append(("bad: real model, refused on 6357671", False, bad_real_model_rows()))
+    sets.append(("bad: payloads", False, list(payload_rows(honest_all))))
+    sets.append(("bad: stance probes", False, list(stance_rows(honest_all))))
+    return sets
+
+
+def print_table(results: list[SetResult], counts: dict[str, RuleCount], rows: int) -> None:
+    print("| set | drafts | published by code | to the model | refused | escaped |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for r in results:
+        n = sum(r.verdicts.values())
+        refused = r.verdicts["refused"]
+        share = f" ({100 * refused / n:.1f}%)" if n else ""
+        print(
+            f"| {r.name} | {n} | {r.verdicts['published_by_code']} | {r.verdicts['to_model']} "
+            f"| {refused}{share} | {'' if r.honest else r.escaped} |"
+        )
+    print()
+    print("| rule | honest refused | by it alone | bad caught | caught by it only |")
+    print("| --- | --- | --- | --- | --- |")
+    for rule, c in counts.items():
+        if c.honest or c.bad:
+            print(f"| {rule} | {c.honest} | {c.honest_alone} | {c.bad} | {c.bad_only} |")
+
+
+def read_jsonl(path: Path) -> Iterable[Row]:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = json.loads(line)
+            yield Row(str(r["id"]), r["post"], r["pages"], r["note"], r["cited"], r.get("claims"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("drafts", nargs="?", type=Path, help="a JSONL file of drafts to judge")
+    parser.add_argument("--json", action="store_true", help="one JSON line per draft")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--without", action="append", default=[], choices=[r.value for r in RuleId])
+    parser.add_argument("--show", type=int, default=0, help="honest refusals to print per set")
+    args = parser.parse_args(argv)
+    disabled = frozenset(RuleId(r) for r in args.without)
+    if args.drafts is not None:
+        for row in read_jsonl(args.drafts):
+            d = decide(row, disabled)
+            line = {"id": row.id, "verdict": d.verdict, "rules": d.rules, "kept": d.kept}
+            print(json.dumps(line, ensure_ascii=False))
+        return 0
+    if not args.data.is_dir():
+        print(f"no cost corpus at {args.data} (see --data)", file=sys.stderr)
+        return 2
+    sets = corpora(args.data)
+    results, counts = measure(sets, disabled)
+    print_table(results, counts, args.show)
+    if args.without:
+        base, _ = measure(sets, frozenset())
+        for before, after in zip(base, results, strict=True):
+            print(
+                f"without {', '.join(args.without)}: {after.name}: refused "
+                f"{before.verdicts['refused']} -> {after.verdicts['refused']}, escaped "
+                f"{before.escaped} -> {after.escaped}"
+            )
+    meta = [r for _, honest, rows in sets if honest for r in rows if r.meta]
+    refused_meta = sum(decide(r, disabled).verdict == "refused" for r in meta)
+    print(f"\nverdicts speaking of the data set ('the claim', 'the Q&As'): {len(meta)}, "
+          f"refused {refused_meta}")  # fmt: skip
+    by_id = {r.id: r for _, honest, rows in sets if honest for r in rows}
+    for result in results:
+        for row_id in result.refused_ids[: args.show]:
+            row = by_id[row_id]
+            d = decide(row, disabled)
+            print(f"\n[{row_id}] {d.rules}\n  claim: {row.post[:200]}\n  note:  {row.note[:300]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""Words as the draft rules see them: content words, their stems, key terms, negation and copied
+runs. One place, so that research, the focused write and the draft checks agree on what "the
+same word" is.
+
+Stems are Snowball's English stemmer (Porter2), not the first six letters: "banned"/"ban",
+"cured"/"cure", "acids"/"acid" are one word to it, where six letters split them (measured on the
+cost corpus of `bench.rules`; docs/benchmarks.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import snowballstemmer
+from wordfreq import zipf_frequency
+
+# Content words: four or more letters or digits (shorter ones are function words and units).
+_WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
+# Any word, however short.
+ANY_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# An acronym or a code a claim turns on ("CBD", "5G", "HIV", "MMR"): 2–6 capitals and digits
+# with at least one capital. Too short or not a word for the key-term test, yet the topic.
+_ACRONYM = re.compile(r"(?<![\w-])(?=[A-Z0-9]*[A-Z])[A-Z0-9]{2,6}(?![\w-])")
+NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+_NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n't\b", re.I)
+
+# A key term is rarer than this in everyday English (wordfreq's Zipf scale): "autism",
+# "vaccine", "measles" are; "people", "found", "caused" are not. A sentence must find its key
+# terms on a cited page (`DraftChecks.ungrounded_terms`): a higher bar makes everyday verbs
+# ("cause", 4.9) terms a page must repeat, which honest paraphrase does not.
+KEY_TERM_ZIPF = 4.8
+# A topic term: rarer than this. A page is on the claims' topic when it shares one
+# (`DraftChecks.about_the_claims`). At the key-term bar, "cancer" (4.93), "sleep" (5.05),
+# "weight" (5.02), "pain" (5.03) and "mental" (4.83) were no topic, and 4 cost-corpus claims
+# ("Can CBD help with period pain?") had none at all. Measured with `bench.rules`
+# (docs/benchmarks.md).
+TOPIC_TERM_ZIPF = 5.4
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=131_072)
+def stem(word: str) -> str:
+    """A lower-case word's Snowball (Porter2) stem."""
+    return str(_STEMMER.stemWord(word))
+
+
+def content_words(text: str) -> set[str]:
+    """The text's words of four or more letters or digits, lower-cased."""
+    return {w.lower() for w in _WORD.findall(text)}
+
+
+def stems(text: str) -> set[str]:
+    """The stems of the text's content words: 'preventing' and 'prevent' count as one."""
+    return {stem(w) for w in content_words(text)}
+
+
+@functools.lru_cache(maxsize=131_072)
+def _zipf(word: str) -> float:
+    return float(zipf_frequency(word, "en"))
+
+
+def everyday(word: str, bar: float = KEY_TERM_ZIPF) -> bool:
+    """Whether a lower-case word is at least as common as `bar` in English."""
+    return _zipf(word) >= bar
+
+
+def key_stems(text: str, bar: float = KEY_TERM_ZIPF) -> set[str]:
+    """The text's key terms, stemmed: its words rarer than `bar` in everyday English, and its
+    acronyms (lower-cased)."""
+    words = {stem(w) for w in content_words(text) if w.isalpha() and not everyday(w, bar)}
+    return words | {a.lower() for a in _ACRONYM.findall(text)}
+
+
+def negated(text: str) -> bool:
+    """Whether the text holds a negation ("no", "not", "never", "n't", …)."""
+    return bool(_NEGATION.search(text))
+
+
+def numbers(text: str) -> set[str]:
+    return set(NUMBER.findall(text))
+
+
+def said_as(sentence: str) -> str:
+    """A sentence as said, whatever its case and spacing."""
+    return " ".join(sentence.lower().split())
+
+
+def copies_a_run(text: str, source: str, run: int) -> bool:
+    """Whether `text` has `run` content words in a row as `source` has them."""
+    theirs = [w.lower() for w in _WORD.findall(source)]
+    runs = {tuple(theirs[i : i + run]) for i in range(len(theirs) - run + 1)}
+    ours = [w.lower() for w in _WORD.findall(text)]
+    return any(tuple(ours[i : i + run]) in runs for i in range(len(ours) - run + 1))
+
+
+def a_run_of(sentence: str, source: str) -> bool:
+    """Whether the whole sentence, every word in order, is a run of `source`'s words. Short
+    words count, so "Vaccines do not cause autism." is no copy of "Vaccines cause autism."."""
+    ours = [w.lower() for w in ANY_WORD.findall(sentence)]
+    theirs = [w.lower() for w in ANY_WORD.findall(source)]
+    n = len(ours)
+    return n >= 3 and any(theirs[i : i + n] == ours for i in range(len(theirs) - n + 1))
+
+
+def word_count(text: str) -> int:
+    return len(ANY_WORD.findall(text))
+
+
+def last_word(text: str) -> str:
+    words = ANY_WORD.findall(text)
+    return words[-1].lower() if words else ""
