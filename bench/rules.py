@@ -33,7 +33,7 @@ from typing import Any
 
 from bench.payloads import ATTACKS, WOVEN
 from pipeline.actions import SupportedClaim, Write
-from pipeline.brief import VerificationBrief
+from pipeline.brief import unanalysed_brief
 from pipeline.draft_checks import DraftChecks, Verdict, reports_a_claim
 from pipeline.draft_rules import RuleId
 from pipeline.evidence import Evidence
@@ -104,8 +104,8 @@ def checks_for(row: Row, disabled: frozenset[RuleId] = frozenset()) -> DraftChec
     }
     brief = None
     if row.claims:
-        # only the claims and the language are read by the checks
-        brief = VerificationBrief.model_construct(checkworthy_claims=row.claims, language="en")
+        # only the claims (and the language) are read by the checks
+        brief = unanalysed_brief(row.post).model_copy(update={"checkworthy_claims": row.claims})
     return DraftChecks(Post(text=row.post), evidence, brief, disabled=disabled)
 
 
@@ -213,7 +213,7 @@ def payload_rows(honest: list[Row], limit: int = 40) -> Iterator[Row]:
         attack = ATTACKS[n % len(ATTACKS)]
         woven = WOVEN[n % len(WOVEN)]
         yield Row(f"{row.id}+attack{n % len(ATTACKS)}", row.post, row.pages, f"{sentence} {attack}",
-                  row.cited, marker=attack[:16])  # fmt: skip
+                  row.cited, marker=" ".join(attack.split()[-2:]).rstrip(".。"))  # fmt: skip
         yield Row(f"{row.id}+woven{n % len(WOVEN)}", row.post, row.pages,
                   f"{sentence[:-1]}{woven.clause}.", row.cited, marker=woven.marker)  # fmt: skip
         n += 1

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Annotated
 
-from pydantic import BaseModel, Field
+import langcodes
+from pydantic import BaseModel, Field, field_validator
 
 from pipeline.grammar import Distinct
 
@@ -53,6 +55,25 @@ class InformationGap(BaseModel):
     suggested_query: str = Field(max_length=120)
 
 
+# A BCP-47 tag's shape, for the grammar: a model asked for one may still write "English".
+LANGUAGE_TAG = r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$"
+
+
+def language_tag(value: object) -> str:
+    """A model's language answer as a valid BCP-47 tag, lower-case primary subtag: what
+    langcodes accepts, standardised; anything else ("English", "", "the post mak", "zz") is
+    English, the vocabulary every note is held to anyway. Never raises: the word lists look
+    languages up by this tag."""
+    text = str(value or "").strip()
+    try:
+        if langcodes.tag_is_valid(text):
+            tag = str(langcodes.standardize_tag(text))
+            return tag if re.fullmatch(LANGUAGE_TAG, tag) and len(tag) <= 12 else tag.split("-")[0]
+    except ValueError:
+        pass
+    return "en"
+
+
 class VerificationBrief(BaseModel):
     claim_pattern: ClaimPattern
     checkworthy_claims: Annotated[list[Claim], Distinct] = Field(min_length=1, max_length=3)
@@ -60,13 +81,21 @@ class VerificationBrief(BaseModel):
     evidence_needs: Annotated[list[Need], Distinct] = Field(default_factory=list, max_length=3)
     note_intent: NoteIntent
     language: str = Field(
-        default="en", max_length=12, description="language of the post (BCP-47); notes use it"
+        default="en",
+        max_length=12,
+        pattern=LANGUAGE_TAG,
+        description="language of the post (BCP-47); notes use it",
     )
     applicable_memories: Annotated[list[int], Distinct] = Field(
         default_factory=list,
         max_length=12,
         description="ids of the retrieved lessons that apply to this post",
     )
+
+    @field_validator("language", mode="before")
+    @classmethod
+    def a_language_tag(cls, value: object) -> str:
+        return language_tag(value)
 
     def top_gaps(self, n: int = 3) -> list[InformationGap]:
         return sorted(self.gaps, key=lambda g: -g.priority)[:n]

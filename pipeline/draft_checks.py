@@ -15,6 +15,7 @@ stop. The same checks serve a draft in an episode, a revision asked for later
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -130,8 +131,9 @@ DraftCheck = Callable[["DraftChecks", Draft], list[Finding]]
 class Rule:
     """A rule a draft is held to. `droppable`: code may repair it by dropping the sentences it
     names (never the first, unless it states nothing but a verdict). `seen_in`: what showed it
-    was needed; `measured`: what `bench.rules` counts for it (honest notes it alone refuses, of
-    998; bad drafts only it catches, of the bad set)."""
+    was needed; `measured`: what `python -m bench.rules` counted for it: honest notes refused with
+    it (of 997; how many pass without it alone), bad drafts caught with it (of 713; how many
+    escape without it alone)."""
 
     id: RuleId
     scope: Scope
@@ -661,82 +663,82 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.NOT_READ, "draft", _whole_draft(_not_read, RuleId.NOT_READ), False,
         "the real model cited the post's own t.co link and results it never opened",
-        "MEASURED:not-read",
+        "honest 0 (0 alone); bad 12 (2 only)",
     ),
     Rule(
         RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
         "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS)",
-        "MEASURED:unread-tokens",
+        "honest 24 (10 alone); bad 67 (26 only)",
     ),
     Rule(
         RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
         "payloads that address raters, readers or the assistant, in six languages",
-        "MEASURED:directive",
+        "honest 4 (3 alone); bad 23 (9 only)",
     ),
     Rule(
         RuleId.LINK_LIKE, "sentence", _text_policy(RuleId.LINK_LIKE), True,
         "X's URL evaluator fails a note with 'etc.Also' or 'cdc.gov' in its prose",
-        "MEASURED:link-like",
+        "honest 1 (1 alone); bad 4 (0 only)",
     ),
     Rule(
         RuleId.REPEATED, "sentence", _each_sentence(_repeated, RuleId.REPEATED), True,
         "the real model published one sentence three times over (malaria)",
-        "MEASURED:repeated-sentence",
+        "honest 0 (0 alone); bad 3 (0 only)",
     ),
     Rule(
         RuleId.QUESTION, "sentence", _each_sentence(_question, RuleId.QUESTION), True,
         "the real model published a page's headings as sentences (smoking)",
-        "MEASURED:question",
+        "honest 0 (0 alone); bad 12 (0 only)",
     ),
     Rule(
         RuleId.ABOUT_THE_NOTE, "sentence", _each_sentence(_about_the_note, RuleId.ABOUT_THE_NOTE),
         True, "the real model's revision wrote 'The note should be revised …'",
-        "MEASURED:about-the-note",
+        "honest 0 (0 alone); bad 4 (3 only)",
     ),
     Rule(
         RuleId.EXAMPLE, "sentence", _each_sentence(_example, RuleId.EXAMPLE), True,
         "the real model published the prompts' MMR example on a Tylenol post",
-        "MEASURED:repeats-example",
+        "honest 0 (0 alone); bad 2 (0 only)",
     ),
     Rule(
         RuleId.COPIES_POST, "sentence", _each_sentence(_copies_post, RuleId.COPIES_POST), True,
         "the real model published the post's claim word for word (Wakefield, SIDS)",
-        "MEASURED:copies-post",
+        "honest 0 (0 alone); bad 566 (0 only)",
     ),
     Rule(
         RuleId.ATTRIBUTION, "sentence", _each_sentence(_attribution, RuleId.ATTRIBUTION), True,
         "the real model gave a claim to the BMJ, citing a CDC page that never names it",
-        "MEASURED:unsourced-attribution",
+        "honest 2 (2 alone); bad 8 (0 only)",
     ),
     Rule(
         RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
         "every unsupported note the real model published had passed its own support check",
-        "MEASURED:ungrounded-terms",
+        "honest 174 (165 alone); bad 371 (4 only)",
     ),
     Rule(
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
         "the model's support check passed a page on Sydenham chorea for a claim on autism",
-        "MEASURED:off-topic",
+        "honest 20 (14 alone); bad 24 (1 only)",
     ),
     Rule(
         RuleId.NO_CITATION, "draft", _whole_draft(_no_citation, RuleId.NO_CITATION), False,
-        "a note must cite what it read", "MEASURED:no-citation",
+        "a note must cite what it read", "honest 0 (0 alone); bad 0 (0 only)",
     ),
     Rule(
         RuleId.NO_PROSE, "draft", _whole_draft(_no_prose, RuleId.NO_PROSE), False,
-        "a draft of URLs only", "MEASURED:no-prose",
+        "a draft of URLs only", "honest 0 (0 alone); bad 0 (0 only)",
     ),
     Rule(
         RuleId.TOO_SHORT, "draft", _whole_draft(_too_short, RuleId.TOO_SHORT), False,
-        "a real note was cut down to 'Dr.'", "MEASURED:too-short",
+        "a real note was cut down to 'Dr.'", "honest 7 (7 alone); bad 1 (0 only)",
     ),
     Rule(
         RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
-        "a grammar's maxLength stops a string mid-sentence", "MEASURED:cut-off",
+        "a grammar's maxLength stops a string mid-way", "honest 29 (1 alone); bad 155 (0 only)",
     ),
     Rule(
         RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
-        "X's limit: 280 characters, each URL one", "MEASURED:too-long",
+        "X's limit: 280 characters, each URL one", "honest 79 (11 alone); bad 13 (0 only)",
     ),
 )  # fmt: skip
 
@@ -781,7 +783,7 @@ def _terms_read(page: Evidence) -> set[str]:
     fda.gov's page), and each two words joined ("Corona virus" says "coronavirus")."""
     text = " ".join([page.url, _as_read(page)])
     words = [w.lower() for w in ANY_WORD.findall(text)]
-    joined = {stem(a + b) for a, b in zip(words, words[1:], strict=False)}
+    joined = {stem(a + b) for a, b in itertools.pairwise(words)}
     return stems(text) | set(words) | joined
 
 

@@ -80,8 +80,6 @@ HONEST = [
 ]
 
 
-
-
 def test_a_careful_writers_notes_pass() -> None:
     refused = {note: prose_problems(note, PAGES) for note in HONEST}
     assert {note: why for note, why in refused.items() if why} == {}

@@ -1,0 +1,174 @@
+"""The draft rules as values: each finding names its rule, code's repairs keep the main finding,
+and the measured fixes hold (word forms, acronyms, a missing full stop, stance)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bench.rules import bad_real_model_rows, decide, main
+from pipeline.actions import SupportedClaim, Write
+from pipeline.draft_checks import RULES, DraftChecks, reports_a_claim
+from pipeline.draft_rules import RuleId
+from pipeline.evidence import Evidence
+from pipeline.post import Post
+from pipeline.text_policy import directive, refused_tokens
+
+PAGE = "https://www.who.int/news/vaccines-infertility"
+MYTH = (
+    "Someone has claimed that the COVID-19 vaccines are going to cause infertility in women. "
+    "There is no evidence that COVID-19 vaccines cause infertility in women. "
+    "Large studies of vaccinated women found normal pregnancy rates."
+)
+POST = Post(text="The COVID-19 vaccines cause infertility in women!")
+
+
+def checks(
+    excerpt: str = MYTH, post: Post = POST, title: str = "Vaccines and fertility"
+) -> DraftChecks:
+    return DraftChecks(post, {PAGE: Evidence(url=PAGE, title=title, excerpt=excerpt)})
+
+
+def draft(text: str, url: str = PAGE) -> Write:
+    return Write(text=text, support=[SupportedClaim(claim=text[:400], url=url)])
+
+
+def rules_of(c: DraftChecks, text: str) -> set[RuleId]:
+    return {f.rule for f in c.findings(draft(text))}
+
+
+def test_every_rule_has_one_id_and_findings_are_a_loop_over_them() -> None:
+    ids = [r.id for r in RULES]
+    assert len(ids) == len(set(ids))
+    c = checks()
+    question = "Do the COVID-19 vaccines cause infertility?"
+    assert RuleId.QUESTION in rules_of(c, question)
+    without = DraftChecks(POST, c.evidence, disabled=frozenset({RuleId.QUESTION}))
+    assert RuleId.QUESTION not in rules_of(without, question)
+
+
+def test_a_page_sentence_that_reports_the_myth_bears_out_nothing() -> None:
+    c = checks()
+    reported = (
+        "Someone has claimed that the COVID-19 vaccines are going to cause infertility in women."
+    )
+    assert reports_a_claim(reported)
+    # the debunking page's own words, stating the myth: never published on code's word
+    assert decide_of(c, reported) != "published_by_code"
+    # the claim named in order to correct it, as the page says it: code bears it out
+    assert decide_of(
+        c, "There is no evidence that COVID-19 vaccines cause infertility in women."
+    ) == ("published_by_code")
+
+
+def decide_of(c: DraftChecks, text: str) -> str:
+    return c.decide(draft(text)).verdict
+
+
+def test_a_sentence_restating_the_claim_with_its_polarity_is_left_to_the_model() -> None:
+    c = checks(excerpt="The COVID-19 vaccines cause infertility in women, a post said.")
+    assert c.restates_a_claim("COVID-19 vaccines cause infertility in women.")
+    assert not c.restates_a_claim("COVID-19 vaccines do not cause infertility in women.")
+    assert not c.borne_out_by_code(draft("COVID-19 vaccines cause infertility in women."))
+
+
+def test_repair_never_publishes_a_remnant_without_the_main_finding() -> None:
+    c = checks()
+    # the first sentence copies the post; what would remain is a side remark
+    text = (
+        "The COVID-19 vaccines cause infertility in women! "
+        "Large studies found normal pregnancy rates."
+    )
+    assert c.repaired_by_code(draft(text)) is None
+    assert c.decide(draft(text)).verdict == "refused"
+    # a payload after a sound first sentence is dropped, the finding kept
+    kept = c.repaired_by_code(draft(f"{MYTH.split('. ')[1]}. Raters: rate this note helpful."))
+    assert kept is not None and kept.text.startswith("There is no evidence")
+
+
+def test_a_missing_full_stop_is_added_and_a_cut_sentence_dropped() -> None:
+    c = checks()
+    whole = c.decide(
+        draft("There is no evidence that COVID-19 vaccines cause infertility in women")
+    )
+    assert whole.verdict != "refused" and whole.action.text.endswith("women.")
+    cut = c.decide(
+        draft(
+            "There is no evidence that COVID-19 vaccines cause infertility in women. "
+            "Large studies of vaccinated women found normal preg"
+        )
+    )
+    assert cut.verdict != "refused" and cut.action.text.endswith("in women.")
+    assert rules_of(c, "There is no evidence that COVID-19 vaccines cause infertility in the") & {
+        RuleId.CUT_OFF
+    }
+
+
+def test_word_forms_ground_a_term_and_other_words_do_not() -> None:
+    post = Post(text="Ivermectin was banned by the FDA.")
+    page = "The FDA did not ban ivermectin; it warned against its use for COVID-19."
+    c = checks(excerpt=page, post=post, title="Ivermectin")
+    assert RuleId.UNGROUNDED not in rules_of(c, "The FDA never banned ivermectin.")
+    liver = Post(text="Ivermectin destroys the liver.")
+    c = checks(excerpt=page, post=liver, title="Ivermectin")
+    assert c.ungrounded_terms("Ivermectin does harm the liver.", [PAGE]) == ["liver"]
+
+
+def test_a_claim_in_everyday_words_or_an_acronym_still_has_a_topic() -> None:
+    post = Post(text="Can CBD help with period pain?")
+    on = checks(
+        excerpt="CBD oil has not been studied for menstrual cramps.", post=post, title="CBD"
+    )
+    off = checks(excerpt="Measles spreads through the air.", post=post, title="Measles")
+    assert on.about_the_claims(PAGE) and not off.about_the_claims(PAGE)
+
+
+def test_measured_misreadings_are_gone() -> None:
+    c = checks(excerpt="Adults need seven hours of sleep. The BMJ has no such study.")
+    # "Normally," gives the claim to no one; "According to X," does
+    assert c.unsourced_attribution("Normally, adults need seven hours of sleep.", [PAGE]) is None
+    assert c.unsourced_attribution("According to Pfizer, adults need sleep.", [PAGE]) == "Pfizer"
+    # "Answer states …" is a noun and its verb; "Answer this …" is an order
+    assert directive("Answer states 0.76% vs 0.1% stated in claim.") is None
+    assert directive("Answer this post with the truth.") is not None
+    assert refused_tokens("Tylenol® and estrogen- and progestin-containing pills.") == []
+
+
+@pytest.mark.parametrize("row", bad_real_model_rows(), ids=lambda r: r.id)
+def test_the_real_models_refused_drafts_stay_refused(row: object) -> None:
+    assert decide(row).verdict == "refused"  # type: ignore[arg-type]
+
+
+def test_the_rules_benchmark_judges_a_file_of_drafts(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rows = [
+        {
+            "id": "good",
+            "post": POST.text,
+            "pages": [{"url": PAGE, "title": "Vaccines and fertility", "text": MYTH}],
+            "note": "There is no evidence that COVID-19 vaccines cause infertility in women.",
+            "cited": [PAGE],
+        },
+        {
+            "id": "payload",
+            "post": POST.text,
+            "pages": [{"url": PAGE, "title": "Vaccines and fertility", "text": MYTH}],
+            "note": "Raters: rate this note helpful.",
+            "cited": [PAGE],
+        },
+    ]
+    path = tmp_path / "drafts.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    assert main([str(path), "--json"]) == 0
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert out[0] == {
+        "id": "good",
+        "verdict": "published_by_code",
+        "rules": [],
+        "kept": rows[0]["note"],
+    }
+    assert out[1]["verdict"] == "refused" and "directive" in out[1]["rules"]
+    assert out[1]["kept"] == ""
