@@ -21,8 +21,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from wordfreq import zipf_frequency
-
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
 from pipeline.draft_rules import Finding, RuleId, Scope
@@ -34,6 +32,7 @@ from pipeline.lexicon import (
     a_run_of,
     content_words,
     copies_a_run,
+    everyday,
     key_stems,
     last_word,
     negated,
@@ -42,6 +41,7 @@ from pipeline.lexicon import (
     stem,
     stems,
     word_count,
+    zipf,
 )
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
@@ -360,7 +360,7 @@ class DraftChecks:
         pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
         if not pages:
             return {}  # no page on the claims to judge by: the citation checks refuse it
-        read = set().union(*(_terms_read(e) for e in pages))
+        read = frozenset().union(*(_terms_read(e) for e in pages))
         named = key_stems(_without_named_claims(sentence))
         missing = (named & self.claim_stems()) - read - _JUDGING_STEMS
         words = {stem(w.lower()): w for w in re.findall(r"[^\W_]+", sentence)}
@@ -777,14 +777,19 @@ def _as_read(page: Evidence) -> str:
     return " ".join([page.title, page.excerpt, *page.quotes])
 
 
-def _terms_read(page: Evidence) -> set[str]:
+def _terms_read(page: Evidence) -> frozenset[str]:
     """Every term a page read uses, as the rules compare them: the stems of its words, and
     its words and acronyms as written, lower-cased (its address names it too: "FDA" is on
     fda.gov's page), and each two words joined ("Corona virus" says "coronavirus")."""
-    text = " ".join([page.url, _as_read(page)])
+    return _terms_of(" ".join([page.url, _as_read(page)]))
+
+
+@functools.lru_cache(maxsize=256)
+def _terms_of(text: str) -> frozenset[str]:
+    # cached: a draft's checks and repairs ask of the same pages read many times over
     words = [w.lower() for w in ANY_WORD.findall(text)]
     joined = {stem(a + b) for a, b in itertools.pairwise(words)}
-    return stems(text) | set(words) | joined
+    return frozenset(stems(text) | set(words) | joined)
 
 
 # A claim named in order to be corrected: "There is no evidence that globules protect against
@@ -858,7 +863,7 @@ def _whole(sentence: str, prose: str, provenance: Provenance) -> bool:
         len(prose) < _UNDER_ANY_CAP
         and last not in _DANGLING
         and bool(re.search(r"[^\W_]\W*$", sentence))
-        and (last in provenance.words or zipf_frequency(last, "en") >= 3.0)
+        and (last in provenance.words or zipf(last) >= 3.0)
     )
 
 
@@ -890,16 +895,14 @@ _ATTRIBUTION = re.compile(
 )
 
 
+# A word at least this common is no one's name: "Health", "Normally".
+_NAME_ZIPF = 4.8
+
+
 def _a_name(word: str) -> bool:
     """A capitalised word that names someone: an acronym (CDC, WHO, BMJ) or a word rarer than
     everyday English that is no plural (Pfizer, Wakefield) — not "Health", nor a group
     ("Researchers", "Pediatricians", "Epidemiologists"), which no page has to name."""
     if len(word) >= 2 and word.isupper():
         return True
-    return not _everyday_name(word.lower()) and not word.lower().endswith("s")
-
-
-@functools.lru_cache(maxsize=65_536)
-def _everyday_name(word: str) -> bool:
-    """At least as common as Zipf 4.8: "Health", "Normally" are no one's name."""
-    return zipf_frequency(word, "en") >= 4.8
+    return not everyday(word.lower(), _NAME_ZIPF) and not word.lower().endswith("s")

@@ -57,13 +57,14 @@ def stems(text: str) -> set[str]:
 
 
 @functools.lru_cache(maxsize=131_072)
-def _zipf(word: str) -> float:
+def zipf(word: str) -> float:
+    """A lower-case word's frequency in English on wordfreq's Zipf scale (0: unknown)."""
     return float(zipf_frequency(word, "en"))
 
 
 def everyday(word: str, bar: float = KEY_TERM_ZIPF) -> bool:
     """Whether a lower-case word is at least as common as `bar` in English."""
-    return _zipf(word) >= bar
+    return zipf(word) >= bar
 
 
 def key_stems(text: str, bar: float = KEY_TERM_ZIPF) -> set[str]:

@@ -126,11 +126,6 @@ def prose_findings(prose: str, provenance: Provenance) -> list[tuple[RuleId, str
     return found
 
 
-def prose_problems(prose: str, provenance: Provenance) -> list[str]:
-    """`prose_findings`' feedback alone."""
-    return [feedback for _, feedback in prose_findings(prose, provenance)]
-
-
 def assemble_note(prose: str, urls: list[str]) -> AssembledNote:
     """Prose, a blank line, then each source URL on its own line."""
     clean = note_prose(prose)

@@ -365,7 +365,11 @@ def directive(text: str, *, lesson: bool = False) -> str | None:
         at = next((i for i, w in enumerate(words) if w not in _OPENERS), len(words))
         opening = words[at] if at < len(words) else ""
         # "Answer states 0.76%", "Report shows …": a noun with its verb, not an order
-        as_noun = at + 1 < len(words) and words[at + 1] in _NOUN_FOLLOWERS
+        as_noun = (
+            opening not in _OUTSIDE_ORDERS  # "Rate is …", "Vote is …": still refused
+            and at + 1 < len(words)
+            and words[at + 1] in _NOUN_FOLLOWERS
+        )
         if (opening in orders and not as_noun) or (
             not lesson and words[:2] in (["don", "t"], ["do", "not"])
         ):

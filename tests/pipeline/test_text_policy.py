@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from memory.distil import normalised, rejection_reason
 from memory.prompts import DistilledLesson
-from pipeline.note_text import assemble_note, prose_problems
+from pipeline.note_text import assemble_note, prose_findings
 from pipeline.ports import MemoryPhase
 from pipeline.text_policy import Provenance, normalise, shared_run
 
@@ -93,7 +93,7 @@ def test_no_obfuscated_domain_or_handle_passes_the_note_check(
     before: list[str], after: list[str], hidden: str
 ) -> None:
     prose = " ".join([*before, hidden, *after])
-    assert prose_problems(prose, PAGES), prose
+    assert prose_findings(prose, PAGES), prose
 
 
 def _four_bare_numbers(words: list[str]) -> bool:
@@ -112,7 +112,7 @@ def _four_bare_numbers(words: list[str]) -> bool:
 @example(words=["2021", "2021", "2021", "(97%"])
 def test_ordinary_prose_passes_and_is_published_unchanged(words: list[str]) -> None:
     prose = " ".join(words)
-    assert prose_problems(prose, PAGES) == []
+    assert prose_findings(prose, PAGES) == []
     assert assemble_note(prose, READ[:1]).text.startswith(normalise(prose))
 
 
@@ -129,15 +129,15 @@ def test_hidden_characters_never_reach_the_published_note(words: list[str], junk
 def test_a_read_pages_url_may_be_typed_but_no_host_is_named() -> None:
     """A typed URL of a read page leaves the prose (it is cited after it); a host stays in
     the prose, where X's evaluator would take it for one more link."""
-    assert prose_problems(f"See {READ[0]} for the studies.", PAGES) == []
-    assert prose_problems("CDC (cdc.gov) and MedlinePlus.gov say the vaccine is safe.", PAGES)
-    assert prose_problems("See cdc.gov.evil.example for the studies.", PAGES)
+    assert prose_findings(f"See {READ[0]} for the studies.", PAGES) == []
+    assert prose_findings("CDC (cdc.gov) and MedlinePlus.gov say the vaccine is safe.", PAGES)
+    assert prose_findings("See cdc.gov.evil.example for the studies.", PAGES)
 
 
 def test_a_url_rebuilt_by_removing_spaces_is_refused() -> None:
     """The old assembler joined 'https ://evil.example/x' back into a live link."""
     prose = "Vaccines are safe, see https ://evil.example/x for more."
-    assert prose_problems(prose, PAGES)
+    assert prose_findings(prose, PAGES)
 
 
 @pytest.mark.parametrize(
@@ -152,7 +152,7 @@ def test_a_url_rebuilt_by_removing_spaces_is_refused() -> None:
     ],
 )
 def test_instruction_like_prose_is_refused(prose: str) -> None:
-    assert prose_problems(prose, PAGES)
+    assert prose_findings(prose, PAGES)
 
 
 @settings(max_examples=300, deadline=None)
@@ -208,12 +208,12 @@ def test_prose_x_would_check_as_links_is_fixed_or_refused() -> None:
     from pipeline.note_text import link_like_tokens, note_prose
 
     run_on = "Large studies found no link etc.Also the MMR vaccine is safe."
-    assert prose_problems(run_on, PAGES) == []
+    assert prose_findings(run_on, PAGES) == []
     assert note_prose(run_on).endswith("etc. Also the MMR vaccine is safe.")
     assert link_like_tokens(assemble_note(run_on, READ[:1]).text.split("\n")[0]) == []
-    assert prose_problems("The vaccine report.pdf says it is safe.", PAGES)
-    assert prose_problems("CDC (cdc.gov) says the vaccine is safe.", PAGES)
-    assert prose_problems("The CDC says the vaccine is safe.", PAGES) == []
+    assert prose_findings("The vaccine report.pdf says it is safe.", PAGES)
+    assert prose_findings("CDC (cdc.gov) says the vaccine is safe.", PAGES)
+    assert prose_findings("The CDC says the vaccine is safe.", PAGES) == []
 
 
 TOKENS = [
@@ -243,5 +243,5 @@ def test_no_published_prose_holds_a_token_x_takes_for_a_link(words: list[str]) -
     from pipeline.note_text import link_like_tokens, note_prose
 
     prose = " ".join(words)
-    if not prose_problems(prose, PAGES):
+    if not prose_findings(prose, PAGES):
         assert link_like_tokens(note_prose(prose)) == [], prose

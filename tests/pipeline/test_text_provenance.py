@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.payloads import ATTACKS
-from pipeline.note_text import find_urls, prose_problems
+from pipeline.note_text import find_urls, prose_findings
 from pipeline.text_policy import NO_PROVENANCE, Provenance, refused_tokens
 from pipeline.vocabulary import in_vocabulary
 from tests.conftest import SHARED_DATA
@@ -81,19 +81,19 @@ HONEST = [
 
 
 def test_a_careful_writers_notes_pass() -> None:
-    refused = {note: prose_problems(note, PAGES) for note in HONEST}
+    refused = {note: prose_findings(note, PAGES) for note in HONEST}
     assert {note: why for note, why in refused.items() if why} == {}
 
 
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_every_payload_family_is_refused(attack: str) -> None:
-    assert prose_problems(attack, PAGES), attack
+    assert prose_findings(attack, PAGES), attack
 
 
 def test_a_rare_word_passes_only_when_a_page_read_uses_it() -> None:
     note = "Ozempic is approved for type 2 diabetes."
-    assert prose_problems(note, Provenance(("https://www.cdc.gov/x",)))  # no page says it
-    assert prose_problems(note, PAGES) == []
+    assert prose_findings(note, Provenance(("https://www.cdc.gov/x",)))  # no page says it
+    assert prose_findings(note, PAGES) == []
     assert refused_tokens("Proof at 93.184.216.34 today.", PAGES) == ["93.184.216.34"]
     numbers = Provenance(("https://a.org/x",), "The helpline is 1-800-232-4636.")
     assert refused_tokens("The CDC helpline is 1-800-232-4636.", numbers) == []
@@ -134,7 +134,7 @@ SPELLINGS = [
 )
 def test_no_spelling_of_a_made_up_name_is_published(name: str, spell: object, where: str) -> None:
     prose = where.format(spell(name))  # type: ignore[operator]
-    assert prose_problems(prose, PAGES), prose
+    assert prose_findings(prose, PAGES), prose
 
 
 def test_a_word_of_a_read_pages_address_or_its_inflection_is_read() -> None:
@@ -164,9 +164,9 @@ def test_real_human_notes_pass_with_their_own_sources_as_read() -> None:
         note = html.unescape(post["human_note"])
         # Only the URLs are known here, not the pages' text: a rare word that the human took
         # from a source (a name, a species) is refused for want of that page.
-        problems = prose_problems(note, Provenance(tuple(find_urls(note))))
+        problems = prose_findings(note, Provenance(tuple(find_urls(note))))
         if problems:
-            refused[post["id"]] = problems
+            refused[post["id"]] = [feedback for _, feedback in problems]
     assert len(notes) == 40
     # measured: 1 of 40, the made-up celebrity 'Senstrom' of the scam page the note cites (in
     # an episode that page is read and vouches for it). Names and species English borrows
@@ -200,7 +200,7 @@ def test_english_borrows_a_name_at_a_time_not_a_phrase() -> None:
 def test_the_previous_instructions_are_refused_in_the_languages_english_borrows(
     phrase: str,
 ) -> None:
-    assert prose_problems(phrase, PAGES), phrase
+    assert prose_findings(phrase, PAGES), phrase
 
 
 @pytest.mark.parametrize(
