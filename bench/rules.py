@@ -37,8 +37,7 @@ from pipeline.brief import unanalysed_brief
 from pipeline.draft_checks import DraftChecks, Verdict, reports_a_claim
 from pipeline.draft_rules import RuleId
 from pipeline.evidence import Evidence
-from pipeline.excerpt import page_sentences
-from pipeline.lexicon import content_words, key_stems
+from pipeline.lexicon import content_words, key_stems, page_sentences
 from pipeline.post import Post
 
 _HERE = Path(__file__).parent

@@ -12,21 +12,19 @@ triggers 0.65; strategies that restate the post 0.62-0.93.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from memory.ports import Embedder, Vectors
 from memory.prompts import DistilledLesson
+from pipeline.lexicon import clauses
 
 # The trigger names the claim it is for; that much closeness is its purpose.
 TRIGGER_ALLOWANCE = 0.12
-_SENTENCE = re.compile(r"(?<=[.!?;:])\s+|\n+")
 _SHORTEST = 3  # words: "Vaccines work." says too little to be anyone's claim
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if len(s.split()) >= _SHORTEST]
+    return [s.strip() for s in clauses(text) if len(s.split()) >= _SHORTEST]
 
 
 class PostEcho:

@@ -25,7 +25,6 @@ from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
 from pipeline.draft_rules import Finding, RuleId, Scope
 from pipeline.evidence import Evidence, SupportVerdicts
-from pipeline.excerpt import page_sentences
 from pipeline.lexicon import (
     ANY_WORD,
     TOPIC_TERM_ZIPF,
@@ -37,6 +36,7 @@ from pipeline.lexicon import (
     last_word,
     negated,
     numbers,
+    page_sentences,
     said_as,
     stem,
     stems,
@@ -363,7 +363,7 @@ class DraftChecks:
         read = frozenset().union(*(_terms_read(e) for e in pages))
         named = key_stems(_without_named_claims(sentence))
         missing = (named & self.claim_stems()) - read - _JUDGING_STEMS
-        words = {stem(w.lower()): w for w in re.findall(r"[^\W_]+", sentence)}
+        words = {stem(w.lower()): w for w in ANY_WORD.findall(sentence)}
         return {t: words.get(t, t) for t in missing}
 
     def repeats_the_example(self, sentence: str) -> bool:

@@ -6,7 +6,8 @@ import math
 import re
 from collections import Counter
 
-_WORD = re.compile(r"[^\W_]{3,}", re.UNICODE)
+from pipeline.lexicon import ANY_WORD, page_sentences
+
 _STOP = frozenset(
     (
         "the and for are was were that this with from have has had not but can may will what "
@@ -17,7 +18,8 @@ _STOP = frozenset(
 
 
 def _terms(text: str) -> set[str]:
-    return {w for w in (m.group(0).lower() for m in _WORD.finditer(text)) if w not in _STOP}
+    # words of 3+ letters or digits, but the commonest
+    return {w for w in (m.lower() for m in ANY_WORD.findall(text)) if len(w) >= 3} - _STOP
 
 
 def _passages(text: str) -> list[str]:
@@ -27,7 +29,7 @@ def _passages(text: str) -> list[str]:
         if len(block) <= 600:
             out.append(block)
             continue
-        sentences = re.split(r"(?<=[.!?])\s+", block)
+        sentences = page_sentences(block, max_chars=len(block))
         chunk = ""
         for sentence in sentences:
             if chunk and len(chunk) + len(sentence) > 500:
@@ -68,16 +70,6 @@ def select_excerpt(text: str, focus: str, max_chars: int) -> str:
         chosen.append(i)
         used += len(piece) + 3
     return " … ".join(passages[i] for i in sorted(chosen))[:max_chars]
-
-
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+…\s+")
-
-
-def page_sentences(text: str, max_chars: int = 500) -> list[str]:
-    """A passage's sentences (and lines), whitespace normalised: what page notes number, so
-    that a quote is picked by its number and copied by code, never retyped by the model."""
-    parts = (" ".join(p.split()) for p in _SENTENCE_END.split(text))
-    return [p[:max_chars] for p in parts if len(p) > 1]
 
 
 def matching_sentences(text: str, focus: str, most: int = 2, least_shared: int = 2) -> list[str]:

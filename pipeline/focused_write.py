@@ -10,12 +10,9 @@ named sentence with its page, and the draft then passes every check a draft pass
 
 from __future__ import annotations
 
-import re
-
 from pipeline.actions import SupportedClaim, Write
 from pipeline.draft_checks import DraftChecks
-from pipeline.excerpt import page_sentences
-from pipeline.lexicon import content_words, key_stems, stem
+from pipeline.lexicon import LETTERS, content_words, key_stems, page_sentences, stem
 from pipeline.prompts import FocusedNote
 
 # A page's sentence long enough to say something, short enough to quote.
@@ -52,7 +49,7 @@ def subject_of(checks: DraftChecks, sentences: list[tuple[str, str]], limit: int
     note is about, without the claims' own wording to copy."""
     said = key_stems(" ".join(s for _, s in sentences))
     subject: dict[str, str] = {}
-    for word in re.findall(r"[^\W\d_]{4,}", " ".join(checks.claims())):
+    for word in (w for w in LETTERS.findall(" ".join(checks.claims())) if len(w) >= 4):
         root = stem(word.lower())
         if root in said and root in key_stems(word):
             subject.setdefault(root, word)

@@ -1,6 +1,8 @@
-"""Words as the draft rules see them: content words, their stems, key terms, negation and copied
-runs. One place, so that research, the focused write and the draft checks agree on what "the
-same word" is.
+"""Words and sentences as the pipeline sees them: the three sentence splitters (a note's prose,
+a page's text, and clauses for the directive and echo checks), content words, their stems, key
+terms, negation and copied runs. One place, so that research, excerpts, the focused write, the
+draft checks and the memory's echo check agree on what "a sentence" and "the same word" are
+(`tests/test_architecture.py` holds every other module to it).
 
 Stems are Snowball's English stemmer (Porter2), not the first six letters: "banned"/"ban",
 "cured"/"cure", "acids"/"acid" are one word to it, where six letters split them (measured on the
@@ -15,10 +17,45 @@ import re
 import snowballstemmer
 from wordfreq import zipf_frequency
 
+# A note's sentence ends at . ! ? or ; before a capital, a digit or an opening quote, except
+# after a title or an abbreviation ("Dr. Wakefield": split there, a real note was cut down to
+# "Dr.").
+_PROSE_SENTENCE_END = re.compile(
+    r"(?<=[.!?;])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)"
+    r"(?<!\bvs\.)(?<!\bNo\.)(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bU\.S\.)(?<!\bU\.K\.)"
+    r"\s+(?=[A-Z0-9\"'(¿¡])"
+)
+# A page's sentences and lines, and the " … " joins of an excerpt's passages: no quote spans
+# two passages.
+_PAGE_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+…\s+")
+# Clauses: any . ! ? ; : or line break ends one. An order hides after a colon as well as after
+# a full stop ("Note: rate this helpful"), so the directive and echo checks split here.
+_CLAUSE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
+
+
+def prose_sentences(prose: str) -> list[str]:
+    """A note's sentences (its URLs already removed: `pipeline.note_text.split_sentences`)."""
+    return [p.strip() for p in _PROSE_SENTENCE_END.split(prose) if p.strip()]
+
+
+def page_sentences(text: str, max_chars: int = 500) -> list[str]:
+    """A passage's sentences (and lines), whitespace normalised: what page notes number, so
+    that a quote is picked by its number and copied by code, never retyped by the model."""
+    parts = (" ".join(p.split()) for p in _PAGE_SENTENCE_END.split(text))
+    return [p[:max_chars] for p in parts if len(p) > 1]
+
+
+def clauses(text: str) -> list[str]:
+    """The text cut at every . ! ? ; : and line break (raw: empty parts kept out by callers)."""
+    return _CLAUSE_END.split(text)
+
+
 # Content words: four or more letters or digits (shorter ones are function words and units).
 _WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
 # Any word, however short.
 ANY_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Words of letters only.
+LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 # An acronym or a code a claim turns on ("CBD", "5G", "HIV", "MMR"): 2–6 capitals and digits
 # with at least one capital. Too short or not a word for the key-term test, yet the topic.
 _ACRONYM = re.compile(r"(?<![\w-])(?=[A-Z0-9]*[A-Z])[A-Z0-9]{2,6}(?![\w-])")

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.draft_rules import RuleId
+from pipeline.lexicon import prose_sentences
 from pipeline.text_policy import (
     Provenance,
     directive,
@@ -66,19 +67,9 @@ def strip_urls(text: str) -> str:
     return re.sub(r"[ \t]{2,}", " ", out).strip()
 
 
-# A sentence ends at . ! ? or ; before a capital, a digit or an opening quote, except after a
-# title or an abbreviation ("Dr. Wakefield": split there, a real note was cut down to "Dr.").
-_SENTENCE_END = re.compile(
-    r"(?<=[.!?;])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)"
-    r"(?<!\bvs\.)(?<!\bNo\.)(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bU\.S\.)(?<!\bU\.K\.)"
-    r"\s+(?=[A-Z0-9\"'(¿¡])"
-)
-
-
 def split_sentences(prose: str) -> list[str]:
     """Sentences of the prose; each is checked against its sources on its own."""
-    parts = _SENTENCE_END.split(strip_urls(prose))
-    return [p.strip() for p in parts if p.strip()]
+    return prose_sentences(strip_urls(prose))
 
 
 @dataclass(frozen=True)

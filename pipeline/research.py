@@ -24,8 +24,8 @@ from pipeline.errors import (
     SearchFailed,
 )
 from pipeline.evidence import Evidence, Page, PageNotes, SearchResult
-from pipeline.excerpt import matching_sentences, page_sentences, select_excerpt
-from pipeline.lexicon import key_stems
+from pipeline.excerpt import matching_sentences, select_excerpt
+from pipeline.lexicon import key_stems, page_sentences
 from pipeline.ports import (
     ChatMessage,
     ModelReply,

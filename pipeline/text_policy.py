@@ -31,6 +31,7 @@ from urllib.parse import unquote, urlsplit
 import regex
 import tldextract
 
+from pipeline.lexicon import ANY_WORD, LETTERS, clauses
 from pipeline.vocabulary import borrowed_word, in_vocabulary
 
 # Characters kept: letters, marks, numbers, punctuation, symbols, and plain spacing.
@@ -55,7 +56,7 @@ class Provenance:
         object.__setattr__(self, "read", read)
         # A page's address names it as its title does ("…/wiki/Detransition").
         paths = " ".join(unquote(urlsplit(u).path) for u in self.read_urls)
-        words = _LETTERS.findall(read) + _LETTERS.findall(normalise(paths))
+        words = LETTERS.findall(read) + LETTERS.findall(normalise(paths))
         object.__setattr__(self, "words", frozenset(w.lower() for w in words))
 
     def has_word(self, word: str) -> bool:
@@ -95,8 +96,6 @@ _TOKEN = re.compile(
 )
 # X's URL evaluator reads any `name.tld` with a letter suffix as a link, scheme or not.
 _DOMAIN = re.compile(r"[\w\-._~%]+\.[a-zA-Z]{2,}")
-_LETTERS = regex.compile(r"[^\W\d_]+")
-_WORDS = re.compile(r"[^\W_]+")
 _NUMBER = re.compile(r"\d+(?:[.,:\-–/]\d+)*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 # Four or more numbers in a row, however joined ("93 184 216 34", "93 dot 184 …", "93ꞏ184…",
@@ -207,7 +206,7 @@ def _spaced_address(match: re.Match[str]) -> bool:
 
 
 def _encoded(token: str) -> bool:
-    longest = max((len(w) for w in _LETTERS.findall(token)), default=0)
+    longest = max((len(w) for w in LETTERS.findall(token)), default=0)
     return longest > 40 or (longest >= 12 and len(_CASE_CHANGE.findall(token)) >= 2)
 
 
@@ -244,7 +243,7 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
         ):
             refused.append(token)
             continue
-        unread_words = [w for w in _LETTERS.findall(token) if not provenance.has_word(w)]
+        unread_words = [w for w in LETTERS.findall(token) if not provenance.has_word(w)]
         tainted = [w for w in unread_words if not in_vocabulary(w, provenance.language)]
         unread = [n for n in _NUMBER.findall(token) if not _ordinary_number(n) and n not in read]
         if tainted or unread:
@@ -339,7 +338,6 @@ _NOUN_FOLLOWERS = frozenset(
     """is are was were states says shows refers suggests notes indicates confirms explains
     mentions reports finds found showed stated said""".split()
 )
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
 def directive(text: str, *, lesson: bool = False) -> str | None:
@@ -348,10 +346,10 @@ def directive(text: str, *, lesson: bool = False) -> str | None:
     own research."""
     orders = _OUTSIDE_ORDERS if lesson else _OUTSIDE_ORDERS | _GENERAL_ORDERS
     prose = " ".join(t for t in text.split(" ") if "://" not in t)  # a URL is not a sentence
-    for sentence in (s.strip(" \"'“”‘’([") for s in _SENTENCE_BREAK.split(prose)):
+    for sentence in (s.strip(" \"'“”‘’([") for s in clauses(prose)):
         if not sentence:
             continue
-        words = [w.lower() for w in _LETTERS.findall(sentence)]
+        words = [w.lower() for w in LETTERS.findall(sentence)]
         if _SECOND_PERSON.search(sentence):
             return "a sentence that tells the reader what to do (second person)"
         if _SYSTEM_WORDS.intersection(words) or _SYSTEM_PHRASES.search(sentence):
@@ -404,12 +402,12 @@ def disallowed_content(
 
 def shared_run(text: str, sources: Iterable[str], words: int = 8) -> str | None:
     """A run of `words` consecutive words of `text` found in any of `sources`, or None."""
-    mine = [w.lower() for w in _WORDS.findall(normalise(text))]
+    mine = [w.lower() for w in ANY_WORD.findall(normalise(text))]
     if len(mine) < words:
         return None
     runs = {tuple(mine[i : i + words]) for i in range(len(mine) - words + 1)}
     for source in sources:
-        theirs = [w.lower() for w in _WORDS.findall(normalise(source))]
+        theirs = [w.lower() for w in ANY_WORD.findall(normalise(source))]
         for i in range(len(theirs) - words + 1):
             if tuple(theirs[i : i + words]) in runs:
                 return " ".join(theirs[i : i + words])

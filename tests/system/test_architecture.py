@@ -7,6 +7,7 @@ so a forbidden import anywhere fails here, not in production.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,38 @@ def test_one_file_owns_the_run_then_card_then_forecast_sequence() -> None:
         if "notes.forecast(" in p.read_text(encoding="utf-8")
     ]
     assert callers == ["pipeline/desk/note_desk.py"]
+
+
+# What a word or sentence regex looks like: a pattern that is only a run of word characters
+# ("[^\W_]+", "[^\W\d_]{4,}", "\w+"), or one that splits after a sentence's end ("(?<=[.!?").
+_WORD_PATTERN = re.compile(r"^(?:\[\^\\W(?:\\d)?_\]|\\w)(?:\+|\{\d+,\d*\})$")
+_REGEX_CALLS = {"compile", "findall", "finditer", "split", "search", "match", "fullmatch", "sub"}
+
+
+def word_or_sentence_regexes(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _REGEX_CALLS
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id in {"re", "regex"}
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        ):
+            pattern = node.args[0].value
+            if _WORD_PATTERN.match(pattern) or "(?<=[.!?" in pattern:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} {pattern!r}")
+    return found
+
+
+def test_only_the_lexicon_says_what_a_word_or_a_sentence_is() -> None:
+    """One splitter for a note's prose, one for a page's text, one for clauses, and the word
+    patterns, all in `pipeline/lexicon.py`: five splitters and six tokenisers had drifted apart
+    (the draft-rules issue)."""
+    lexicon = ROOT / "pipeline" / "lexicon.py"
+    assert word_or_sentence_regexes(lexicon)  # the test sees the lexicon's own
+    others = [p for p in files("pipeline", "memory") if p != lexicon]
+    assert [r for p in others for r in word_or_sentence_regexes(p)] == []
