@@ -226,6 +226,9 @@ class EpisodeResearch:
         except TimeoutError:
             self.log({"search": query, **who, "error": "no answer in time"})
             return query, "Search failed: the search backend did not answer in time."
+        except Exception as e:
+            self.log({"search": query, **who, "error": type(e).__name__})
+            return query, f"Search failed: the search backend failed ({type(e).__name__})."
         finally:
             self.timings.search_s += self.r.clock() - started
         fresh = [r for r in results if r.url not in self.results]
@@ -335,6 +338,11 @@ class EpisodeResearch:
             return str(e)
         except TimeoutError:
             return f"no answer within {timeout:.0f} s"
+        except Exception as e:
+            # whatever a page does to the reader (an IDN redirect that cannot be encoded, a
+            # malformed header, a parser's bug), it is that page's "could not be read": anyone
+            # who can get a page into the results must not fail every episode on the claim
+            return f"the reader failed on it ({type(e).__name__})"
 
     async def take(self, target: VisitTarget, page: Page | str, by_code: bool = False) -> str:
         """A fetched page into the evidence: its excerpt, and its notes or quotes."""

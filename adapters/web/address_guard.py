@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import re
 import socket
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
@@ -93,6 +94,10 @@ async def public_address(host: str, port: int, resolver: Resolver) -> str:
     return addresses[0]
 
 
+# A host as it may be resolved: an ASCII domain name (its IDN form) or an IP literal.
+_HOST = re.compile(r"[A-Za-z0-9._:-]+")
+
+
 async def pinned(url: str, resolver: Resolver) -> tuple[str, dict[str, str], dict[str, str]]:
     """The URL rewritten to its checked public address, with the Host header (and TLS SNI)
     that keep the name — so a DNS answer that changes after the check cannot redirect the
@@ -113,6 +118,8 @@ async def pinned(url: str, resolver: Resolver) -> tuple[str, dict[str, str], dic
         host = host.encode("idna").decode("ascii")
     except UnicodeError as e:
         raise PageUnreadable("refused: the link's host is not a valid domain name") from e
+    if not _HOST.fullmatch(host):  # "%zz", "a b": no name a resolver should be asked for
+        raise PageUnreadable("refused: the link's host is not a valid domain name")
     address = await public_address(host, port, resolver)
     literal = f"[{address}]" if ":" in address else address
     netloc = literal if parts.port is None else f"{literal}:{parts.port}"

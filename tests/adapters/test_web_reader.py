@@ -330,3 +330,33 @@ async def test_opens_checks_a_link_as_x_does(client: httpx.AsyncClient) -> None:
     assert await checker.opens("http://example.org/moved") is None
     assert await checker.opens("http://example.org/gone") == "HTTP 404"
     assert "refused" in (await checker.opens("http://example.org/inside") or "")
+
+
+@respx.mock
+@pytest.mark.parametrize(
+    "location",
+    [
+        "http://bücher.example/x",  # an IDN host in a redirect (it failed episodes)
+        "http://bücher.example/ä?q=ö",  # and a path and query in another script
+        "http://[::1/x",  # a bracket never closed
+        "http://example.org:99999/x",  # a port out of range
+        "http://%zz/x",
+        "\udcff",  # a lone surrogate, as a mis-decoded header arrives
+    ],
+)
+async def test_a_hostile_redirect_costs_only_its_page(
+    client: httpx.AsyncClient, location: str
+) -> None:
+    respx.get(f"http://{PUBLIC}/go").mock(
+        return_value=httpx.Response(
+            302, headers=[(b"Location", location.encode("utf-8", "surrogateescape"))]
+        )
+    )
+    respx.get(f"http://{PUBLIC}/x").respond(200, html=article_html())
+    respx.route(host=PUBLIC).respond(404)
+    table = {"example.org": [[PUBLIC]], "xn--bcher-kva.example": [[PUBLIC]]}
+    try:
+        page = await reader(client, table).read("http://example.org/go")
+    except PageUnreadable:
+        return  # that page could not be read: an observation
+    assert page.text
