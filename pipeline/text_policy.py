@@ -363,10 +363,12 @@ def directive(text: str, *, lesson: bool = False) -> str | None:
         at = next((i for i, w in enumerate(words) if w not in _OPENERS), len(words))
         opening = words[at] if at < len(words) else ""
         # "Answer states 0.76%", "Report shows …": a noun with its verb, not an order
+        # the next word, past adverbs: "Google explicitly states …" (the real model's focused
+        # note, the page's own statement) names Google, it does not order a search
+        after = next((w for w in words[at + 1 :] if not w.endswith("ly")), "")
         as_noun = (
             opening not in _OUTSIDE_ORDERS  # "Rate is …", "Vote is …": still refused
-            and at + 1 < len(words)
-            and words[at + 1] in _NOUN_FOLLOWERS
+            and after in _NOUN_FOLLOWERS
         )
         if (opening in orders and not as_noun) or (
             not lesson and words[:2] in (["don", "t"], ["do", "not"])

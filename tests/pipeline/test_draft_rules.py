@@ -13,8 +13,11 @@ from pipeline.actions import SupportedClaim, Write
 from pipeline.draft_checks import RULES, DraftChecks, reports_a_claim
 from pipeline.draft_rules import RuleId
 from pipeline.evidence import Evidence
+from pipeline.focused_write import focused_draft
 from pipeline.post import Post
+from pipeline.prompts import FocusedNote
 from pipeline.text_policy import directive, refused_tokens
+from tests.fakes.replay import recording
 
 PAGE = "https://www.who.int/news/vaccines-infertility"
 MYTH = (
@@ -172,3 +175,22 @@ def test_the_rules_benchmark_judges_a_file_of_drafts(
     }
     assert out[1]["verdict"] == "refused" and "directive" in out[1]["rules"]
     assert out[1]["kept"] == ""
+
+
+def test_the_real_models_focused_note_naming_google_is_no_order() -> None:
+    episode = recording("exposure-focused-note-opens-with-google")
+    pages = {
+        u: Evidence(url=u, title=p["title"], excerpt=p["text"]) for u, p in episode["pages"].items()
+    }
+    c = DraftChecks(Post(text=episode["post"]), pages)
+    sentences = [(u, s) for u in pages for s in c.sentences_of([u])]
+    note = FocusedNote.model_validate(episode["answers"][-1]["answer"])
+    draft = focused_draft(note, sentences)
+    assert draft is not None
+    decision = c.decide(c.citing_read_pages(draft))
+    # the page's own statement stands; the sentence cut at the grammar's cap goes
+    assert decision.verdict != "refused", [f.feedback for f in decision.findings]
+    assert decision.action.text == (
+        "Google explicitly states that Exposure Notification does not collect or use the "
+        "location from your device."
+    )
