@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bench.payloads import ATTACKS
+from bench.payloads import ATTACKS, WOVEN, WovenPayload
 from pipeline.note_text import find_urls, prose_findings
 from pipeline.text_policy import NO_PROVENANCE, Provenance, refused_tokens
 from pipeline.vocabulary import in_vocabulary
@@ -223,3 +223,12 @@ def test_words_prose_joins_with_a_slash_pass() -> None:
         "Take it every day/week as prescribed, and/or with food.",
     ):
         assert not refused_tokens(prose, PAGES), prose
+
+
+@pytest.mark.parametrize("payload", [w for w in WOVEN if w.by_shape], ids=lambda w: w.clause)
+def test_a_payload_woven_into_a_page_sentence_is_refused_by_its_shape(
+    payload: WovenPayload,
+) -> None:
+    # the adaptive attacker's: a plain sentence from a page read, the payload after a comma
+    note = f"Large studies found no link between vaccines and autism{payload.clause}."
+    assert prose_findings(note, PAGES), note
