@@ -61,7 +61,10 @@ from pipeline.urls import page_key
 # note should be revised to directly address the post's key claim …" as its prose, twice.
 _ABOUT_THE_NOTE = re.compile(
     r"^(?:the|this|that|my|our|a|your)\s+(?:revised\s+|new\s+|community\s+|original\s+)?"
-    r"notes?\s+(?:should|must|could|would|needs?|has\s+to|will|can|is|does)\b",
+    # "The draft sentence does not directly quote …": the real model (2026-12-02) copied the
+    # support check's words about its draft into the draft
+    r"(?:notes?|drafts?(?:\s+sentences?)?)\s+(?:should|must|could|would|needs?|has\s+to|will|"
+    r"can|is|does)\b",
     re.IGNORECASE,
 )
 # A sentence about the evidence instead of the fact: asked to word a note from numbered

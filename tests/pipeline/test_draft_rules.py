@@ -194,3 +194,12 @@ def test_the_real_models_focused_note_naming_google_is_no_order() -> None:
         "Google explicitly states that Exposure Notification does not collect or use the "
         "location from your device."
     )
+
+
+def test_a_sentence_about_the_draft_is_about_the_note() -> None:
+    # the real model's rewrite (2026-12-02, a cost-corpus claim on children and the
+    # coronavirus) took the support check's words about its draft as a sentence of the note
+    c = checks()
+    said = "The draft sentence does not directly quote or reference the sources provided."
+    assert RuleId.ABOUT_THE_NOTE in rules_of(c, said)
+    assert RuleId.ABOUT_THE_NOTE not in rules_of(c, "Drafts of the study were reviewed twice.")
