@@ -31,14 +31,13 @@ from adapters.sqlstore.submissions import SubmissionStore
 from bot.app import openai_client
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.server import SimulatedModelServer
-from pipeline.desk.episode import Episode
 from pipeline.desk.submission import SubmissionDesk, WrittenNote
 from pipeline.evidence import Evidence
 from pipeline.note_text import assemble_note, find_urls, split_sentences, strip_urls
 from pipeline.ports import MemoryMode
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from pipeline.revision import EpisodeReviser, Revision
+from pipeline.revision import EpisodeReviser, NoteDraft, Revision
 from pipeline.trajectory import EpisodeOutcome
 
 _WORD = re.compile(r"[a-z]{4,}")
@@ -93,8 +92,8 @@ class CountingReviser:
         self.inner = inner
         self.asked = self.dropped = 0
 
-    async def revise(self, episode: Episode, feedback: str) -> Revision:
-        revision = await self.inner.revise(episode, feedback)
+    async def revise(self, draft: NoteDraft, feedback: str) -> Revision:
+        revision = await self.inner.revise(draft, feedback)
         self.asked += 1
         self.dropped += revision.note is None
         return revision

@@ -7,111 +7,43 @@ from __future__ import annotations
 
 import asyncio
 import unicodedata
-from collections.abc import Awaitable, Callable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel
 
 from pipeline.actions import AgentTurn, Search, Visit, VisitTarget
-from pipeline.brief import VerificationBrief
-from pipeline.budget import BudgetUse, EvidenceBudget
-from pipeline.draft_checks import DraftChecks, same_page
+from pipeline.draft_checks import same_page
+from pipeline.episode_state import EpisodeState
 from pipeline.errors import (
     ModelOutputInvalid,
     ModelTimeout,
     PageUnreadable,
     SearchFailed,
 )
-from pipeline.evidence import Evidence, Page, PageNotes, SearchResult
+from pipeline.evidence import Evidence, Page, PageNotes
 from pipeline.excerpt import matching_sentences, select_excerpt
 from pipeline.lexicon import key_stems, page_sentences
 from pipeline.ports import (
-    ChatMessage,
     ModelReply,
 )
-from pipeline.post import Post
 from pipeline.prompts import (
-    log_line,
     page_notes_messages,
 )
 from pipeline.source_quality import source_tier
-from pipeline.step_log import HeldStep, StepLog, hold_steps
-from pipeline.trajectory import (
-    Progress,
-    Timings,
-)
+from pipeline.step_log import HeldStep, hold_steps
 
 T = TypeVar("T", bound=BaseModel)
 
-# Below this many seconds a final model call cannot be expected to answer.
-MIN_SECONDS_FOR_A_CALL = 2.0
-# Refused agent actions in a row (a repeated search, a visit of unknown URLs) before the loop
-# ends and the final write begins.
-MAX_REFUSED_IN_A_ROW = 3
 
 if TYPE_CHECKING:
-    from pipeline.episode import EpisodeRunner
+    pass
 
 
-class EpisodeResearch:
-    """Searching and reading for one episode (the base of its run)."""
+class Research:
+    """Searching and reading for one episode, on its state."""
 
-    # the run's state the research reads and adds to (set by the run's `__init__`)
-    r: EpisodeRunner
-    b: EvidenceBudget
-    post: Post
-    steps: StepLog
-    record: Callable[..., Awaitable[None]]
-    use: BudgetUse
-    timings: Timings
-    deadline: float
-    loop_deadline: float
-    brief: VerificationBrief | None
-    queries: list[str]
-    results: dict[str, SearchResult]
-    post_links: list[str]
-    evidence: dict[str, Evidence]
-    checks: DraftChecks
-    unreadable: dict[str, str]
-    research: list[str]
-    fresh: list[str]
-    feedback: str
-    model_name: str | None
-    refused_in_a_row: int
-    date_cap: datetime | None
-
-    def seconds_left(self, until: float | None = None) -> float:
-        return (until if until is not None else self.deadline) - self.r.clock()
-
-    async def tell(self, phase: Any, detail: str = "") -> None:
-        await self.steps.tell(
-            Progress(
-                phase=phase,
-                searches=self.use.searches,
-                max_searches=self.b.max_searches,
-                sources_read=len(self.evidence),
-                detail=detail,
-            )
-        )
-
-    async def ask(
-        self, messages: list[ChatMessage], output: type[T], until: float, inference: bool = True
-    ) -> ModelReply[T]:
-        """A model call bounded by `until`; page notes count as visit time, not inference."""
-        timeout = min(self.r.call_timeout_s, self.seconds_left(until))
-        if timeout <= 0:
-            raise ModelTimeout("no time left for a model call")
-        reply = await self.r.model.structured(messages, output, timeout_s=timeout)
-        if inference:
-            self.timings.inference_s += reply.latency_s
-        self.timings.prompt_tokens += reply.prompt_tokens
-        self.timings.completion_tokens += reply.completion_tokens
-        self.model_name = reply.model
-        return reply
-
-    def log(self, entry: dict[str, Any]) -> None:
-        self.research.append(log_line(entry))
+    def __init__(self, state: EpisodeState) -> None:
+        self.s = state
 
     @staticmethod
     def shown(evidence: Evidence) -> dict[str, Any]:
@@ -129,38 +61,40 @@ class EpisodeResearch:
 
     async def do_search(self, action: Search, reply: ModelReply[AgentTurn]) -> None:
         query = " ".join(action.query.split())
-        self.fresh = []
-        searched = self.use.searches
-        if self.use.searches >= self.b.max_searches:
-            self.feedback = (
-                f"Search refused: the search budget ({self.b.max_searches}) is "
+        self.s.fresh = []
+        searched = self.s.use.searches
+        if self.s.use.searches >= self.s.b.max_searches:
+            self.s.feedback = (
+                f"Search refused: the search budget ({self.s.b.max_searches}) is "
                 "spent. Visit, write or abstain."
             )
-        elif query.lower() in (q.lower() for q in self.queries):
+        elif query.lower() in (q.lower() for q in self.s.queries):
             gap = self.next_gap_query()
             if gap is None:
-                self.feedback = f"Search '{query}' refused: it was already searched (see the log)."
+                self.s.feedback = (
+                    f"Search '{query}' refused: it was already searched (see the log)."
+                )
             else:  # a weak model repeats its search: the brief's next gap is searched instead
                 _, found = await self.run_search(gap)
-                self.feedback = f"'{query}' was already searched; searched the next gap: {found}"
+                self.s.feedback = f"'{query}' was already searched; searched the next gap: {found}"
         else:
-            _, self.feedback = await self.run_search(query)
-        self.count_refusal(self.use.searches == searched)
-        await self.record("search", action.model_dump(), self.feedback, reply)
-        await self.tell("searching", query)
-        if self.fresh:
+            _, self.s.feedback = await self.run_search(query)
+        self.count_refusal(self.s.use.searches == searched)
+        await self.s.record("search", action.model_dump(), self.s.feedback, reply)
+        await self.s.tell("searching", query)
+        if self.s.fresh:
             # A search the agent aims at a gap: code reads its best unread results at once,
             # sparing the agent a turn to ask.
-            self.feedback += await self.read_best(query)
+            self.s.feedback += await self.read_best(query)
 
     async def search_the_post(self) -> list[HeldStep]:
         """While the claim is analysed: search the post's own words. Its steps are held and
         returned, to be recorded after the analysis (a trajectory in a stable order); its
         results are read once the claims are known (`search_the_gap`)."""
         held = hold_steps()
-        query, observation = await self.run_search(post_query(self.post.text), by_code=True)
-        await self.record("search", {"kind": "search", "query": query, "by": "code"}, observation)
-        await self.tell("searching", query)
+        query, observation = await self.run_search(post_query(self.s.post.text), by_code=True)
+        await self.s.record("search", {"kind": "search", "query": query, "by": "code"}, observation)
+        await self.s.tell("searching", query)
         return held
 
     async def search_the_gap(self) -> None:
@@ -169,24 +103,24 @@ class EpisodeResearch:
         with pages read. A weak model writes at once from whatever is read (seen: the first
         action in 9 of 12 real episodes), and the post's raw words alone found pages on other
         diseases (Adams–Oliver syndrome for "Mayor Eric Adams")."""
-        post_results = list(self.fresh)
+        post_results = list(self.s.fresh)
         query = self.next_gap_query()
         found: list[str] = []
-        if query is not None and self.use.searches_left(self.b) > 1:
+        if query is not None and self.s.use.searches_left(self.s.b) > 1:
             query, observation = await self.run_search(query, by_code=True)
-            await self.record(
+            await self.s.record(
                 "search", {"kind": "search", "query": query, "by": "code"}, observation
             )
-            await self.tell("searching", query)
-            found = list(self.fresh)
-        await self.read_best(query or post_query(self.post.text), [*found, *post_results])
+            await self.s.tell("searching", query)
+            found = list(self.s.fresh)
+        await self.read_best(query or post_query(self.s.post.text), [*found, *post_results])
 
     def next_gap_query(self) -> str | None:
         """The brief's highest-priority gap query not searched yet."""
-        if self.brief is None:
+        if self.s.brief is None:
             return None
-        searched = {q.lower() for q in self.queries}
-        for gap in self.brief.top_gaps(len(self.brief.gaps)):
+        searched = {q.lower() for q in self.s.queries}
+        for gap in self.s.brief.top_gaps(len(self.s.brief.gaps)):
             query = " ".join(gap.suggested_query.split())
             if query and query.lower() not in searched:
                 return query
@@ -195,47 +129,49 @@ class EpisodeResearch:
     async def read_best(self, goal: str, urls: list[str] | None = None) -> str:
         """Code reads the best unread of `urls` (the last search's results by default): those
         on the claims, highest tier first, one visit's worth; what it read, for the agent."""
-        chosen = self.best_unread(self.fresh if urls is None else urls)
+        chosen = self.best_unread(self.s.fresh if urls is None else urls)
         targets = [VisitTarget(url=url, goal=goal) for url in chosen]
-        if not self.b.read_search_results or not targets:
+        if not self.s.b.read_search_results or not targets:
             return ""
         read = await self.visit(targets, by_code=True)
         action = {"kind": "visit", "by": "code", "targets": [t.model_dump() for t in targets]}
-        await self.record("visit", action, "Visit: " + "; ".join(read))
-        await self.tell("reading", f"{len(self.evidence)} sources read")
-        ok = sum(url in self.evidence for url in (t.url for t in targets))
+        await self.s.record("visit", action, "Visit: " + "; ".join(read))
+        await self.s.tell("reading", f"{len(self.s.evidence)} sources read")
+        ok = sum(url in self.s.evidence for url in (t.url for t in targets))
         # what they said is in the log; the observation only counts
         return f" Read by code, the best {len(targets)} of them: {ok} read (see the log)."
 
     async def run_search(self, query: str, by_code: bool = False) -> tuple[str, str]:
         """Search, log the results; (query, what to tell the agent)."""
         who = {"by": "code"} if by_code else {}
-        self.use.searches += 1
-        self.queries.append(query)
-        self.fresh = []
-        started = self.r.clock()
+        self.s.use.searches += 1
+        self.s.queries.append(query)
+        self.s.fresh = []
+        started = self.s.r.clock()
         try:
-            timeout = max(0.1, min(self.b.search_timeout_s, self.seconds_left(self.loop_deadline)))
+            timeout = max(
+                0.1, min(self.s.b.search_timeout_s, self.s.seconds_left(self.s.loop_deadline))
+            )
             async with asyncio.timeout(timeout):
-                results = await self.r.search.search(
-                    query, limit=self.b.results_per_search, published_before=self.date_cap
+                results = await self.s.r.search.search(
+                    query, limit=self.s.b.results_per_search, published_before=self.s.date_cap
                 )
         except SearchFailed as e:
-            self.log({"search": query, **who, "error": str(e)})
+            self.s.log({"search": query, **who, "error": str(e)})
             return query, f"Search failed: {e}"
         except TimeoutError:
-            self.log({"search": query, **who, "error": "no answer in time"})
+            self.s.log({"search": query, **who, "error": "no answer in time"})
             return query, "Search failed: the search backend did not answer in time."
         except Exception as e:
-            self.log({"search": query, **who, "error": type(e).__name__})
+            self.s.log({"search": query, **who, "error": type(e).__name__})
             return query, f"Search failed: the search backend failed ({type(e).__name__})."
         finally:
-            self.timings.search_s += self.r.clock() - started
-        fresh = [r for r in results if r.url not in self.results]
+            self.s.timings.search_s += self.s.r.clock() - started
+        fresh = [r for r in results if r.url not in self.s.results]
         for r in fresh:
-            self.results[r.url] = r
-        self.fresh = [r.url for r in results]  # this search's results, new or listed before
-        self.log(
+            self.s.results[r.url] = r
+        self.s.fresh = [r.url for r in results]  # this search's results, new or listed before
+        self.s.log(
             {
                 "search": query,
                 **who,
@@ -255,13 +191,13 @@ class EpisodeResearch:
         """Up to one visit's worth of the listed pages for code to read: those whose title or
         snippet shares a key term with the claims, the most terms (up to two) and then the
         highest source tier first. It always leaves the agent one visit's worth of its own."""
-        left = self.b.max_visits - self.use.visits - self.b.max_urls_per_visit
-        room = min(self.b.max_urls_per_visit, left)
-        claims = key_stems(" ".join(self.checks.claims()))
+        left = self.s.b.max_visits - self.s.use.visits - self.s.b.max_urls_per_visit
+        room = min(self.s.b.max_urls_per_visit, left)
+        claims = key_stems(" ".join(self.s.checks.claims()))
         ranked = []
         for url in dict.fromkeys(urls):
-            result = self.results.get(url)
-            if url in self.evidence or url in self.unreadable or result is None:
+            result = self.s.results.get(url)
+            if url in self.s.evidence or url in self.s.unreadable or result is None:
                 continue
             shared = len(claims & key_stems(f"{result.title} {result.snippet}"))
             if shared:
@@ -276,64 +212,64 @@ class EpisodeResearch:
             # means that URL: the allowlist is of pages, not of spellings.
             url = self.known_spelling(asked.url.strip())
             target = asked.model_copy(update={"url": url})
-            if url in self.evidence:
+            if url in self.s.evidence:
                 notes.append(f"{url}: already read")
-            elif url not in self.results and url not in self.post_links:
+            elif url not in self.s.results and url not in self.s.post_links:
                 notes.append(
                     f"{url}: refused, only URLs from search results or the post can be visited"
                 )
             elif any(t.url.strip() == url for t in chosen):
                 continue
-            elif len(chosen) >= self.b.max_urls_per_visit:
-                notes.append(f"{url}: skipped, at most {self.b.max_urls_per_visit} pages a step")
-            elif self.use.visits + len(chosen) >= self.b.max_visits:
-                notes.append(f"{url}: skipped, the visit budget ({self.b.max_visits}) is spent")
+            elif len(chosen) >= self.s.b.max_urls_per_visit:
+                notes.append(f"{url}: skipped, at most {self.s.b.max_urls_per_visit} pages a step")
+            elif self.s.use.visits + len(chosen) >= self.s.b.max_visits:
+                notes.append(f"{url}: skipped, the visit budget ({self.s.b.max_visits}) is spent")
             else:
                 chosen.append(target)
         notes.extend(await self.visit(chosen))
         self.count_refusal(not chosen)
-        self.feedback = "Visit: " + "; ".join(notes)
-        await self.record("visit", action.model_dump(), self.feedback, reply)
-        await self.tell("reading", f"{len(self.evidence)} sources read")
+        self.s.feedback = "Visit: " + "; ".join(notes)
+        await self.s.record("visit", action.model_dump(), self.s.feedback, reply)
+        await self.s.tell("reading", f"{len(self.s.evidence)} sources read")
 
     def count_refusal(self, refused: bool) -> None:
-        self.refused_in_a_row = self.refused_in_a_row + 1 if refused else 0
+        self.s.refused_in_a_row = self.s.refused_in_a_row + 1 if refused else 0
 
     def known_spelling(self, url: str) -> str:
         """The URL as a page read, a search result or the post wrote it."""
-        return same_page(url, [*self.evidence, *self.results, *self.post_links])
+        return same_page(url, [*self.s.evidence, *self.s.results, *self.s.post_links])
 
     async def visit(self, targets: list[VisitTarget], by_code: bool = False) -> list[str]:
         """Read the pages concurrently; one line about each. Once the first page is in, the
         others get `visit_grace_s` more: a slow site is recorded as unread, not waited for."""
         if not targets:
             return []
-        started = self.r.clock()
-        self.use.visits += len(targets)
+        started = self.s.r.clock()
+        self.s.use.visits += len(targets)
         fetches = [asyncio.create_task(self.fetch(t.url.strip())) for t in targets]
         try:
             _, pending = await asyncio.wait(fetches, return_when=asyncio.FIRST_COMPLETED)
             if pending:
-                _, pending = await asyncio.wait(pending, timeout=self.b.visit_grace_s)
+                _, pending = await asyncio.wait(pending, timeout=self.s.b.visit_grace_s)
         finally:
             for task in fetches:
                 task.cancel()  # (a no-op for those done)
-        grace = f"still loading {self.b.visit_grace_s:.0f} s after the visit's other pages"
+        grace = f"still loading {self.s.b.visit_grace_s:.0f} s after the visit's other pages"
         outcomes = await asyncio.gather(
             *(
                 self.take(target, grace if task in pending else task.result(), by_code)
                 for target, task in zip(targets, fetches, strict=True)
             )
         )
-        self.timings.visit_s += self.r.clock() - started
+        self.s.timings.visit_s += self.s.r.clock() - started
         return list(outcomes)
 
     async def fetch(self, url: str) -> Page | str:
         """The page, or why it could not be read."""
-        timeout = max(0.1, min(self.b.page_timeout_s, self.seconds_left(self.loop_deadline)))
+        timeout = max(0.1, min(self.s.b.page_timeout_s, self.s.seconds_left(self.s.loop_deadline)))
         try:
             async with asyncio.timeout(timeout):
-                return await self.r.reader.read(url)
+                return await self.s.r.reader.read(url)
         except PageUnreadable as e:
             return str(e)
         except TimeoutError:
@@ -351,9 +287,9 @@ class EpisodeResearch:
             return self.could_not_read(url, page)
         if not page.text.strip():
             return self.could_not_read(url, "no readable text")
-        focus = target.goal + " " + " ".join(self.checks.claims())
+        focus = target.goal + " " + " ".join(self.s.checks.claims())
         excerpt = await asyncio.to_thread(
-            select_excerpt, page.text, focus, self.b.evidence_chars_per_page
+            select_excerpt, page.text, focus, self.s.b.evidence_chars_per_page
         )
         evidence = Evidence(
             url=url,
@@ -364,32 +300,34 @@ class EpisodeResearch:
             published=page.published,
         )
         noted = ""
-        if self.b.condense_pages and len(page.text) > self.b.notes_min_chars:
+        if self.s.b.condense_pages and len(page.text) > self.s.b.notes_min_chars:
             noted = await self.condense(evidence, page.text, focus)
         else:  # shown whole: notes would only restate it; code picks the quotes
             evidence.quotes = matching_sentences(page.text, focus)
-        self.unreadable.pop(url, None)
-        self.evidence[url] = evidence
+        self.s.unreadable.pop(url, None)
+        self.s.evidence[url] = evidence
         shown = {k: v for k, v in self.shown(evidence).items() if k != "url"}
         if by_code:  # its goal is the search's query, logged just above
             shown.pop("goal", None)
-        self.log({"read": url, **shown})
+        self.s.log({"read": url, **shown})
         return f"{url}: read ({len(page.text)} characters{noted})"
 
     def could_not_read(self, url: str, why: str) -> str:
-        self.unreadable[url] = why
-        self.log({"unreadable": url, "why": why})
+        self.s.unreadable[url] = why
+        self.s.log({"unreadable": url, "why": why})
         return f"{url}: could not be read ({why})"
 
     async def condense(self, evidence: Evidence, text: str, focus: str) -> str:
         """The model's notes on the page; its quotes are the page's own sentences, by number."""
-        passage = await asyncio.to_thread(select_excerpt, text, focus, self.b.page_chars_for_notes)
+        passage = await asyncio.to_thread(
+            select_excerpt, text, focus, self.s.b.page_chars_for_notes
+        )
         sentences = page_sentences(passage)
         messages = page_notes_messages(
-            evidence.goal, self.checks.claims(), evidence.title, sentences
+            evidence.goal, self.s.checks.claims(), evidence.title, sentences
         )
         try:
-            reply = await self.ask(messages, PageNotes, self.loop_deadline, inference=False)
+            reply = await self.s.ask(messages, PageNotes, self.s.loop_deadline, inference=False)
         except (ModelTimeout, ModelOutputInvalid) as e:
             return f"; no notes: {e}"
         chosen = list(dict.fromkeys(reply.value.quote_sentences))

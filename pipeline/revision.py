@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.desk.episode import Episode
+from pipeline.brief import VerificationBrief
 from pipeline.draft_checks import DraftChecks, support_findings
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
-from pipeline.evidence import SupportVerdicts
+from pipeline.evidence import Evidence, SupportVerdicts
 from pipeline.note_text import assemble_note
 from pipeline.ports import ChatModel
+from pipeline.post import Post
 from pipeline.prompts import NoteRevision, revision_messages
 from pipeline.vocabulary import load_word_lists
 
@@ -25,6 +26,18 @@ def claim_opinion_feedback(score: float, bar: float) -> str:
         "note answers the post's central claim head-on with a sourced fact, and falls with "
         "opinion, speculation, hedging and talk about the post."
     )
+
+
+@dataclass(frozen=True)
+class NoteDraft:
+    """A note to revise: its prose and the pages it cites, with the post, the brief and the
+    pages read for it (the desk makes one from a stored episode)."""
+
+    post: Post
+    brief: VerificationBrief | None
+    evidence: list[Evidence]
+    prose: str
+    cited_urls: list[str]
 
 
 @dataclass
@@ -42,18 +55,18 @@ class EpisodeReviser:
         self.model = model
         self.timeout_s = timeout_s
 
-    async def revise(self, episode: Episode, feedback: str) -> Revision:
-        language = episode.brief.language.split("-")[0].lower() if episode.brief else "en"
+    async def revise(self, draft: NoteDraft, feedback: str) -> Revision:
+        language = draft.brief.language.split("-")[0].lower() if draft.brief else "en"
         await load_word_lists(language)  # read off the event loop, once a process
-        evidence = {e.url: e for e in episode.evidence}
-        checks = DraftChecks(episode.post, evidence, episode.brief)
-        prose = (episode.note_text or "").split("\n\n")[0]
-        sources = [evidence[u] for u in episode.cited_urls if u in evidence] or list(
+        evidence = {e.url: e for e in draft.evidence}
+        checks = DraftChecks(draft.post, evidence, draft.brief)
+        prose = draft.prose
+        sources = [evidence[u] for u in draft.cited_urls if u in evidence] or list(
             evidence.values()
         )
         try:
             reply = await self.model.structured(
-                revision_messages(episode.post, prose, sources, feedback),
+                revision_messages(draft.post, prose, sources, feedback),
                 NoteRevision,
                 timeout_s=self.timeout_s,
             )

@@ -16,6 +16,7 @@ limit, the submission waits for the next day (`SubmissionQueue`), never refused 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
@@ -29,7 +30,7 @@ from pipeline.note_text import link_like_tokens
 from pipeline.ports import ChatModel
 from pipeline.post import Post
 from pipeline.prompts import NoteClassification, classify_messages
-from pipeline.revision import Revision, claim_opinion_feedback
+from pipeline.revision import NoteDraft, Revision, claim_opinion_feedback
 from pipeline.trajectory import EpisodeStatus
 
 DAY_S = 24 * 3600
@@ -107,7 +108,18 @@ class LinkChecker(Protocol):
 
 
 class NoteReviser(Protocol):
-    async def revise(self, episode: Episode, feedback: str) -> Revision: ...
+    async def revise(self, draft: NoteDraft, feedback: str) -> Revision: ...
+
+
+def note_draft(episode: Episode) -> NoteDraft:
+    """A stored note as the reviser takes it: its prose (the URLs after it are its sources)."""
+    return NoteDraft(
+        post=episode.post,
+        brief=episode.brief,
+        evidence=list(episode.evidence),
+        prose=(episode.note_text or "").split("\n\n")[0],
+        cited_urls=list(episode.cited_urls),
+    )
 
 
 class SubmissionLog(Protocol):
@@ -357,7 +369,7 @@ class SubmissionDesk:
         first = best = await self.score(destination, episode.id, post_id, note, revisions)
         if first >= self.min_claim_opinion:
             return None
-        tried, last, draft = 0, first, episode
+        tried, last, draft = 0, first, note_draft(episode)
         while tried < self.max_revisions:
             tried += 1
             revision = await self.reviser.revise(
@@ -370,8 +382,8 @@ class SubmissionDesk:
             )
             score, best = last, max(best, last)
             # the next revision starts from this one, as a writer revises its own draft
-            draft = episode.model_copy(
-                update={"note_text": revision.note, "cited_urls": revision.urls}
+            draft = dataclasses.replace(
+                draft, prose=revision.note.split("\n\n")[0], cited_urls=revision.urls
             )
             if score >= self.min_claim_opinion:
                 await self.episodes.revise_note(

@@ -74,6 +74,7 @@ async def test_a_revision_that_writes_about_the_note_is_refused_by_code() -> Non
     from datetime import UTC, datetime
 
     from pipeline.desk.episode import Episode
+    from pipeline.desk.submission import note_draft
     from pipeline.evidence import Evidence
     from pipeline.revision import EpisodeReviser, claim_opinion_feedback
 
@@ -91,7 +92,9 @@ async def test_a_revision_that_writes_about_the_note_is_refused_by_code() -> Non
         evidence=[page],
     )
     model = ReplayedModel(recorded["answers"])
-    revision = await EpisodeReviser(model).revise(episode, claim_opinion_feedback(0.31, 0.7))
+    revision = await EpisodeReviser(model).revise(
+        note_draft(episode), claim_opinion_feedback(0.31, 0.7)
+    )
     assert revision.note is None
     assert any(p.startswith("Write the note itself") for p in revision.problems), revision
     assert "SupportVerdicts" not in model.asked

@@ -1,0 +1,233 @@
+"""Writing for one episode: a draft checked by code (`pipeline.draft_checks`), its support
+checked by the model where code cannot bear it out, refused drafts sent back with their
+findings, and the focused write once the rewrites are spent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pipeline.actions import Abstain, Write
+from pipeline.draft_checks import support_findings
+from pipeline.draft_rules import Finding, RuleId, what_was_said_wrong
+from pipeline.episode_state import MIN_SECONDS_FOR_A_CALL, EpisodeState
+from pipeline.errors import ModelOutputInvalid, ModelTimeout
+from pipeline.evidence import SupportVerdicts
+from pipeline.focused_write import focused_draft, sentences_on_the_claims, subject_of
+from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
+from pipeline.ports import ModelReply
+from pipeline.prompts import FocusedNote, focused_messages
+from pipeline.research import Research
+from pipeline.text_policy import disallowed_content, normalise
+from pipeline.trajectory import EpisodeOutcome, EpisodeStatus
+
+
+class Drafting:
+    """The writing step of one episode, on its state and its research (code reads the pages a
+    draft cites unopened)."""
+
+    def __init__(self, state: EpisodeState, research: Research) -> None:
+        self.s = state
+        self.research = research
+
+    async def model_abstains(self, action: Abstain, reply: ModelReply[Any]) -> EpisodeOutcome:
+        """The model's reason is shown on cards, so it obeys the same rules as a note. A model
+        that drafted a note and then gave up once the checks refused it still gets the focused
+        write: seen with the real 1.5B model, after one refusal, abstaining "so the note should
+        be rejected" with the page on the claim read. One that never drafted judged no note
+        needed, and that stands."""
+        reason = normalise(action.reason)
+        if disallowed_content(reason, self.s.checks.provenance()):
+            reason = "the model abstained; its reason was withheld (it held links or instructions)"
+        elif not reason:
+            reason = "the model abstained without giving a readable reason"
+        await self.s.record("abstain", action.model_dump(), reason, reply)
+        if self.s.use.rewrites and (outcome := await self.write_focused_once()) is not None:
+            return outcome
+        return await self.s.abstain(reason)
+
+    async def do_write(
+        self, action: Write, reply: ModelReply[Any], until: float
+    ) -> EpisodeOutcome | None:
+        """Accept the note, or send it back with the reasons (None), or abstain at the limit.
+        Its support check ends by `until`: in the loop, before the final write's reserve."""
+        action = await self.read_what_it_cites(action)
+        findings = self.too_soon_to_write()
+        repair = ""
+        by_code = False  # every sentence borne out by a cited page sentence
+        if findings:
+            findings += self.s.checks.findings(action)
+        else:
+            decision = self.s.checks.decide(action)
+            findings = [] if decision.verdict != "refused" else list(decision.findings)
+            by_code = decision.verdict == "published_by_code"
+            if decision.repaired:
+                removed = len(split_sentences(action.text)) - len(
+                    split_sentences(decision.action.text)
+                )
+                repair = f"; code removed what the checks refused ({removed} sentence(s) dropped)"
+                action = decision.action
+        support_checked: bool | None = None
+        if not findings and self.s.b.check_support:
+            if self.s.b.support_by_quotes and by_code:
+                support_checked = True  # by code: no model call needed
+            else:
+                await self.s.tell("writing", "checking each sentence against its sources")
+                support_checked, findings, unsupported = await self.check_support(action, until)
+                if findings and (kept := self.s.checks.without_unsupported(action, unsupported)):
+                    dropped = len(split_sentences(action.text)) - len(split_sentences(kept.text))
+                    repair += f"; code dropped {dropped} unsupported sentence(s)"
+                    action, findings = kept, []
+                if support_checked is None:  # cut by the loop deadline: checked in the final
+                    self.s.unchecked = (action, reply)
+                    await self.s.record(  # the reply is recorded with the draft's verdict
+                        "write",
+                        action.model_dump(),
+                        "support check deferred to the final phase: the loop's time ran out",
+                    )
+                    return None
+        if not findings:
+            note = assemble_note(action.text, action.cited_urls())
+            checked = {
+                True: "; every sentence supported",
+                False: "; support not verified",
+                None: "",
+            }[support_checked]
+            await self.s.record(
+                "write",
+                action.model_dump(),
+                f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters{checked}{repair}",
+                reply,
+            )
+            await self.s.tell("done", "noted")
+            self.s.support_checked = support_checked
+            return self.s.finish(
+                EpisodeOutcome(
+                    status=EpisodeStatus.NOTED,
+                    note=note.text,
+                    urls=note.urls,
+                    char_count=note.length,
+                )
+            )
+        self.s.use.rewrites += 1
+        rules = list(dict.fromkeys(f.rule.value for f in findings))
+        self.s.use.failed_checks.extend(rules)
+        self.s.last_refused = findings
+        self.s.feedback = "Write rejected: " + " ".join(f.feedback for f in findings)
+        await self.s.record(
+            "write", {**action.model_dump(), "refused_by": rules}, self.s.feedback, reply
+        )
+        if self.s.use.rewrites > self.s.b.max_rewrites:
+            if (outcome := await self.write_focused_once()) is not None:
+                return outcome
+            return await self.s.abstain(self.why_no_note(findings))
+        return None
+
+    async def write_focused_once(self) -> EpisodeOutcome | None:
+        """The focused write, if the budget allows it and it has not run: once the rewrites are
+        spent, when the final write failed (its answer is far shorter than a final turn's), or
+        when the model abstains after a refused draft."""
+        if not self.s.b.focused_write or self.s.focused_tried:
+            return None
+        self.s.focused_tried = True
+        return await self.write_focused()
+
+    async def write_focused(self) -> EpisodeOutcome | None:
+        """One more draft once the rewrites are spent: the model words a note from sentences
+        code picked from the pages read, and code cites them (`pipeline.focused_write`). None
+        when there is nothing to word it from, no time, or nothing usable came back."""
+        sentences = sentences_on_the_claims(self.s.checks)
+        if not sentences or self.s.seconds_left() < MIN_SECONDS_FOR_A_CALL:
+            return None
+        await self.s.tell("writing", "from the sentences read")
+        subject = subject_of(self.s.checks, sentences)
+        messages = focused_messages(subject, [s for _, s in sentences])
+        try:
+            reply = await self.s.ask(messages, FocusedNote, self.s.deadline)
+        except (ModelTimeout, ModelOutputInvalid) as e:
+            await self.s.record("error", {}, f"the focused write failed: {e}")
+            return None
+        draft = focused_draft(reply.value, sentences)
+        if draft is None:
+            await self.s.record(
+                "write", reply.value.model_dump(), "focused write: no sentence bears on the claims"
+            )
+            return None
+        return await self.do_write(draft, reply, self.s.deadline)
+
+    async def read_what_it_cites(self, action: Write) -> Write:
+        """The draft citing the pages read by their own URLs, after code has read the search
+        results it cites unopened that are on the claims (one visit's worth, within the
+        budget). Seen with the real model: drafts citing results it never visited, refused
+        "Read at least 1 page" five times running. Reading adds nothing to the prose; the
+        checks then judge the pages."""
+        cited = [self.research.known_spelling(u) for u in action.cited_urls()]
+        unopened = [u for u in cited if u not in self.s.evidence and u in self.s.results]
+        if unopened and self.s.seconds_left() >= MIN_SECONDS_FOR_A_CALL:
+            await self.research.read_best("a page the draft cites", unopened)
+        return self.s.checks.citing_read_pages(action)
+
+    def too_soon_to_write(self) -> list[Finding]:
+        """The budget's minimums of research before a draft is considered."""
+        findings: list[Finding] = []
+        if self.s.use.searches < self.s.b.min_searches_before_write:
+            findings.append(
+                Finding(
+                    RuleId.TOO_FEW_SEARCHES,
+                    f"Search at least {self.s.b.min_searches_before_write} time(s) before writing.",
+                )
+            )
+        if len(self.s.evidence) < self.s.b.min_visits_before_write:
+            findings.append(
+                Finding(
+                    RuleId.TOO_FEW_READS,
+                    f"Read at least {self.s.b.min_visits_before_write} page(s) before writing.",
+                )
+            )
+        return findings
+
+    def why_no_note(self, findings: list[Finding]) -> str:
+        """The reason on the card when no draft passed: what the evidence was, and what the
+        last draft said wrong. Never the draft's form (its length, a cut sentence, a citation
+        spelt wrong): code repairs what it can of that, and the rest is the model's, in the
+        trajectory."""
+        found = self.what_was_found(findings)
+        return f"no note passed the checks after {self.s.b.max_rewrites} rewrites: {found}"
+
+    def what_was_found(self, findings: list[Finding] | None = None) -> str:
+        """The pages read and how many are on the claims, then what the last refused draft
+        said wrong (`findings`, else the episode's last refusal): the reason a card gives when
+        time or drafts ran out, about the evidence and never the model's speed or form."""
+        read = len(self.s.evidence)
+        on_topic = sum(self.s.checks.about_the_claims(u) for u in self.s.evidence)
+        pages = f"{read} page{'s' if read != 1 else ''} read"
+        evidence = (
+            "no page was read"
+            if not read
+            else f"none of the {pages} is about the claims"
+            if not on_topic
+            else f"{on_topic} of the {pages} {'is' if on_topic == 1 else 'are'} about the claims"
+        )
+        kinds = what_was_said_wrong(self.s.last_refused if findings is None else findings)
+        said = f"; the last draft {'; '.join(kinds)}" if kinds else ""
+        return evidence + said
+
+    async def check_support(
+        self, action: Write, until: float
+    ) -> tuple[bool | None, list[Finding], set[int]]:
+        """(ran, findings, the sentences not supported): each sentence against the sources
+        cited for it. `ran` is None when the loop deadline cut the check before the final
+        phase (it runs there, in the reserve)."""
+        sentences, messages = self.s.checks.support_request(action)
+        try:
+            reply = await self.s.ask(messages, SupportVerdicts, until)
+        except ModelTimeout as e:
+            if until < self.s.deadline:
+                return None, [], set()
+            await self.s.record("error", {}, f"support check could not run: {e}")
+            return False, [], set()
+        except ModelOutputInvalid as e:
+            await self.s.record("error", {}, f"support check could not run: {e}")
+            return False, [], set()
+        borne = self.s.checks.borne_out_by_code(action) if self.s.b.support_by_quotes else set()
+        findings = support_findings(sentences, reply.value, borne)
+        return True, findings, {f.sentence for f in findings if f.sentence}

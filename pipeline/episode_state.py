@@ -1,0 +1,143 @@
+"""The state of one episode: its budget, clock and deadlines, what was searched and read, the
+step log and the timings. The episode's run (`pipeline.episode`), its research
+(`pipeline.research`) and its drafting (`pipeline.drafting`) each hold it; none inherits another.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pydantic import BaseModel
+
+from pipeline.actions import Write
+from pipeline.brief import VerificationBrief
+from pipeline.budget import BudgetUse
+from pipeline.draft_checks import DraftChecks
+from pipeline.draft_rules import Finding
+from pipeline.errors import ModelTimeout
+from pipeline.evidence import Evidence, SearchResult
+from pipeline.ports import ChatMessage, Lesson, ModelReply
+from pipeline.post import Post
+from pipeline.prompts import log_line
+from pipeline.step_log import StepLog
+from pipeline.trajectory import (
+    EpisodeOutcome,
+    EpisodeStatus,
+    Progress,
+    ProgressListener,
+    StepJournal,
+    Timings,
+)
+
+if TYPE_CHECKING:
+    from pipeline.episode import EpisodeRunner
+
+T = TypeVar("T", bound=BaseModel)
+
+# Below this many seconds a final model call cannot be expected to answer.
+MIN_SECONDS_FOR_A_CALL = 2.0
+# Refused agent actions in a row (a repeated search, a visit of unknown URLs) before the loop
+# ends and the final write begins.
+MAX_REFUSED_IN_A_ROW = 3
+
+
+class EpisodeState:
+    """The mutable state of one episode."""
+
+    def __init__(
+        self,
+        runner: EpisodeRunner,
+        post: Post,
+        journal: StepJournal | None,
+        progress: ProgressListener | None,
+    ) -> None:
+        self.r = runner
+        self.b = runner.budget
+        self.post = post.model_copy(deep=True)  # captions are added to this copy
+        self.steps = StepLog(journal, progress)
+        self.record = self.steps.record
+        self.record_steps = self.steps.record_steps
+        self.use = BudgetUse()
+        self.timings = Timings()
+        self.started = runner.clock()
+        self.deadline = self.started + self.b.deadline_s
+        # The loop stops early enough to leave the final write its reserve.
+        self.loop_deadline = self.deadline - min(self.b.writing_reserve_s, self.b.deadline_s / 2)
+        self.brief: VerificationBrief | None = None
+        self.lessons: list[Lesson] = []
+        self.memory_ids: list[int] = []
+        self.queries: list[str] = []
+        self.results: dict[str, SearchResult] = {}
+        # the post's links and the sources its note requesters suggested: the only pages
+        # besides search results a visit may read
+        self.post_links = list(dict.fromkeys([*post.all_links(), *post.suggested_links()]))
+        self.evidence: dict[str, Evidence] = {}
+        self.checks = DraftChecks(self.post, self.evidence, post_links=self.post_links)
+        self.unreadable: dict[str, str] = {}
+        self.research_log: list[str] = []  # the research log, append-only (see `agent_messages`)
+        self.fresh: list[str] = []  # the last search's results
+        self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
+        self.prompt_chars = self.shared_chars = 0
+        self.feedback = ""
+        self.model_name: str | None = None
+        self.support_checked: bool | None = None
+        # A draft that passed every code check but whose support check the loop deadline cut:
+        # the final phase checks it within the reserve before asking for a new draft.
+        self.unchecked: tuple[Write, ModelReply[Any]] | None = None
+        self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
+        self.focused_tried = False  # the focused write comes once (see `write_focused`)
+        self.last_refused: list[Finding] = []  # what the checks said of the last refused draft
+        # Benchmarks on old posts must not find what was published after them.
+        self.date_cap = post.created_at if self.b.as_of_post_time else None
+
+    def seconds_left(self, until: float | None = None) -> float:
+        return (until if until is not None else self.deadline) - self.r.clock()
+
+    async def tell(self, phase: Any, detail: str = "") -> None:
+        await self.steps.tell(
+            Progress(
+                phase=phase,
+                searches=self.use.searches,
+                max_searches=self.b.max_searches,
+                sources_read=len(self.evidence),
+                detail=detail,
+            )
+        )
+
+    async def ask(
+        self, messages: list[ChatMessage], output: type[T], until: float, inference: bool = True
+    ) -> ModelReply[T]:
+        """A model call bounded by `until`; page notes count as visit time, not inference."""
+        timeout = min(self.r.call_timeout_s, self.seconds_left(until))
+        if timeout <= 0:
+            raise ModelTimeout("no time left for a model call")
+        reply = await self.r.model.structured(messages, output, timeout_s=timeout)
+        if inference:
+            self.timings.inference_s += reply.latency_s
+        self.timings.prompt_tokens += reply.prompt_tokens
+        self.timings.completion_tokens += reply.completion_tokens
+        self.model_name = reply.model
+        return reply
+
+    def log(self, entry: dict[str, Any]) -> None:
+        self.research_log.append(log_line(entry))
+
+    def finish(self, outcome: EpisodeOutcome) -> EpisodeOutcome:
+        self.timings.total_s = self.r.clock() - self.started
+        self.timings.turns = self.use.steps
+        outcome.brief = self.brief
+        outcome.evidence = list(self.evidence.values())
+        outcome.timings = self.timings.model_copy(
+            update={
+                k: round(v, 4) for k, v in self.timings.model_dump().items() if isinstance(v, float)
+            }
+        )
+        outcome.memory_ids = self.memory_ids
+        outcome.model = self.model_name
+        outcome.support_checked = self.support_checked
+        outcome.post = self.post
+        return outcome
+
+    async def abstain(self, reason: str) -> EpisodeOutcome:
+        await self.tell("done", "abstained")
+        return self.finish(EpisodeOutcome(status=EpisodeStatus.ABSTAINED, abstain_reason=reason))
