@@ -87,20 +87,14 @@ class EpisodeRunner:
         journal: StepJournal | None = None,
         progress: ProgressListener | None = None,
     ) -> EpisodeOutcome:
-        return await _Run(self, post, journal, progress).execute()
+        return await _Run(EpisodeState(self, post, journal, progress)).execute()
 
 
 class _Run:
     """One episode: its state, research and drafting, and the loop that drives them."""
 
-    def __init__(
-        self,
-        runner: EpisodeRunner,
-        post: Post,
-        journal: StepJournal | None,
-        progress: ProgressListener | None,
-    ) -> None:
-        self.s = EpisodeState(runner, post, journal, progress)
+    def __init__(self, state: EpisodeState) -> None:
+        self.s = state
         self.research = Research(self.s)
         self.drafting = Drafting(self.s, self.research)
 
