@@ -5,11 +5,14 @@ Example: EVONOTE_LLM__BASE_URL=http://gpu-box:8000/v1, EVONOTE_SEARCH__CORPUS=do
 
 from __future__ import annotations
 
+import json
+import os
+import typing
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from adapters.web import DEFAULT_USER_AGENT
 from memory.policy import MemoryPolicy
@@ -472,7 +475,15 @@ class OpsSettings(BaseModel):
     log_format: Literal["text", "json"] = Field(
         default="text", description="json: one object a line, with episode ids"
     )
-    log_level: str = Field(default="INFO", description="logging level")
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = Field(
+        default="INFO", description="logging level (any case: debug, INFO, …)"
+    )
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
     max_attempts: int = Field(
         default=3,
         ge=1,
@@ -531,6 +542,39 @@ def load_settings() -> Settings:
         return Settings()
     except ValidationError as e:
         raise ConfigurationError("; ".join(_setting_problem(err) for err in e.errors())) from e
+    except SettingsError as e:  # a JSON field that is no JSON: name the variable
+        raise ConfigurationError(_unparsed_variables(e)) from e
+
+
+def _unparsed_variables(error: SettingsError) -> str:
+    """The EVONOTE_ variables holding JSON fields (lists, maps) whose values are no JSON."""
+    bad = []
+    for name, value in sorted(os.environ.items()):
+        if not name.upper().startswith("EVONOTE_") or not _json_field(name):
+            continue
+        try:
+            json.loads(value)
+        except ValueError:
+            bad.append(f"{name}: not valid JSON (got {value[:60]!r}); write it as JSON")
+    return "; ".join(bad) or f"a setting could not be read: {error}"
+
+
+def _json_field(variable: str) -> bool:
+    """Whether an EVONOTE_ variable names a field whose value is JSON (a list or a map)."""
+    model: type[BaseModel] = Settings
+    parts = variable.upper().removeprefix("EVONOTE_").split("__")
+    for i, part in enumerate(parts):
+        field = next((f for n, f in model.model_fields.items() if n.upper() == part), None)
+        if field is None:
+            return False
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            if i == len(parts) - 1:
+                return True  # a whole section given as JSON
+            model = annotation
+            continue
+        return i == len(parts) - 1 and typing.get_origin(annotation) in (dict, list, set)
+    return False
 
 
 def _setting_problem(error: Any) -> str:

@@ -50,6 +50,17 @@ class EvidenceBudget(BaseModel):
             return {**RESEARCH_PRESETS.get(name, {}), **data}
         return data
 
+    @model_validator(mode="after")
+    def _leaves_time_to_research(self) -> EvidenceBudget:
+        """A reserve as long as the deadline leaves no research: every episode would fail."""
+        if self.writing_reserve_s >= self.deadline_s:
+            raise ValueError(
+                f"the writing reserve ({self.writing_reserve_s:g} s, "
+                "EVONOTE_BUDGET__WRITING_RESERVE_S) must be shorter than the deadline "
+                f"({self.deadline_s:g} s, EVONOTE_BUDGET__DEADLINE_S)"
+            )
+        return self
+
     max_steps: int = Field(default=15, ge=1, description="agent turns per episode")
     max_searches: int = Field(default=5, ge=0, description="searches per episode")
     max_visits: int = Field(default=12, ge=0, description="page reads per episode")

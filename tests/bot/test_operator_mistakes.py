@@ -36,6 +36,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
         ("EVONOTE_SEARCH__BACKEND", "google", "'local', 'searxng', 'serper', 'brave', 'tavily'"),
         ("EVONOTE_DB__URL", "mysql://u@h/db", "EVONOTE_DB__URL: Value error, 'mysql' databases"),
         ("EVONOTE_DB__URL", "postgresql+psycopg2://h/db", "is not async"),
+        # a JSON field that is no JSON named it nowhere, in a 59-line traceback
+        (
+            "EVONOTE_LLM__MAX_TOKENS_BY_CALL",
+            "notjson",
+            "EVONOTE_LLM__MAX_TOKENS_BY_CALL: not valid",
+        ),
+        # accepted, then every episode failed with exit 4
+        ("EVONOTE_BUDGET__DEADLINE_S", "10", "must be shorter than the deadline (10 s"),
+        ("EVONOTE_OPS__LOG_LEVEL", "loud", "EVONOTE_OPS__LOG_LEVEL: Input should be 'DEBUG'"),
     ],
 )
 @pytest.mark.parametrize("command", [["config"], ["doctor"], ["check", "MMR causes autism"]])
@@ -52,6 +61,13 @@ def test_a_bad_setting_is_one_line_and_exit_2(
     assert code == 2
     assert says in err and err.count("\n") == 1 and "Traceback" not in err
     assert out == ""
+
+
+@pytest.mark.parametrize("level", ["debug", "Warning", "INFO"])
+def test_a_log_level_in_any_case_is_taken(monkeypatch: pytest.MonkeyPatch, level: str) -> None:
+    # "debug" killed `serve` with a traceback, a restart every 5 s under systemd
+    monkeypatch.setenv("EVONOTE_OPS__LOG_LEVEL", level)
+    assert Settings().ops.log_level == level.upper()
 
 
 @pytest.mark.parametrize(
