@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import httpx
 from pydantic import BaseModel, Field
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import (
@@ -20,6 +21,7 @@ from bot.app import (
     make_notes_destinations,
     make_web_search,
     open_corpus,
+    prepare_data_dir,
 )
 from bot.database import schema_of
 from bot.settings import ConfigurationError, Settings
@@ -172,7 +174,18 @@ async def check_embedder(settings: Settings) -> Check:
         return Check("embedder", False, str(e))
 
 
+async def check_data_dir(settings: Settings) -> Check:
+    try:
+        prepare_data_dir(settings)
+    except ConfigurationError as e:
+        return Check("data folder", False, str(e))
+    return Check("data folder", True, str(settings.data_dir.expanduser()))
+
+
 async def check_database(settings: Settings) -> Check:
+    if settings.db.url is None and not (await check_data_dir(settings)).ok:
+        # the SQLite database lives there: the folder is what to fix, not EVONOTE_DB__URL
+        return Check("database", False, "SQLite lives in EVONOTE_DATA_DIR: fix that folder first")
     try:
         where, current, head = await schema_of(settings)  # migrated, as every command is
         if current != head:
@@ -193,8 +206,15 @@ async def check_slack(settings: Settings) -> Check | None:
     client = AsyncWebClient(token=s.bot_token.get_secret_value(), base_url=s.api_url)
     try:
         who = await client.auth_test()
-    except Exception as e:  # slack_sdk raises several error types
+    except SlackApiError as e:  # Slack answered: the token is what it refused
         return Check("Slack", False, f"auth.test failed ({e}) — check EVONOTE_SLACK__BOT_TOKEN")
+    except Exception as e:  # no answer: the network, not the token
+        return Check(
+            "Slack",
+            False,
+            f"cannot reach {s.api_url or 'slack.com'} ({type(e).__name__}): serve retries it, "
+            "check the network",
+        )
     missing = [
         name
         for name, value in (
@@ -261,6 +281,7 @@ async def check_destinations(settings: Settings) -> list[Check]:
 
 async def run_checks(settings: Settings) -> list[Check]:
     probes: list[Callable[[Settings], Awaitable[Check | None]]] = [
+        check_data_dir,
         check_database,
         check_model,
         check_search,

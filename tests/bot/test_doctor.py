@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import respx
 
@@ -92,6 +94,31 @@ async def test_doctor_names_an_unreachable_discord(
     monkeypatch.setenv("EVONOTE_DISCORD__API_URL", f"http://127.0.0.1:{closed}/api/v10")
     lines = [c.line() for c in await run_checks(Settings())]
     assert any(line.startswith("✗ Discord: cannot reach http://127.0.0.1:") for line in lines)
+
+
+async def test_doctor_names_an_unreachable_slack_not_its_token(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch, network_guard: NetworkGuard
+) -> None:
+    closed = free_port()  # it blamed EVONOTE_SLACK__BOT_TOKEN when Slack could not be reached
+    network_guard.allow(closed)
+    monkeypatch.setenv("EVONOTE_SLACK__BOT_TOKEN", "xoxb-test")
+    monkeypatch.setenv("EVONOTE_SLACK__API_URL", f"http://127.0.0.1:{closed}/api/")
+    lines = [c.line() for c in await run_checks(Settings())]
+    slack = next(line for line in lines if "Slack" in line)
+    assert slack.startswith("✗ Slack: cannot reach http://127.0.0.1:")
+    assert "BOT_TOKEN" not in slack
+
+
+async def test_doctor_blames_the_data_folder_it_cannot_use(
+    app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("EVONOTE_DATA_DIR", str(blocked / "data"))
+    lines = [c.line() for c in await run_checks(Settings())]
+    assert any(line.startswith("✗ data folder: EVONOTE_DATA_DIR: ") for line in lines), lines
+    assert "✗ database: SQLite lives in EVONOTE_DATA_DIR: fix that folder first" in lines
+    assert not any("EVONOTE_DB__URL" in line for line in lines)
 
 
 def test_doctor_says_which_timeouts_fit_the_servers_speed() -> None:
