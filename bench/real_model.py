@@ -192,6 +192,12 @@ def main() -> None:
     args = parser.parse_args()
     lines = [json.loads(line) for line in args.posts.read_text().splitlines() if line.strip()]
     which = [int(n) for n in args.which.split(",")] if args.which else list(range(args.limit))
+    # --limit past the file's end takes what there is; a line number past it is a mistake
+    which = [n for n in which if n < len(lines)] if not args.which else which
+    if missing := [n for n in which if not 0 <= n < len(lines)]:
+        parser.error(
+            f"--posts {missing[0]}: {args.posts} has {len(lines)} posts (0–{len(lines) - 1})"
+        )
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.report:
         settings = Settings()

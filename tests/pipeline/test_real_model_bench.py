@@ -3,7 +3,10 @@ so a report on an old run shows what the code of now would refuse."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bench.real_model import violations
 
@@ -38,3 +41,18 @@ def test_a_published_note_is_judged_by_todays_checks() -> None:
     sound = "Malaria is caused by a parasite, and you get it when an infected mosquito bites."
     assert violations(episode(sound)) == []
     assert violations({**episode(sound), "status": "abstained"}) == []
+
+
+def test_posts_past_the_files_end_are_one_line_not_an_index_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench import real_model
+
+    posts = tmp_path / "posts.jsonl"
+    posts.write_text('{"id": 1, "text": "MMR causes autism."}\n', encoding="utf-8")
+    argv = ["real_model", str(posts), "--out", str(tmp_path / "out"), "--posts", "3", "--report"]
+    monkeypatch.setattr("sys.argv", argv)
+    with pytest.raises(SystemExit) as exit_:
+        real_model.main()
+    assert exit_.value.code == 2
+    assert "--posts 3: " in capsys.readouterr().err
