@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -18,7 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from memory.models import LessonStatus, MemoryItem, utcnow
 from memory.ports import MemoryStore
-from pipeline.desk.episode import Episode
+from pipeline.desk.episode import Episode, Vote
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.desk.standing import WriterStanding
 from pipeline.ports import MemoryPhase
@@ -121,6 +122,19 @@ def _chart(episodes: list[Episode], now: datetime) -> bytes:
     return buffer.getvalue()
 
 
+async def votes_on_answers(
+    store: EpisodeRepository, votes: list[Vote], known: list[Episode]
+) -> list[Vote]:
+    """The votes on episodes that answered (a note or an abstention): a vote on a failed
+    episode judges no answer, and counted toward the helpful share it told nothing."""
+    status = {e.id: e.status for e in known}
+    for episode_id in {v.episode_id for v in votes} - set(status):
+        if (episode := await store.get(episode_id)) is not None:
+            status[episode_id] = episode.status
+    answered = {EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED}
+    return [v for v in votes if status.get(v.episode_id) in answered]
+
+
 async def build_digest(
     store: EpisodeRepository,
     memory: MemoryStore | None,
@@ -132,7 +146,7 @@ async def build_digest(
     since = now - timedelta(hours=hours)
     month = await store.since(now - timedelta(days=30))
     today = [e for e in month if e.created_at >= since]
-    votes = await store.votes_since(since)
+    votes = await votes_on_answers(store, await store.votes_since(since), month)
     digest = Digest(
         since=since,
         noted=sum(outcome(e) == "noted" for e in today),
@@ -142,7 +156,10 @@ async def build_digest(
         votes_up=sum(v.vote > 0 for v in votes),
         votes_down=sum(v.vote < 0 for v in votes),
         abstain_reasons=[
-            (e.abstain_reason or "")[:120] for e in today if e.status == EpisodeStatus.ABSTAINED
+            # whole words, with a mark where the reason goes on (it cut them mid-word)
+            textwrap.shorten(e.abstain_reason or "", 120, placeholder=" …")
+            for e in today
+            if e.status == EpisodeStatus.ABSTAINED
         ][:3],
     )
     items: list[MemoryItem] = await memory.items() if memory is not None else []

@@ -44,6 +44,8 @@ async def fill(engine: AsyncEngine) -> None:
     await store.fail(failed.id or 0, "the post is empty", "input")
     broken = await store.create(NoteRequest(post_ref="p"), Post(text="p"), "evolving")
     await store.fail(broken.id or 0, "cannot reach the model server", "model_unavailable")
+    # a vote on a failed episode judges no answer: it is left out of the helpful share
+    await store.record_vote(broken.id or 0, platform="slack", user="U1", vote=1)
     memory = SqlMemoryStore(engine)
     await memory.add(
         MemoryItem(
@@ -86,6 +88,17 @@ async def test_digest_counts_votes_and_lessons(engine: AsyncEngine) -> None:
     assert "Retired: posts about diets (voted down on 3 episodes)" in text
     assert "Home tab of EvoNote in Slack, or /lessons in Discord" in text
     assert digest.chart_png.startswith(b"\x89PNG")
+
+
+async def test_a_long_reason_is_cut_at_a_word(engine: AsyncEngine) -> None:
+    store = EpisodeStore(engine)
+    row = await store.create(NoteRequest(post_ref="p"), Post(text="p"), "evolving")
+    await store.claim(row.id or 0, "w", 60)
+    reason = "no note passed the checks after 5 rewrites: " + "evidence " * 30
+    await store.finish(row.id or 0, EpisodeOutcome(status="abstained", abstain_reason=reason))
+    text = (await build_digest(store, None)).text()
+    line = next(line for line in text.splitlines() if "Why it abstained" in line)
+    assert line.endswith("evidence …"), line
 
 
 async def test_digest_shows_the_standing_with_x_when_it_submits(engine: AsyncEngine) -> None:
