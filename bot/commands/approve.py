@@ -28,5 +28,14 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     if answer.message:
         print(f"evonote: episode {args.episode}: {answer.message}", file=sys.stderr)
         return EXIT_INPUT
-    print(f"episode {args.episode}: note approved by {args.by}; `evonote x submit {args.episode}`")
+    if answer.destination is None:  # pasted text, or no destination configured for the post
+        print(
+            f"episode {args.episode}: note approved by {args.by}; no notes destination takes "
+            "its post (a post given as text has none), so it stays here"
+        )
+    else:
+        print(
+            f"episode {args.episode}: note approved by {args.by}; "
+            f"`evonote x submit {args.episode}` sends it to {answer.destination}"
+        )
     return EXIT_OK

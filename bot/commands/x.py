@@ -66,7 +66,15 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.x_command == "status":
             # from the statuses `sync` stored: no API call, so it works without credentials
-            print("\n".join(standing_of(await submissions.all()).summary()))
+            written = await submissions.all()
+            if settings.x.credentials() is None and not written:
+                # with nothing written, "Admission: not yet" read like a failed admission
+                print(
+                    "Nothing submitted yet, and no X credentials are set (EVONOTE_X__CONSUMER_KEY"
+                    ", __CONSUMER_SECRET, __ACCESS_TOKEN, __ACCESS_TOKEN_SECRET): X's bars "
+                    "below are what admission will take"
+                )
+            print("\n".join(standing_of(written).summary()))
             return EXIT_OK
         need_credentials(settings)  # names the missing variables
         model, client = make_chat_model(settings)

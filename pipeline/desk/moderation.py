@@ -40,6 +40,9 @@ class Answer:
     refresh: bool = False
     message: str | None = None
     outcome: VoteOutcome | None = None  # what became of a vote
+    # an approval: the notes destination that takes the post (None: no destination does, so
+    # the note stays here, e.g. a post given as pasted text)
+    destination: str | None = None
 
 
 class VoteBook(Protocol):
@@ -150,7 +153,13 @@ class ModeratorDesk:
             await self.book.approve(episode_id, voter.user)
         except ApprovalRefused as e:
             return Answer(message=f"Not approved: {e}")
-        return Answer(refresh=True)
+        episode = await self.book.get(episode_id)
+        where = (
+            await self.submitter.destination_name(episode)
+            if self.submitter is not None and episode is not None
+            else None
+        )
+        return Answer(refresh=True, destination=where)
 
     async def submit(self, voter: Voter, episode_id: int, *, anyway: bool = False) -> Answer:
         """Submit to X; `anyway`: a moderator overrides the evaluator's bar for a held note."""

@@ -244,3 +244,15 @@ def test_the_readme_main_job_notes_the_example_post_with_the_stand_in(
     code, out, err = run(capsys, "check", f"@{example}")
     assert code == 0, err
     assert "— noted (model scripted-model)" in out, out
+
+
+def test_approving_a_pasted_posts_note_says_it_stays_here(
+    app_env: ScriptedModelServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "check", POST)
+    assert code == 0, err
+    code, out, err = run(capsys, "approve", "1", "--by", "mod")
+    assert code == 0, err
+    # it suggested `evonote x submit 1`, which cannot send a note on pasted text
+    assert "note approved by mod; no notes destination takes its post" in out
+    assert "x submit" not in out

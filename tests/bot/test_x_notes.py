@@ -538,7 +538,8 @@ def test_x_status_shows_admission_and_the_writing_limit_without_credentials(
 ) -> None:
     assert main(["x", "status"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "Admission (last 0 of 50 test notes): not yet"
+    assert lines[0].startswith("Nothing submitted yet, and no X credentials are set")
+    assert lines[1] == "Admission (last 0 of 50 test notes): not yet"
     assert "❌ ClaimOpinion high: no notes evaluated (needs ≥ 30%)" in lines
     assert lines[-1].startswith("Writing limit: 0 of 10 live notes written today (a new writer")
 
