@@ -617,3 +617,30 @@ class Settings(BaseSettings):
     @property
     def database_url(self) -> str:
         return self.db.url or f"sqlite+aiosqlite:///{self.data_dir / 'evonote.db'}"
+
+
+def setting_rows(
+    model: type[BaseModel] = Settings, prefix: str = "EVONOTE_"
+) -> list[tuple[str, str, str]]:
+    """(variable, default, meaning) of every setting, from the fields' own descriptions: what
+    `evonote config --table` prints and docs/settings.md must list."""
+    rows: list[tuple[str, str, str]] = []
+    for name, field in model.model_fields.items():
+        variable = f"{prefix}{name.upper()}"
+        annotation = field.annotation
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            rows += setting_rows(annotation, variable + "__")
+            continue
+        default = field.get_default(call_default_factory=True)
+        if isinstance(default, SecretStr) or "secret" in name or "password" in name:
+            shown = "none" if default is None else "(secret)"
+        elif default is None or default == "":
+            shown = "none"
+        elif isinstance(default, dict | list):
+            shown = json.dumps(default)
+        elif isinstance(default, Path):
+            shown = str(default).replace(str(Path.home()), "~", 1)
+        else:
+            shown = str(default)
+        rows.append((variable, shown, " ".join((field.description or "").split())))
+    return rows

@@ -14,7 +14,7 @@ import pytest
 from pydantic import ValidationError
 
 from bot.cli import main
-from bot.settings import DatabaseSettings, Settings
+from bot.settings import DatabaseSettings, Settings, setting_rows
 from tests.bot.test_redact import free_port
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
@@ -263,3 +263,12 @@ def test_a_research_preset_sets_its_switches_and_an_explicit_one_wins(
     monkeypatch.setenv("EVONOTE_BUDGET__PRESET", "fast")
     with pytest.raises(ValidationError, match="'paper', 'slow-server'"):
         Settings()
+
+
+def test_the_settings_page_lists_every_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    # it said it listed every setting and left out the Slack, Discord, X, Bluesky and log ones
+    assert main(["config", "--table"]) == 0
+    table = capsys.readouterr().out
+    page = (ROOT / "docs" / "settings.md").read_text(encoding="utf-8")
+    assert table.strip() in page, "run `evonote config --table` into docs/settings.md"
+    assert table.count("| `EVONOTE_") == len(setting_rows()) > 100
