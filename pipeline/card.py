@@ -81,6 +81,12 @@ class NoteCard(BaseModel):
     )
     label: str = "AI-drafted — needs human review"
 
+    @property
+    def episode_label(self) -> str:
+        """ "episode 12", or, for a request the database never took, that it was not stored
+        (there is no episode 0 to ask about)."""
+        return f"episode {self.episode_id}" if self.episode_id else "not stored"
+
     def label_of(self, action: CardAction, label: str) -> str:
         """A button's label: Submit names where it sends the note."""
         if action is CardAction.SUBMIT and self.submit_to:

@@ -64,14 +64,14 @@ def preview_embed(preview: PostPreview, drafting: bool = False) -> discord.Embed
 def card_embed(card: NoteCard) -> discord.Embed:
     if card.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
         embed = discord.Embed(
-            title=f"Checking this post (episode {card.episode_id})",
+            title=f"Checking this post ({card.episode_label})",
             description=_safe(card.progress or "Analysing the claim…"),
             colour=0x1565C0,
         )
         return _with_post(embed, card)
     if card.status == EpisodeStatus.NOTED and card.note:
         embed = discord.Embed(
-            title=f"Proposed Community Note (episode {card.episode_id})",
+            title=f"Proposed Community Note ({card.episode_label})",
             colour=COLOURS[EpisodeStatus.NOTED],
             description=_cut(_safe(card.note), MAX_DESCRIPTION),
         )
@@ -98,13 +98,13 @@ def card_embed(card: NoteCard) -> discord.Embed:
             )
     elif card.status == EpisodeStatus.ABSTAINED:
         embed = discord.Embed(
-            title=f"No note: EvoNote abstained (episode {card.episode_id})",
+            title=f"No note: EvoNote abstained ({card.episode_label})",
             colour=COLOURS[EpisodeStatus.ABSTAINED],
             description=_cut(_safe(card.abstain_reason or ""), MAX_DESCRIPTION),
         )
     else:
         embed = discord.Embed(
-            title=f"This post could not be checked (episode {card.episode_id})",
+            title=f"This post could not be checked ({card.episode_label})",
             colour=COLOURS[EpisodeStatus.FAILED],
             description=_cut(_safe(card.failure_reason or ""), MAX_DESCRIPTION),
         )
@@ -132,7 +132,7 @@ def card_embed(card: NoteCard) -> discord.Embed:
             name="X's evaluator", value=_cut(_safe(card.evaluation), MAX_FIELD), inline=False
         )
     if card.timings:
-        embed.set_footer(text=_cut(f"Timings: {card.timings} · episode {card.episode_id}", 2048))
+        embed.set_footer(text=_cut(f"Timings: {card.timings} · {card.episode_label}", 2048))
     return _within_total(embed)
 
 

@@ -60,7 +60,7 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
     blocks: list[dict[str, Any]] = []
     if card.status in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
         blocks.append(
-            _section(f":hourglass_flowing_sand: *Checking this post* (episode {card.episode_id})")
+            _section(f":hourglass_flowing_sand: *Checking this post* ({card.episode_label})")
         )
         if card.post_excerpt:
             blocks.append(_post(card))
@@ -69,7 +69,7 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
     if card.status == EpisodeStatus.NOTED and card.note:
         blocks.append(
             _section(
-                f"*Proposed Community Note* (episode {card.episode_id})\n"
+                f"*Proposed Community Note* ({card.episode_label})\n"
                 + "\n".join(f">{_escaped(line)}" for line in card.note.splitlines())
             )
         )
@@ -97,15 +97,15 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
     elif card.status == EpisodeStatus.ABSTAINED:
         blocks.append(
             _section(
-                f":no_entry_sign: *No note: EvoNote abstained* (episode "
-                f"{card.episode_id})\n{_escaped(card.abstain_reason or '')}"
+                f":no_entry_sign: *No note: EvoNote abstained* ("
+                f"{card.episode_label})\n{_escaped(card.abstain_reason or '')}"
             )
         )
     else:
         blocks.append(
             _section(
-                f":x: *This post could not be checked* (episode "
-                f"{card.episode_id})\n{_escaped(card.failure_reason or '')}"
+                f":x: *This post could not be checked* ("
+                f"{card.episode_label})\n{_escaped(card.failure_reason or '')}"
             )
         )
     if card.post_excerpt:

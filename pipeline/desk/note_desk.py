@@ -11,8 +11,10 @@ business (`CardView`, `CardPlacer`); what it says is the moderator desk's (`card
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from pipeline.card import NoteCard
@@ -51,11 +53,29 @@ def progress_text(p: Progress) -> str:
     return text + (" · Writing…" if p.phase == "writing" else "")
 
 
+# A request that arrives while the database cannot take it is held, not lost: it is tried
+# again (0.5 s, doubling to 8 s) for up to HOLD_S; past that, or with MAX_HELD requests already
+# held, its card says it was not stored. A PostgreSQL restart takes 5-20 s; a full disk does
+# not heal in a minute, and its card comes after the minute.
+HOLD_S = 60.0
+MAX_HELD = 100
+
+
 class NoteDesk:
-    def __init__(self, notes: NoteService, moderation: ModeratorDesk) -> None:
+    def __init__(
+        self,
+        notes: NoteService,
+        moderation: ModeratorDesk,
+        *,
+        hold_s: float = HOLD_S,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.notes = notes
         self.moderation = moderation
         self.previews = LinkPreviews(notes)  # a pasted link's preview, before any request
+        self.hold_s = hold_s
+        self.sleep = sleep
+        self.held = 0  # requests waiting for the database now
 
     async def asked_before(self, key: str) -> Episode | None:
         """The episode already asked for under this request key (a second paste or click)."""
@@ -115,7 +135,7 @@ class NoteDesk:
         the database cannot take it — then run behind the card here (`run`), or left queued for
         a worker."""
         try:
-            episode = await self.notes.enqueue_once(request)
+            episode = await self.enqueue_held(request)
         except EpisodeFailed as failed:
             await place(card_for(failed.episode))
             return
@@ -130,6 +150,23 @@ class NoteDesk:
             seen = await self.asked_before(request.key)
             if seen is not None:
                 await place(await self.moderation.card_of(seen))
+
+    async def enqueue_held(self, request: NoteRequest) -> Episode | None:
+        """`enqueue_once`, tried again while the database cannot take it, for up to `hold_s`
+        and while fewer than `MAX_HELD` requests wait (then its `StorageUnavailable`)."""
+        waited, delay = 0.0, 0.5
+        while True:
+            try:
+                return await self.notes.enqueue_once(request)
+            except StorageUnavailable:
+                if waited + delay > self.hold_s or self.held >= MAX_HELD:
+                    raise
+            self.held += 1
+            try:
+                await self.sleep(delay)
+            finally:
+                self.held -= 1
+            waited, delay = waited + delay, min(delay * 2, 8.0)
 
     async def attend(self, episode: Episode, place: CardPlacer, *, run: bool = True) -> None:
         """Show a queued episode's card, remember where it is, and run it behind the card."""

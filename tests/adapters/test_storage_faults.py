@@ -20,7 +20,7 @@ import pytest
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
 from pipeline.card import NoteCard
-from pipeline.desk.note_desk import NoteDesk
+from pipeline.desk.note_desk import MAX_HELD, NoteDesk
 from pipeline.errors import StorageUnavailable
 from pipeline.post import Post
 from pipeline.request import NoteRequest
@@ -98,13 +98,60 @@ async def test_a_chat_request_the_database_cannot_take_is_answered_not_dropped(
         shown.append(card)
         return object(), None
 
-    desk = NoteDesk(Notes(), None)  # type: ignore[arg-type]
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    desk = NoteDesk(Notes(), None, sleep=sleep)  # type: ignore[arg-type]
     await desk.request(NoteRequest(post_ref="MMR causes autism"), place)
     (card,) = shown
     assert card.status == "failed" and card.actions() == []
     assert "not stored" in (card.failure_reason or "") and "disk is full" in (
         card.failure_reason or ""
     )
+    assert card.episode_label == "not stored"  # no "episode 0" to ask about
+    assert 50 < sum(slept) <= 60  # held for the minute first
+
+
+async def test_requests_that_arrive_while_the_database_is_down_are_held_then_stored() -> None:
+    """The database is down for 20 s while 30 requests arrive (PostgreSQL restarting under
+    `serve`): every one is stored once it answers, and none is refused; 150 more at once are
+    held up to `MAX_HELD`, the rest answered at once that they were not stored."""
+    clock = [0.0]
+    stored: list[str] = []
+
+    class Notes:
+        async def enqueue_once(self, request: NoteRequest) -> None:
+            if clock[0] < 20:
+                raise StorageUnavailable("cannot reach the database; nothing was stored")
+            stored.append(request.post_ref)
+
+    peak = [0]
+
+    async def sleep(seconds: float) -> None:
+        peak[0] = max(peak[0], desk.held)
+        clock[0] += seconds / 30  # thirty requests sleep side by side: time passes once
+        await asyncio.sleep(0)
+
+    shown: list[NoteCard] = []
+
+    async def place(card: NoteCard) -> tuple[object, str | None]:
+        shown.append(card)
+        return object(), None
+
+    desk = NoteDesk(Notes(), None, sleep=sleep)  # type: ignore[arg-type]
+    asks = [NoteRequest(post_ref=f"claim {i}") for i in range(30)]
+    await asyncio.gather(*(desk.request(r, place, run=False) for r in asks))
+    assert sorted(stored) == sorted(r.post_ref for r in asks)
+    assert not any("not stored" in (c.failure_reason or "") for c in shown)
+
+    clock[0], stored[:], shown[:] = -1e9, [], []  # down for good now
+    burst = [NoteRequest(post_ref=f"more {i}") for i in range(150)]
+    await asyncio.gather(*(desk.request(r, place, run=False) for r in burst))
+    refused = [c for c in shown if "not stored" in (c.failure_reason or "")]
+    assert len(refused) == 150 and not stored  # each told, after the hold or at once
+    assert peak[0] == MAX_HELD  # never more held than the bound
 
 
 def _small_files() -> None:
