@@ -14,7 +14,9 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from slack_bolt import BoltResponse
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundTasks
@@ -53,6 +55,34 @@ def parsed(read: Callable[[dict[str, Any]], T], body: dict[str, Any], what: str)
         return None
 
 
+class GuardedApp(AsyncApp):
+    """Bolt's app, refusing with a 400 the payloads Bolt itself cannot read: a signed
+    `view_submission` without `view.type` logged a KeyError traceback and answered 500, a
+    `block_actions` without actions an IndexError."""
+
+    async def async_dispatch(self, req: AsyncBoltRequest) -> BoltResponse:
+        if (why := unreadable_by_bolt(req.body)) is not None:
+            return BoltResponse(status=400, body=why)
+        return await super().async_dispatch(req)
+
+
+def unreadable_by_bolt(body: object) -> str | None:
+    """Why Bolt would crash on a payload (its argument injection indexes these unguarded),
+    else None."""
+    if not isinstance(body, dict):
+        return None
+    kind = body.get("type")
+    if kind in ("view_submission", "view_closed"):
+        view = body.get("view")
+        if not isinstance(view, dict) or not isinstance(view.get("type"), str):
+            return "a view payload needs its view's type"
+    if kind == "block_actions":
+        actions = body.get("actions")
+        if not isinstance(actions, list) or not actions or not isinstance(actions[0], dict):
+            return "a block action needs its actions"
+    return None
+
+
 class SlackFrontend:
     def __init__(
         self,
@@ -74,7 +104,7 @@ class SlackFrontend:
         self.moderators = SlackModerators(settings, client)
         self.home = LessonsHome(client, self.moderators, lessons, desk.standing)
         secret = settings.signing_secret.get_secret_value() if settings.signing_secret else None
-        self.app = AsyncApp(
+        self.app = GuardedApp(
             client=client,
             signing_secret=secret,
             request_verification_enabled=secret is not None,

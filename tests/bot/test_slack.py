@@ -649,6 +649,18 @@ MALFORMED: list[tuple[str, str, str, str | None]] = [
         FORM,
         None,
     ),
+    (  # Bolt's own argument injection raised KeyError on it: a traceback and a 500
+        "our view without a type",
+        _payload(
+            {
+                "type": "view_submission",
+                "user": {"id": "U1"},
+                "view": {"id": "V1", "callback_id": "evonote_vote_reason"},
+            }
+        ),
+        FORM,
+        None,
+    ),
     ("modal metadata without episode", _modal(json.dumps({"channel": "C1"}), {}), FORM, None),
     (
         "modal metadata with text id",
@@ -715,6 +727,7 @@ async def test_malformed_signed_requests_get_a_4xx_or_a_polite_reply(
     body: str,
     content_type: str,
     ts: str | None,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     import aiohttp
 
@@ -736,6 +749,7 @@ async def test_malformed_signed_requests_get_a_4xx_or_a_polite_reply(
     assert status == 200 if case in ANSWERED_POLITELY else status in (400, 404), (case, status)
     assert await slack.desk.book.recent(5) == []  # nothing was started from a broken request
     assert not slack.background.failures  # nothing raised after the ack either
+    assert not [r for r in caplog.records if r.exc_info], case  # and no traceback logged
 
 
 async def test_note_with_a_path_never_opens_the_file(
