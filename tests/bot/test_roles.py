@@ -68,22 +68,37 @@ async def test_a_gateway_queues_and_a_worker_edits_the_card(
         assert await app.notes.work_once(views.progress_for) is None
 
 
-def worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "serve", "--role", "worker"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+def worker(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    # its log goes to a file: a pipe nobody reads fills and stops the worker mid-episode
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "serve", "--role", "worker"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=out,
+        )
 
 
-async def wait_for(store: EpisodeStore, episode_id: int, status: str, seconds: float) -> None:
+async def wait_for(
+    store: EpisodeStore,
+    episode_id: int,
+    status: str,
+    process: subprocess.Popen[bytes],
+    log: Path,
+    seconds: float = 300,
+) -> None:
+    """Until the episode has `status`, or the worker has died (its stderr then says why). The
+    bound is a backstop, not the measure: a worker that starts in 5 s alone took over 60 under
+    a loaded CI machine (the suite failed once that way)."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         row = await store.get(episode_id)
         if row is not None and row.status == status:
             return
+        if process.poll() is not None:
+            why = (await asyncio.to_thread(log.read_text, errors="replace"))[-2000:]
+            raise AssertionError(f"the worker exited {process.returncode}: {why}")
         await asyncio.sleep(0.2)
     raise AssertionError(f"episode {episode_id} did not become {status} in {seconds} s")
 
@@ -121,15 +136,16 @@ async def test_a_killed_worker_s_episode_is_finished_by_another(
             "PYTHONPATH": str(ROOT),
         }
     )
-    first = worker(env)
+    log = tmp_path / "workers.log"
+    first = worker(env, log)
     try:
-        await wait_for(store, row.id, "running", 60)
+        await wait_for(store, row.id, "running", first, log)
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait(10)
-    second = worker(env)
+    second = worker(env, log)
     try:
-        await wait_for(store, row.id, "noted", 90)
+        await wait_for(store, row.id, "noted", second, log)
     finally:
         second.terminate()
         second.wait(10)
