@@ -8,13 +8,19 @@ from typing import Any
 
 import pytest
 
+from memory.distil import Distiller
+from memory.echo import PostEcho
+from memory.judge import SocialUtilityJudge
+from memory.ports import FinishedEpisode
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import EvoNoteError
 from pipeline.evidence import Page, SearchResult
 from pipeline.ports import NoMemory
 from pipeline.post import Post
+from pipeline.revision import EpisodeReviser, NoteDraft
 from pipeline.vocabulary import load_word_lists
+from tests.fakes.embedder import HashingEmbedder
 from tests.fakes.odd_answers import OddAnswers
 from tests.fakes.policy import ResearchPolicy
 from tests.fakes.ports import FakeClock, FakeWeb, Journal, health_pages
@@ -76,3 +82,42 @@ async def test_a_page_or_a_search_that_fails_oddly_costs_only_itself() -> None:
     said = " ".join(s.observation for s in journal.steps)
     assert "could not be read" in said and "UnicodeEncodeError" in said
     assert "the search backend failed (KeyError)" in said
+
+
+async def test_odd_answers_never_make_judging_distilling_or_revising_raise() -> None:
+    """The judge, the distiller (with the post-echo check) and the reviser take the same
+    odd answers: a verdict, lessons refused with reasons, a revision refused with problems, or
+    an `EvoNoteError` — never another exception."""
+    await load_word_lists()
+    for seed in range(60):
+        model = OddAnswers(seed)
+        web = FakeWeb(health_pages())
+        runner = EpisodeRunner(
+            model=model, search=web, reader=web, memory=NoMemory(),
+            budget=EvidenceBudget(), clock=FakeClock(),
+        )  # fmt: skip
+        post = POSTS[seed % len(POSTS)]
+        try:
+            outcome = await runner.run(post)
+        except EvoNoteError:
+            continue
+        finished = FinishedEpisode(
+            id=seed + 1, post=post, status=outcome.status, brief=outcome.brief,
+            note=outcome.note, urls=outcome.urls, abstain_reason=outcome.abstain_reason,
+            evidence=outcome.evidence,
+        )  # fmt: skip
+        draft = NoteDraft(
+            post=post, brief=outcome.brief, evidence=outcome.evidence,
+            prose=(outcome.note or "Measles vaccines are safe.").split("\n\n")[0],
+            cited_urls=outcome.urls,
+        )  # fmt: skip
+        try:
+            verdict = await SocialUtilityJudge(OddAnswers(seed)).judge(finished)
+            await Distiller(OddAnswers(seed), echo=PostEcho(HashingEmbedder())).distil(
+                finished, verdict
+            )
+            await EpisodeReviser(OddAnswers(seed)).revise(draft, "It scored 0.31.")
+        except EvoNoteError:
+            continue
+        except Exception as e:  # what the test is for
+            pytest.fail(f"seed {seed}: {type(e).__name__}: {e}")
