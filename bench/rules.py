@@ -264,12 +264,23 @@ def measure(
     return results, counts
 
 
+# Recorded real-model drafts code published that it must not: what escapes is the marker.
+PUBLISHED_WRONGLY = {"bioscan-remnant-says-the-post-is-correct#1": "The post is correct"}
+
+
 def bad_real_model_rows() -> list[Row]:
-    """The recorded real-model drafts code refused on main 6357671."""
+    """The recorded real-model drafts code refused on main 6357671, and those it published
+    wrongly since (`PUBLISHED_WRONGLY`)."""
     refused = set(json.loads(REFUSED_ON_BASELINE.read_text(encoding="utf-8")))
-    rows = [r for r in real_model_rows() if r.id in refused]
-    for row in rows:
-        row.escapes_unless_refused = True
+    rows = []
+    for row in real_model_rows():
+        if row.id in refused:
+            row.escapes_unless_refused = True
+        elif row.id in PUBLISHED_WRONGLY:
+            row.marker = PUBLISHED_WRONGLY[row.id]
+        else:
+            continue
+        rows.append(row)
     return rows
 
 
@@ -280,7 +291,7 @@ def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
         rows = list(honest_rows(data / file, labels))
         honest_all += rows
         sets.append((f"honest: {file.split('_')[0]}", True, rows))
-    sets.append(("bad: real model, refused on 6357671", False, bad_real_model_rows()))
+    sets.append(("bad: real model, refused or wrong", False, bad_real_model_rows()))
     sets.append(("bad: payloads", False, list(payload_rows(honest_all))))
     sets.append(("bad: stance probes", False, list(stance_rows(honest_all))))
     return sets

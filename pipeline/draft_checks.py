@@ -650,6 +650,19 @@ def _attribution(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> st
     )
 
 
+def _verdict_only(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    """A sentence that only judges ("The post is correct.", "This is misleading.") gives a
+    reader nothing to check: code drops it, and a note of nothing else is refused. Seen with the
+    real model: code dropped three refused sentences and kept "The post is correct." — the
+    opposite of the evidence — which its own check passed and published."""
+    if not _states_nothing(sentence):
+        return None
+    return (
+        f"State what the pages read say: sentence {i} only gives a verdict, with no fact a "
+        "reader can check."
+    )
+
+
 def _ungrounded(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
     if not (terms := checks.ungrounded_terms(sentence, draft.cited)):
         return None
@@ -671,12 +684,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
         "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS)",
-        "honest 24 (10 alone); bad 85 (45 only)",
+        "honest 24 (10 alone); bad 86 (44 only)",
     ),
     Rule(
         RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
         "payloads that address raters, readers or the assistant, in six languages",
-        "honest 4 (3 alone); bad 30 (16 only)",
+        "honest 4 (3 alone); bad 31 (16 only)",
     ),
     Rule(
         RuleId.LINK_LIKE, "sentence", _text_policy(RuleId.LINK_LIKE), True,
@@ -716,7 +729,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
         "every unsupported note the real model published had passed its own support check",
-        "honest 174 (165 alone); bad 371 (4 only)",
+        "honest 174 (165 alone); bad 372 (4 only)",
+    ),
+    Rule(
+        RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
+        True, "the real model's 'The post is correct.', kept alone by code and published",
+        "honest 25 (14 alone); bad 10 (1 only)",
     ),
     Rule(
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
@@ -733,15 +751,15 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         RuleId.TOO_SHORT, "draft", _whole_draft(_too_short, RuleId.TOO_SHORT), False,
-        "a real note was cut down to 'Dr.'", "honest 7 (7 alone); bad 1 (0 only)",
+        "a real note was cut down to 'Dr.'", "honest 7 (6 alone); bad 1 (0 only)",
     ),
     Rule(
         RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
-        "a grammar's maxLength stops a string mid-way", "honest 29 (1 alone); bad 155 (0 only)",
+        "a grammar's maxLength stops a string mid-way", "honest 31 (1 alone); bad 155 (0 only)",
     ),
     Rule(
         RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
-        "X's limit: 280 characters, each URL one", "honest 79 (11 alone); bad 13 (0 only)",
+        "X's limit: 280 characters, each URL one", "honest 79 (11 alone); bad 14 (0 only)",
     ),
 )  # fmt: skip
 
@@ -876,14 +894,28 @@ _JUDGING_STEMS = frozenset(
     for w in """accuracy accurate claim claimed claims context contrary correct credible debunk
     debunked evidence factual false falsely mention mentioned misleading myth myths proof proven
     quote quoted quotes reliable reputable science scientific stated statement studies study
-    suggest suggests support supported unfounded unproven unsupported verified""".split()
+    suggest suggests support supported unfounded unproven unsupported verified true untrue
+    incorrect wrong inaccurate""".split()
 )
 
 
 def _states_nothing(sentence: str) -> bool:
-    """A sentence with no key term but the words a note judges a claim with: a verdict, no
-    fact ("This is a misleading statement.")."""
-    return not key_stems(sentence) - _JUDGING_STEMS
+    """A verdict, no fact ("This is a misleading statement.", "The post is correct."): no key
+    term but the words a note judges a claim with, no number, and fewer than
+    `_PLAIN_FACT_WORDS` other words of its own (function words aside). "Study found it was
+    only 4%" and "he made it public on social media, not on TV" state facts in everyday words
+    (measured on the cost corpus: 21 honest verdicts refused with a key term alone, 9 with this)."""
+    if key_stems(sentence) - _JUDGING_STEMS or numbers(sentence):
+        return False
+    plain = {
+        stem(w) for w in content_words(sentence) if w.isalpha() and zipf(w) < _FUNCTION_WORD_ZIPF
+    } - _JUDGING_STEMS
+    return len(plain) < _PLAIN_FACT_WORDS
+
+
+# Words this common are function words ("there", "that", "being", "said"), not the fact.
+_FUNCTION_WORD_ZIPF = 5.9
+_PLAIN_FACT_WORDS = 3
 
 
 # A sentence that opens by giving its claim to someone: "The BMJ states that …", "According to

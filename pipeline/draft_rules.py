@@ -33,6 +33,7 @@ class RuleId(StrEnum):
     ATTRIBUTION = "unsourced-attribution"  # gives its claim to someone no cited page names
     UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
     NO_PROSE = "no-prose"
+    VERDICT_ONLY = "verdict-only"  # a sentence that gives a verdict and states no fact
     TOO_SHORT = "too-short"
     CUT_OFF = "cut-off"  # the last sentence stops mid-way
     TOO_LONG = "too-long"  # over X's 280 characters
@@ -81,6 +82,7 @@ CARDS: dict[RuleId, RuleCard] = {
     RuleId.ATTRIBUTION: RuleCard(UNSUPPORTED_KIND, True),
     RuleId.UNGROUNDED: RuleCard(UNSUPPORTED_KIND, True),
     RuleId.NO_PROSE: RuleCard("had no prose", False),
+    RuleId.VERDICT_ONLY: RuleCard("gave a verdict without a fact", True),
     RuleId.TOO_SHORT: RuleCard("was too short to say anything", False),
     RuleId.CUT_OFF: RuleCard("ended mid-sentence", False),
     RuleId.TOO_LONG: RuleCard("was over 280 characters", False),

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.rules import bad_real_model_rows, decide, main
-from pipeline.actions import SupportedClaim, Write
+from bench.rules import Row, bad_real_model_rows, decide, escaped, main
+from pipeline.actions import FinalTurn, SupportedClaim, Write
 from pipeline.draft_checks import RULES, DraftChecks, reports_a_claim
 from pipeline.draft_rules import RuleId
 from pipeline.evidence import Evidence
@@ -140,8 +140,8 @@ def test_measured_misreadings_are_gone() -> None:
 
 
 @pytest.mark.parametrize("row", bad_real_model_rows(), ids=lambda r: r.id)
-def test_the_real_models_refused_drafts_stay_refused(row: object) -> None:
-    assert decide(row).verdict == "refused"  # type: ignore[arg-type]
+def test_the_real_models_bad_drafts_never_get_through(row: Row) -> None:
+    assert not escaped(row, decide(row))
 
 
 def test_the_rules_benchmark_judges_a_file_of_drafts(
@@ -203,3 +203,19 @@ def test_a_sentence_about_the_draft_is_about_the_note() -> None:
     said = "The draft sentence does not directly quote or reference the sources provided."
     assert RuleId.ABOUT_THE_NOTE in rules_of(c, said)
     assert RuleId.ABOUT_THE_NOTE not in rules_of(c, "Drafts of the study were reviewed twice.")
+
+
+def test_the_real_models_verdict_left_alone_by_repair_is_never_published() -> None:
+    episode = recording("bioscan-remnant-says-the-post-is-correct")
+    pages = {
+        u: Evidence(url=u, title=p["title"], excerpt=p["text"]) for u, p in episode["pages"].items()
+    }
+    c = DraftChecks(Post(text=episode["post"]), pages)
+    final = FinalTurn.model_validate(episode["answers"][0]["answer"])
+    assert isinstance(final.action, Write)
+    decision = c.decide(c.citing_read_pages(final.action))
+    # code dropped what it refused and kept "The post is correct.": a verdict, no fact (the
+    # opposite of the evidence), which the model's check then passed and published
+    assert decision.verdict == "refused" or "The post is correct" not in decision.action.text
+    assert RuleId.VERDICT_ONLY in rules_of(c, "The post is correct.")
+    assert RuleId.VERDICT_ONLY not in rules_of(c, "The post is correct: bioresonance works.")
