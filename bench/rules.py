@@ -138,7 +138,9 @@ def _pages_of(evidence: list[dict[str, Any]]) -> list[dict[str, str]]:
     """A row's evidence as pages read: one page per URL, its answers joined."""
     pages: dict[str, dict[str, str]] = {}
     for e in evidence:
-        if not e.get("url") or not e.get("text"):
+        # AVeriTeC gives some answers the "url" Metadata (the claim's own metadata): no page an
+        # episode could read or cite
+        if not str(e.get("url", "")).startswith(("http://", "https://")) or not e.get("text"):
             continue
         page = pages.setdefault(
             e["url"], {"url": e["url"], "title": e.get("title", ""), "text": ""}
