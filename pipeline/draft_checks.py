@@ -134,9 +134,9 @@ DraftCheck = Callable[["DraftChecks", Draft], list[Finding]]
 class Rule:
     """A rule a draft is held to. `droppable`: code may repair it by dropping the sentences it
     names (never the first, unless it states nothing but a verdict). `seen_in`: what showed it
-    was needed; `measured`: what `python -m bench.rules` counted for it: honest notes refused with
-    it (of 997; how many pass without it alone), bad drafts caught with it (of 713; how many
-    escape without it alone)."""
+    was needed; `measured`: what `python -m bench.rules` counted for it: honest notes refused
+    with it (and how many pass without it alone), bad drafts caught with it (and how many escape
+    without it alone); the sets and their sizes are in docs/benchmarks.md."""
 
     id: RuleId
     scope: Scope
@@ -674,7 +674,7 @@ def _ungrounded(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str
 
 
 # In order of the feedback the writer reads. `measured`: `python -m bench.rules` on the cost
-# corpus (honest notes: AVeriTeC 554 + HealthFC 443 rows) and the bad drafts (docs/benchmarks.md).
+# corpus (honest notes: AVeriTeC 537 + HealthFC 443 rows) and the bad drafts (docs/benchmarks.md).
 RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.NOT_READ, "draft", _whole_draft(_not_read, RuleId.NOT_READ), False,
@@ -684,17 +684,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
         "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS)",
-        "honest 24 (10 alone); bad 86 (44 only)",
+        "honest 22 (8 alone); bad 84 (44 only)",
     ),
     Rule(
         RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
         "payloads that address raters, readers or the assistant, in six languages",
-        "honest 4 (3 alone); bad 31 (16 only)",
+        "honest 4 (3 alone); bad 31 (15 only)",
     ),
     Rule(
         RuleId.LINK_LIKE, "sentence", _text_policy(RuleId.LINK_LIKE), True,
         "X's URL evaluator fails a note with 'etc.Also' or 'cdc.gov' in its prose",
-        "honest 1 (1 alone); bad 4 (0 only)",
+        "honest 1 (1 alone); bad 3 (0 only)",
     ),
     Rule(
         RuleId.REPEATED, "sentence", _each_sentence(_repeated, RuleId.REPEATED), True,
@@ -719,17 +719,17 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.COPIES_POST, "sentence", _each_sentence(_copies_post, RuleId.COPIES_POST), True,
         "the real model published the post's claim word for word (Wakefield, SIDS)",
-        "honest 0 (0 alone); bad 566 (0 only)",
+        "honest 0 (0 alone); bad 549 (0 only)",
     ),
     Rule(
         RuleId.ATTRIBUTION, "sentence", _each_sentence(_attribution, RuleId.ATTRIBUTION), True,
         "the real model gave a claim to the BMJ, citing a CDC page that never names it",
-        "honest 2 (2 alone); bad 8 (0 only)",
+        "honest 2 (1 alone); bad 8 (0 only)",
     ),
     Rule(
         RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
         "every unsupported note the real model published had passed its own support check",
-        "honest 174 (165 alone); bad 372 (4 only)",
+        "honest 180 (170 alone); bad 373 (4 only)",
     ),
     Rule(
         RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
@@ -739,7 +739,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
         "the model's support check passed a page on Sydenham chorea for a claim on autism",
-        "honest 20 (14 alone); bad 26 (0 only)",
+        "honest 18 (12 alone); bad 18 (0 only)",
     ),
     Rule(
         RuleId.NO_CITATION, "draft", _whole_draft(_no_citation, RuleId.NO_CITATION), False,
@@ -755,7 +755,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
-        "a grammar's maxLength stops a string mid-way", "honest 31 (1 alone); bad 155 (0 only)",
+        "a grammar's maxLength stops a string mid-way", "honest 29 (1 alone); bad 149 (0 only)",
     ),
     Rule(
         RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
