@@ -734,7 +734,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
         True, "the real model's 'The post is correct.', kept alone by code and published",
-        "honest 25 (14 alone); bad 10 (1 only)",
+        "honest 26 (14 alone); bad 11 (1 only)",
     ),
     Rule(
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
@@ -904,17 +904,25 @@ def _states_nothing(sentence: str) -> bool:
     term but the words a note judges a claim with, no number, and fewer than
     `_PLAIN_FACT_WORDS` other words of its own (function words aside). "Study found it was
     only 4%" and "he made it public on social media, not on TV" state facts in everyday words
-    (measured on the cost corpus: 21 honest verdicts refused with a key term alone, 9 with this)."""
+    (on the cost corpus the verdict-only rule alone refused 21 honest verdicts when only a key
+    term was a fact, 14 with this)."""
     if key_stems(sentence) - _JUDGING_STEMS or numbers(sentence):
         return False
     plain = {
-        stem(w) for w in content_words(sentence) if w.isalpha() and zipf(w) < _FUNCTION_WORD_ZIPF
+        stem(w) for w in content_words(sentence) if w.isalpha() and w not in _FUNCTION_WORDS
     } - _JUDGING_STEMS
     return len(plain) < _PLAIN_FACT_WORDS
 
 
-# Words this common are function words ("there", "that", "being", "said"), not the fact.
-_FUNCTION_WORD_ZIPF = 5.9
+# Words of four or more letters that carry no fact of their own.
+_FUNCTION_WORDS = frozenset(
+    """that this these those there their them they then than what when which while where
+    whom whose with without within from into onto upon about above below after before again
+    against among between during through until does have been being were would could should
+    shall will must might also however therefore thus hence even ever only just very much
+    many more most some such other each every both either neither none nothing anything
+    something said says here well still already""".split()
+)
 _PLAIN_FACT_WORDS = 3
 
 

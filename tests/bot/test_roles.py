@@ -326,7 +326,10 @@ async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worke
                 with contextlib.suppress(asyncio.CancelledError):
                     await workers
         rows = [r for r in rows if r is not None]
-        assert [r.attempts for r in rows[:2]] == [2, 2]  # run again, once each
+        # run again: once on an idle machine; on a loaded one (the suite beside a CPU-bound
+        # model server) a claim cut by the outage can count once more, within the attempts
+        # an episode has (EVONOTE_OPS__MAX_ATTEMPTS, 3) — it failed CI at random as `== [2, 2]`
+        assert all(2 <= r.attempts <= 3 for r in rows[:2]), [r.attempts for r in rows[:2]]
     finally:
         server.stop()
 
