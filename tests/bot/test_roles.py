@@ -376,3 +376,43 @@ async def test_a_worker_takes_its_next_episode_while_the_last_note_is_forecast(
             workers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await workers
+
+
+async def test_slack_requests_while_postgresql_is_down_for_20_s_are_all_stored(
+    app_env: ScriptedModelServer,
+    slack_api: MockSlackApi,
+    monkeypatch: pytest.MonkeyPatch,
+    network_guard: NetworkGuard,
+) -> None:
+    """PostgreSQL stops for 20 s under the Slack gateway while a burst of /note requests comes
+    in (4 arrived in such an outage and were lost, their cards labelled "episode 0"): each is
+    held and stored once the database answers, and none is answered "not stored"."""
+    from tests.fakes.postgres import start_postgres
+
+    server = start_postgres()
+    if server is None:
+        pytest.skip("PostgreSQL is not installed on this machine")
+    try:
+        network_guard.allow(server.port)
+        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, "outage"))
+        monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", "test-signing-secret")
+        settings = Settings()
+        async with build(settings) as app:
+            client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
+            gateway = SlackFrontend(
+                app.notes, app.desk, settings.slack, client, run_episodes=False
+            )  # as `serve --role gateway` builds it: the answer before the work
+            server.pause()
+            asked = [f"{POST} {n}" for n in range(8)]
+            for n, text in enumerate(asked):
+                response = await gateway.app.async_dispatch(command(text, trigger=f"T-{n}"))
+                assert response.status == 200  # acknowledged at once, whatever the database
+            await asyncio.sleep(20)
+            server.resume()
+            await asyncio.wait_for(gateway.background.drain(), 90)
+            stored = await app.store.recent(20)
+        cards = json.dumps([c.get("blocks") for c in slack_api.called("chat.postMessage")])
+        assert sorted(r.post.text for r in stored) == sorted(asked)  # every request stored
+        assert "not stored" not in cards and "episode 0" not in cards
+    finally:
+        server.stop()
