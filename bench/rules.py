@@ -34,9 +34,10 @@ from typing import Any
 from bench.payloads import ATTACKS, WOVEN
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import unanalysed_brief
-from pipeline.draft_checks import DraftChecks, Verdict, reports_a_claim
-from pipeline.draft_rules import RuleId
+from pipeline.claim_stance import reports_a_claim
+from pipeline.draft_checks import DraftChecks, Verdict
 from pipeline.evidence import Evidence
+from pipeline.findings import RuleId
 from pipeline.lexicon import content_words, key_stems, page_sentences
 from pipeline.post import Post
 

@@ -17,38 +17,41 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
-from pipeline.draft_rules import Finding, RuleId, Scope
+from pipeline.claim_stance import (
+    JUDGING_STEMS,
+    reports_a_claim,
+    states_nothing,
+    without_named_claims,
+)
+from pipeline.draft_rules import RULES, Draft
 from pipeline.evidence import Evidence, SupportVerdicts
+from pipeline.findings import Finding, RuleId
 from pipeline.lexicon import (
     ANY_WORD,
     TOPIC_TERM_ZIPF,
     a_run_of,
     content_words,
     copies_a_run,
+    ends_a_sentence,
     everyday,
     key_stems,
     last_word,
     negated,
     numbers,
     page_sentences,
-    said_as,
     stem,
     stems,
-    word_count,
     zipf,
 )
 from pipeline.note_text import (
     NOTE_CHAR_LIMIT,
-    AssembledNote,
     assemble_note,
     find_urls,
-    prose_findings,
     split_sentences,
 )
 from pipeline.ports import ChatMessage
@@ -57,36 +60,9 @@ from pipeline.prompts import EXAMPLE_NOTE_SENTENCE, support_messages
 from pipeline.text_policy import Provenance
 from pipeline.urls import page_key
 
-# A sentence about the note instead of the post: the real model, asked to revise, wrote "The
-# note should be revised to directly address the post's key claim …" as its prose, twice.
-_ABOUT_THE_NOTE = re.compile(
-    r"^(?:the|this|that|my|our|a|your)\s+(?:revised\s+|new\s+|community\s+|original\s+)?"
-    # "The draft sentence does not directly quote …": the real model (2026-12-02) copied the
-    # support check's words about its draft into the draft
-    r"(?:notes?|drafts?(?:\s+sentences?)?)\s+(?:should|must|could|would|needs?|has\s+to|will|"
-    r"can|is|does)\b",
-    re.IGNORECASE,
-)
-# A sentence about the evidence instead of the fact: asked to word a note from numbered
-# sentences, the real model wrote "The sentences from the pages read support the claim that
-# vaccines cause autism, …" (refused only because it was cut off).
-_ABOUT_THE_EVIDENCE = re.compile(
-    r"^(?:the|these|those)\s+(?:numbered\s+|given\s+)?(?:sentences|pages(?:\s+read)?|"
-    r"sources\s+(?:read|cited|given|shown))\b"
-    # anywhere: "…, as stated in sentence 1 of the pages read." (a real focused answer)
-    r"|\bsentences?\s+\d+\s+of\s+the\b|\bthe\s+pages\s+read\b"
-    # what the post lacks is no fact about the claim: "The post does not provide any specific
-    # references to … Malaria in Florida." (the real model, citing pages that never say it)
-    r"|^the\s+(?:post|tweet)\s+(?:does\s+not|doesn't|did\s+not|fails\s+to)\s+"
-    r"(?:provide|cite|give|include|offer|contain)\b",
-    re.IGNORECASE,
-)
-
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
 # post, it does not repeat it (human notes copy at most 4 words of any length).
 COPIED_RUN = 7
-# Fewer words say nothing a reader can use (a real note was cut down to "Dr.").
-MIN_NOTE_WORDS = 4
 # Prose shorter than the shortest grammar cap (`FocusedNote.text`'s 240 characters), less a
 # margin, was not stopped by a cap: a last sentence without its full stop is whole, and code
 # ends it (23 cost-corpus refusals were for that alone); at the cap, it was cut, and goes.
@@ -102,19 +78,6 @@ Verdict = Literal["published_by_code", "to_model", "refused"]
 
 
 @dataclass(frozen=True)
-class Draft:
-    """A write, parsed once: its sentences, the pages it cites that were read, those it cites
-    that were not, and the note as it would be published."""
-
-    action: Write
-    sentences: tuple[str, ...]
-    cited: tuple[str, ...]
-    unread: tuple[str, ...]
-    note: AssembledNote
-    memo: dict[str, list[tuple[RuleId, str]]] = field(default_factory=dict, compare=False)
-
-
-@dataclass(frozen=True)
 class CodeDecision:
     """What a writing step decides of a draft with no model call: `refused` (with the
     findings), `published_by_code` (every sentence borne out by a cited page sentence) or
@@ -125,25 +88,6 @@ class CodeDecision:
     action: Write
     findings: tuple[Finding, ...]
     repaired: bool = False
-
-
-DraftCheck = Callable[["DraftChecks", Draft], list[Finding]]
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A rule a draft is held to. `droppable`: code may repair it by dropping the sentences it
-    names (never the first, unless it states nothing but a verdict). `seen_in`: what showed it
-    was needed; `measured`: what `python -m bench.rules` counted for it: honest notes refused
-    with it (and how many pass without it alone), bad drafts caught with it (and how many escape
-    without it alone); the sets and their sizes are in docs/benchmarks.md."""
-
-    id: RuleId
-    scope: Scope
-    check: DraftCheck
-    droppable: bool
-    seen_in: str
-    measured: str
 
 
 class DraftChecks:
@@ -268,7 +212,7 @@ class DraftChecks:
             findings = self.findings(draft.action)
         droppable = {r.id for r in RULES if r.droppable}
         dropped = {f.sentence for f in findings if f.rule in droppable and f.sentence}
-        if 1 in dropped and not _states_nothing(sentences[0]):
+        if 1 in dropped and not states_nothing(sentences[0]):
             return None
         kept = [s for i, s in enumerate(sentences, start=1) if i not in dropped]
         if kept and not ends_a_sentence(kept[-1]):
@@ -315,7 +259,7 @@ class DraftChecks:
         the rest passes every code check: each sentence left was borne out (seen with the real
         model: a sound first sentence and a second that said more, drafted again and again)."""
         sentences = split_sentences(action.text)
-        if 1 in unsupported and not _states_nothing(sentences[0]):
+        if 1 in unsupported and not states_nothing(sentences[0]):
             return None
         if not unsupported or len(unsupported) >= len(sentences):
             return None
@@ -364,8 +308,8 @@ class DraftChecks:
         if not pages:
             return {}  # no page on the claims to judge by: the citation checks refuse it
         read = frozenset().union(*(_terms_read(e) for e in pages))
-        named = key_stems(_without_named_claims(sentence))
-        missing = (named & self.claim_stems()) - read - _JUDGING_STEMS
+        named = key_stems(without_named_claims(sentence))
+        missing = (named & self.claim_stems()) - read - JUDGING_STEMS
         words = {stem(w.lower()): w for w in ANY_WORD.findall(sentence)}
         return {t: words.get(t, t) for t in missing}
 
@@ -394,7 +338,7 @@ class DraftChecks:
         Such a sentence is never published on code's word: a debunking page quotes the myth
         before it answers it, and word overlap cannot tell the two apart. "There is no evidence
         that vaccines cause autism." names the claim to correct it and is not one."""
-        said = stems(sentence) - _JUDGING_STEMS
+        said = stems(sentence) - JUDGING_STEMS
         if len(said) < 2:
             return False
         return any(
@@ -410,7 +354,7 @@ class DraftChecks:
         """The topic terms (stems) of the post and the claims; when they have none (a claim in
         everyday words), their content words."""
         text = " ".join([self.post.all_text(), *self.claims()])
-        return key_stems(text, TOPIC_TERM_ZIPF) or stems(text) - _JUDGING_STEMS
+        return key_stems(text, TOPIC_TERM_ZIPF) or stems(text) - JUDGING_STEMS
 
     def about_the_claims(self, url: str) -> bool:
         """Whether a read page is about the claims at all: it shares a topic term with the post
@@ -486,284 +430,6 @@ class DraftChecks:
         return sentences, support_messages(self.post, sentences, support, sources)
 
 
-# ---- the rules ---------------------------------------------------------------------------
-
-
-def _each_sentence(
-    check: Callable[[DraftChecks, Draft, int, str], str | None], rule: RuleId
-) -> DraftCheck:
-    """A sentence rule as a draft check: a finding for each sentence it refuses."""
-
-    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
-        return [
-            Finding(rule, feedback, i)
-            for i, sentence in enumerate(draft.sentences, start=1)
-            if (feedback := check(checks, draft, i, sentence)) is not None
-        ]
-
-    return findings
-
-
-def _whole_draft(check: Callable[[DraftChecks, Draft], str | None], rule: RuleId) -> DraftCheck:
-    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
-        feedback = check(checks, draft)
-        return [] if feedback is None else [Finding(rule, feedback)]
-
-    return findings
-
-
-def _text_policy(rule: RuleId) -> DraftCheck:
-    """The text policy's findings of one kind (`pipeline.note_text.prose_findings`): on each
-    sentence, so that code may drop the one that fails, and on the whole prose (a link can be
-    spelt across sentences), where no sentence alone shows it."""
-
-    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
-        provenance = checks.provenance()
-        if "policy" not in draft.memo:
-            draft.memo["policy"] = prose_findings(draft.action.text, provenance)
-            for i, sentence in enumerate(draft.sentences, start=1):
-                draft.memo[f"policy{i}"] = prose_findings(sentence, provenance)
-        found = [
-            Finding(rule, feedback, i)
-            for i in range(1, len(draft.sentences) + 1)
-            for r, feedback in draft.memo[f"policy{i}"]
-            if r is rule
-        ]
-        if not found:
-            found = [Finding(rule, feedback) for r, feedback in draft.memo["policy"] if r is rule]
-        return found
-
-    return findings
-
-
-def _not_read(checks: DraftChecks, draft: Draft) -> str | None:
-    if not draft.unread:
-        return None
-    # a weak model cited the post's own link three times over: the pages it may cite are
-    # named, which a "not read" alone never taught it
-    return (
-        "These sources were not read successfully and cannot be cited: "
-        + ", ".join(draft.unread)
-        + ". Cite pages read: "
-        + ", ".join(list(checks.evidence)[:4])
-        + "."
-    )
-
-
-def _off_topic(checks: DraftChecks, draft: Draft) -> str | None:
-    off = [u for u in draft.cited if not checks.about_the_claims(u)]
-    if not off:
-        return None
-    return (
-        "These pages share no key term with the claims and cannot support the note: "
-        + ", ".join(off)
-        + "."
-    )
-
-
-def _no_citation(checks: DraftChecks, draft: Draft) -> str | None:
-    if draft.note.urls or draft.unread:
-        return None
-    return "Cite at least one page you have read."
-
-
-def _prose(draft: Draft) -> str:
-    return draft.note.text.split("\n\n")[0].strip()
-
-
-def _no_prose(checks: DraftChecks, draft: Draft) -> str | None:
-    return None if _prose(draft) else "The note has no prose."
-
-
-def _too_short(checks: DraftChecks, draft: Draft) -> str | None:
-    prose = _prose(draft)
-    if not prose or word_count(prose) >= MIN_NOTE_WORDS:
-        return None
-    return "Too short to be a note: write at least one full sentence."
-
-
-def _cut_off(checks: DraftChecks, draft: Draft) -> str | None:
-    prose = _prose(draft)
-    if not prose or word_count(prose) < MIN_NOTE_WORDS or ends_a_sentence(prose):
-        return None
-    return "The last sentence is cut off: end the note with a full sentence."
-
-
-def _too_long(checks: DraftChecks, draft: Draft) -> str | None:
-    if draft.note.length <= NOTE_CHAR_LIMIT:
-        return None
-    return (
-        f"The note is {draft.note.length} characters (each URL counts as one); "
-        f"the limit is {NOTE_CHAR_LIMIT}: shorten the prose by at least "
-        f"{draft.note.length - NOTE_CHAR_LIMIT}."
-    )
-
-
-def _repeated(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    first = next(
-        j for j, s in enumerate(draft.sentences, start=1) if said_as(s) == said_as(sentence)
-    )
-    return None if first == i else f"Say each thing once: sentence {i} repeats sentence {first}."
-
-
-def _question(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    """A question is no fact: the real model published a page's headings ("What is (are)
-    Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
-    if not sentence.rstrip("\"'”’)]»").endswith("?"):
-        return None
-    return f"State facts: sentence {i} is a question."
-
-
-def _about_the_note(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    if not (_ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.search(sentence)):
-        return None
-    return (
-        f"Write the note itself: sentence {i} is about the note or its sources, not the post. "
-        "The prose is what readers see: state the facts; say what you change in the thought."
-    )
-
-
-def _example(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    if not checks.repeats_the_example(sentence):
-        return None
-    return (
-        f"Write from the pages read: sentence {i} repeats the example in your instructions, "
-        "which no page read says."
-    )
-
-
-def _copies_post(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    if not checks.repeats_the_post(sentence):
-        return None
-    return (
-        f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
-        "Say what the sources read say, in your own words."
-    )
-
-
-def _attribution(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    if (who := checks.unsourced_attribution(sentence, draft.cited)) is None:
-        return None
-    return (
-        f"Sentence {i} gives its claim to '{who}', which no page it cites mentions: say only "
-        "what the cited pages say, and who says it."
-    )
-
-
-def _verdict_only(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    """A sentence that only judges ("The post is correct.", "This is misleading.") gives a
-    reader nothing to check: code drops it, and a note of nothing else is refused. Seen with the
-    real model: code dropped three refused sentences and kept "The post is correct." — the
-    opposite of the evidence — which its own check passed and published."""
-    if not _states_nothing(sentence):
-        return None
-    return (
-        f"State what the pages read say: sentence {i} only gives a verdict, with no fact a "
-        "reader can check."
-    )
-
-
-def _ungrounded(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
-    if not (terms := checks.ungrounded_terms(sentence, draft.cited)):
-        return None
-    return (
-        f"Say only what the cited pages say: sentence {i} speaks of "
-        + ", ".join(f"'{t}'" for t in terms)
-        + ", which none of them uses."
-    )
-
-
-# In order of the feedback the writer reads. `measured`: `python -m bench.rules` on the cost
-# corpus (honest notes: AVeriTeC 537 + HealthFC 443 rows) and the bad drafts (docs/benchmarks.md).
-RULES: tuple[Rule, ...] = (
-    Rule(
-        RuleId.NOT_READ, "draft", _whole_draft(_not_read, RuleId.NOT_READ), False,
-        "the real model cited the post's own t.co link and results it never opened",
-        "honest 0 (0 alone); bad 12 (2 only)",
-    ),
-    Rule(
-        RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
-        "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS)",
-        "honest 22 (8 alone); bad 84 (44 only)",
-    ),
-    Rule(
-        RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
-        "payloads that address raters, readers or the assistant, in six languages",
-        "honest 4 (3 alone); bad 31 (15 only)",
-    ),
-    Rule(
-        RuleId.LINK_LIKE, "sentence", _text_policy(RuleId.LINK_LIKE), True,
-        "X's URL evaluator fails a note with 'etc.Also' or 'cdc.gov' in its prose",
-        "honest 1 (1 alone); bad 3 (0 only)",
-    ),
-    Rule(
-        RuleId.REPEATED, "sentence", _each_sentence(_repeated, RuleId.REPEATED), True,
-        "the real model published one sentence three times over (malaria)",
-        "honest 0 (0 alone); bad 3 (0 only)",
-    ),
-    Rule(
-        RuleId.QUESTION, "sentence", _each_sentence(_question, RuleId.QUESTION), True,
-        "the real model published a page's headings as sentences (smoking)",
-        "honest 0 (0 alone); bad 12 (0 only)",
-    ),
-    Rule(
-        RuleId.ABOUT_THE_NOTE, "sentence", _each_sentence(_about_the_note, RuleId.ABOUT_THE_NOTE),
-        True, "the real model's revision wrote 'The note should be revised …'",
-        "honest 0 (0 alone); bad 4 (3 only)",
-    ),
-    Rule(
-        RuleId.EXAMPLE, "sentence", _each_sentence(_example, RuleId.EXAMPLE), True,
-        "the real model published the prompts' MMR example on a Tylenol post",
-        "honest 0 (0 alone); bad 2 (0 only)",
-    ),
-    Rule(
-        RuleId.COPIES_POST, "sentence", _each_sentence(_copies_post, RuleId.COPIES_POST), True,
-        "the real model published the post's claim word for word (Wakefield, SIDS)",
-        "honest 0 (0 alone); bad 549 (0 only)",
-    ),
-    Rule(
-        RuleId.ATTRIBUTION, "sentence", _each_sentence(_attribution, RuleId.ATTRIBUTION), True,
-        "the real model gave a claim to the BMJ, citing a CDC page that never names it",
-        "honest 2 (1 alone); bad 8 (0 only)",
-    ),
-    Rule(
-        RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
-        "every unsupported note the real model published had passed its own support check",
-        "honest 180 (170 alone); bad 373 (4 only)",
-    ),
-    Rule(
-        RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
-        True, "the real model's 'The post is correct.', kept alone by code and published",
-        "honest 26 (14 alone); bad 11 (1 only)",
-    ),
-    Rule(
-        RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
-        "the model's support check passed a page on Sydenham chorea for a claim on autism",
-        "honest 18 (12 alone); bad 18 (0 only)",
-    ),
-    Rule(
-        RuleId.NO_CITATION, "draft", _whole_draft(_no_citation, RuleId.NO_CITATION), False,
-        "a note must cite what it read", "honest 0 (0 alone); bad 0 (0 only)",
-    ),
-    Rule(
-        RuleId.NO_PROSE, "draft", _whole_draft(_no_prose, RuleId.NO_PROSE), False,
-        "a draft of URLs only", "honest 0 (0 alone); bad 0 (0 only)",
-    ),
-    Rule(
-        RuleId.TOO_SHORT, "draft", _whole_draft(_too_short, RuleId.TOO_SHORT), False,
-        "a real note was cut down to 'Dr.'", "honest 7 (6 alone); bad 1 (0 only)",
-    ),
-    Rule(
-        RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
-        "a grammar's maxLength stops a string mid-way", "honest 29 (1 alone); bad 149 (0 only)",
-    ),
-    Rule(
-        RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
-        "X's limit: 280 characters, each URL one", "honest 79 (11 alone); bad 14 (0 only)",
-    ),
-)  # fmt: skip
-
-
 def support_findings(
     sentences: list[str], verdicts: SupportVerdicts, borne_out: set[int] | None = None
 ) -> list[Finding]:
@@ -813,24 +479,6 @@ def _terms_of(text: str) -> frozenset[str]:
     return frozenset(stems(text) | set(words) | joined)
 
 
-# A claim named in order to be corrected: "There is no evidence that globules protect against
-# the novel coronavirus", "The source does not mention the leaves of sweet potato", "has never
-# been investigated". Its terms are the claim's, not facts the note asserts; the model's
-# support check judges the sentence (it is never published on code's word: `_bears_out`).
-_NAMED_CLAIM = re.compile(
-    r"(?:no|little|insufficient|not\s+enough|lack\s+of|without)\s+(?:\w+\s+){0,2}?"
-    r"(?:evidence|proof|data|studies|research|indications?)\s+(?:that|for|of|to).*"
-    r"|(?:does|do|did)\s*(?:n't|\s+not)\s+(?:even\s+)?(?:mention|say|show|state|support).*"
-    r"|not\s+(?:been\s+)?(?:proven|shown|established|demonstrated)\s+(?:that|to).*",
-    re.IGNORECASE,
-)
-
-
-def _without_named_claims(sentence: str) -> str:
-    """The sentence without the claims it names in order to correct them (`_NAMED_CLAIM`)."""
-    return _NAMED_CLAIM.sub(" ", sentence)
-
-
 def _bears_out(sentence: str, quotes: list[str]) -> bool:
     """The quotes together hold every content word (stem) and number of the sentence, and one
     of them is negated as the sentence is (or none is)."""
@@ -842,26 +490,6 @@ def _bears_out(sentence: str, quotes: list[str]) -> bool:
     )
 
 
-# A page sentence that reports a claim in order to answer it: "Someone has claimed that the
-# COVID-19 vaccines are going to cause infertility", "Myth: …", "Some say …", "It is not true
-# that …". Its words are the myth's; it bears out no note sentence.
-_REPORTED_CLAIM = re.compile(
-    r"\bclaim(?:s|ed|ing)?\s+(?:that|to)\b|\b(?:some|many|they|people|others)\s+"
-    r"(?:people\s+)?(?:say|said|believe|believed|think|claim|argue|suggest)\b|"
-    r"\b(?:it\s+is|it's)\s+(?:not\s+true|false|a\s+myth|untrue)\b|\bmyths?\b|\brumou?rs?\b|"
-    r"\bmisconceptions?\b|\b(?:falsely|wrongly|erroneously)\b|\bcontrary\s+to\b|"
-    r"\b(?:allegedly|supposedly|so-called|purported(?:ly)?)\b|\bhoax\b|[\"“][^\"”]{12,}[\"”]",
-    re.IGNORECASE,
-)
-
-
-def reports_a_claim(page_sentence: str) -> bool:
-    """Whether a page sentence reports a claim (to refute it) instead of stating a fact, or
-    asks a question."""
-    text = page_sentence.rstrip("\"'”’)]» ")
-    return text.endswith("?") or bool(_REPORTED_CLAIM.search(page_sentence))
-
-
 def same_page(url: str, known: list[str]) -> str:
     """The URL of `known` that names the same page as `url` in another spelling (`page_key`),
     or `url` itself."""
@@ -869,10 +497,6 @@ def same_page(url: str, known: list[str]) -> str:
         return url
     key = page_key(url)
     return next((k for k in known if page_key(k) == key), url)
-
-
-def ends_a_sentence(text: str) -> bool:
-    return text.rstrip("\"'”’)]»").endswith((".", "!", "?", "…", "。"))
 
 
 def _whole(sentence: str, prose: str, provenance: Provenance) -> bool:
@@ -886,44 +510,6 @@ def _whole(sentence: str, prose: str, provenance: Provenance) -> bool:
         and bool(re.search(r"[^\W_]\W*$", sentence))
         and (last in provenance.words or zipf(last) >= 3.0)
     )
-
-
-# Words a note uses to judge a claim, not to state a fact: no page need use them.
-_JUDGING_STEMS = frozenset(
-    stem(w)
-    for w in """accuracy accurate claim claimed claims context contrary correct credible debunk
-    debunked evidence factual false falsely mention mentioned misleading myth myths proof proven
-    quote quoted quotes reliable reputable science scientific stated statement studies study
-    suggest suggests support supported unfounded unproven unsupported verified true untrue
-    incorrect wrong inaccurate""".split()
-)
-
-
-def _states_nothing(sentence: str) -> bool:
-    """A verdict, no fact ("This is a misleading statement.", "The post is correct."): no key
-    term but the words a note judges a claim with, no number, and fewer than
-    `_PLAIN_FACT_WORDS` other words of its own (function words aside). "Study found it was
-    only 4%" and "he made it public on social media, not on TV" state facts in everyday words
-    (on the cost corpus the verdict-only rule alone refused 21 honest verdicts when only a key
-    term was a fact, 14 with this)."""
-    if key_stems(sentence) - _JUDGING_STEMS or numbers(sentence):
-        return False
-    plain = {
-        stem(w) for w in content_words(sentence) if w.isalpha() and w not in _FUNCTION_WORDS
-    } - _JUDGING_STEMS
-    return len(plain) < _PLAIN_FACT_WORDS
-
-
-# Words of four or more letters that carry no fact of their own.
-_FUNCTION_WORDS = frozenset(
-    """that this these those there their them they then than what when which while where
-    whom whose with without within from into onto upon about above below after before again
-    against among between during through until does have been being were would could should
-    shall will must might also however therefore thus hence even ever only just very much
-    many more most some such other each every both either neither none nothing anything
-    something said says here well still already""".split()
-)
-_PLAIN_FACT_WORDS = 3
 
 
 # A sentence that opens by giving its claim to someone: "The BMJ states that …", "According to

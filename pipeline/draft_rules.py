@@ -1,99 +1,362 @@
-"""The rules a draft is held to, as values: each with its id, what it checks (a sentence or the
-whole draft), whether code may repair it by dropping the sentences it names, how a card names
-it, and where it was seen. `pipeline.draft_checks.RULES` pairs each with its check; the
-findings, the repairs, the episode's stored step and `bench.rules` all speak in these ids.
-
-Each rule's cost and catch, measured by `python -m bench.rules` (docs/benchmarks.md) over the
-honest notes of `../shared/data/evidence_claims/` (people's own verdicts, with their evidence as
-the pages read) and the bad drafts (the real model's recorded drafts, payload drafts):
-the numbers beside each rule in `pipeline.draft_checks.RULES`.
+"""The rules a draft is held to, as values: each `Rule` has its id, what it looks at (a sentence
+or the whole draft), its check, whether code may repair it by dropping the sentences it names,
+where it was seen and what `python -m bench.rules` measured of it. `DraftChecks.findings` is a
+loop over `RULES`; the findings, the repairs, the episode's stored step and the benchmark all
+speak in `pipeline.findings.RuleId`s.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import Literal
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
 
+from pipeline.actions import Write
+from pipeline.claim_stance import states_nothing
+from pipeline.findings import Finding, RuleId
+from pipeline.lexicon import ends_a_sentence, said_as, word_count
+from pipeline.note_text import NOTE_CHAR_LIMIT, AssembledNote, prose_findings
 
-class RuleId(StrEnum):
-    """Why a draft is refused: one id per rule, stored with the step (`failed_checks`)."""
-
-    NOT_READ = "not-read"  # cites a page that was not read
-    OFF_TOPIC = "off-topic"  # cites a read page that shares no key term with the claims
-    NO_CITATION = "no-citation"  # cites no page read
-    TOKENS = "unread-tokens"  # a word, number or link no vocabulary and no page read has
-    DIRECTIVE = "directive"  # addresses a reader, a rater or the system
-    LINK_LIKE = "link-like"  # a token X's evaluator would check as a link
-    REPEATED = "repeated-sentence"  # the same sentence twice
-    QUESTION = "question"  # a question is no fact
-    ABOUT_THE_NOTE = "about-the-note"  # speaks of the note or its sources, not the post
-    EXAMPLE = "repeats-example"  # the prompts' example sentence on another topic
-    COPIES_POST = "copies-post"  # the post's own words
-    ATTRIBUTION = "unsourced-attribution"  # gives its claim to someone no cited page names
-    UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
-    NO_PROSE = "no-prose"
-    VERDICT_ONLY = "verdict-only"  # a sentence that gives a verdict and states no fact
-    TOO_SHORT = "too-short"
-    CUT_OFF = "cut-off"  # the last sentence stops mid-way
-    TOO_LONG = "too-long"  # over X's 280 characters
-    TOO_FEW_SEARCHES = "too-few-searches"  # the budget's minimum of research
-    TOO_FEW_READS = "too-few-reads"
-    UNSUPPORTED = "unsupported"  # the model's support check found a sentence not borne out
-
+if TYPE_CHECKING:
+    from pipeline.draft_checks import DraftChecks
 
 Scope = Literal["sentence", "draft"]
 
+# Fewer words say nothing a reader can use (a real note was cut down to "Dr.").
+MIN_NOTE_WORDS = 4
+
+# A sentence about the note instead of the post: the real model, asked to revise, wrote "The
+# note should be revised to directly address the post's key claim …" as its prose, twice.
+_ABOUT_THE_NOTE = re.compile(
+    r"^(?:the|this|that|my|our|a|your)\s+(?:revised\s+|new\s+|community\s+|original\s+)?"
+    # "The draft sentence does not directly quote …": the real model (2026-12-02) copied the
+    # support check's words about its draft into the draft
+    r"(?:notes?|drafts?(?:\s+sentences?)?)\s+(?:should|must|could|would|needs?|has\s+to|will|"
+    r"can|is|does)\b",
+    re.IGNORECASE,
+)
+# A sentence about the evidence instead of the fact: asked to word a note from numbered
+# sentences, the real model wrote "The sentences from the pages read support the claim that
+# vaccines cause autism, …" (refused only because it was cut off).
+_ABOUT_THE_EVIDENCE = re.compile(
+    r"^(?:the|these|those)\s+(?:numbered\s+|given\s+)?(?:sentences|pages(?:\s+read)?|"
+    r"sources\s+(?:read|cited|given|shown))\b"
+    # anywhere: "…, as stated in sentence 1 of the pages read." (a real focused answer)
+    r"|\bsentences?\s+\d+\s+of\s+the\b|\bthe\s+pages\s+read\b"
+    # what the post lacks is no fact about the claim: "The post does not provide any specific
+    # references to … Malaria in Florida." (the real model, citing pages that never say it)
+    r"|^the\s+(?:post|tweet)\s+(?:does\s+not|doesn't|did\s+not|fails\s+to)\s+"
+    r"(?:provide|cite|give|include|offer|contain)\b",
+    re.IGNORECASE,
+)
+
 
 @dataclass(frozen=True)
-class Finding:
-    """One thing a draft got wrong: the rule, the feedback the writer reads, and the sentence
-    (1-based) it is about, or None for the whole draft."""
+class Draft:
+    """A write, parsed once: its sentences, the pages it cites that were read, those it cites
+    that were not, and the note as it would be published."""
 
-    rule: RuleId
-    feedback: str
-    sentence: int | None = None
+    action: Write
+    sentences: tuple[str, ...]
+    cited: tuple[str, ...]
+    unread: tuple[str, ...]
+    note: AssembledNote
+    memo: dict[str, list[tuple[RuleId, str]]] = field(default_factory=dict, compare=False)
+
+
+DraftCheck = Callable[["DraftChecks", Draft], list[Finding]]
 
 
 @dataclass(frozen=True)
-class RuleCard:
-    """How a card speaks of a rule: `kind` completes "the last draft …"; `said` is whether it
-    is about what the draft said (shown) or its form (code's to repair, or the model's, in the
-    trajectory)."""
+class Rule:
+    """A rule a draft is held to. `droppable`: code may repair it by dropping the sentences it
+    names (never the first, unless it states nothing but a verdict). `seen_in`: what showed it
+    was needed; `measured`: what `python -m bench.rules` counted for it: honest notes refused
+    with it (and how many pass without it alone), bad drafts caught with it (and how many escape
+    without it alone); the sets and their sizes are in docs/benchmarks.md."""
 
-    kind: str
-    said: bool
-
-
-UNSUPPORTED_KIND = "made claims its sources do not bear out"
-
-CARDS: dict[RuleId, RuleCard] = {
-    RuleId.NOT_READ: RuleCard("cited pages that were not read", False),
-    RuleId.OFF_TOPIC: RuleCard("cited pages that share no key term with the claims", True),
-    RuleId.NO_CITATION: RuleCard("cited no page read", False),
-    RuleId.TOKENS: RuleCard("held words, links or numbers that no page read uses", True),
-    RuleId.DIRECTIVE: RuleCard("addressed its readers, raters or the system", True),
-    RuleId.LINK_LIKE: RuleCard("held a token X would check as a link", False),
-    RuleId.REPEATED: RuleCard("repeated a sentence", False),
-    RuleId.QUESTION: RuleCard("asked a question", False),
-    RuleId.ABOUT_THE_NOTE: RuleCard("wrote about the note instead of the note", True),
-    RuleId.EXAMPLE: RuleCard("repeated the instructions' example", True),
-    RuleId.COPIES_POST: RuleCard("repeated the post's own words instead of answering them", True),
-    RuleId.ATTRIBUTION: RuleCard(UNSUPPORTED_KIND, True),
-    RuleId.UNGROUNDED: RuleCard(UNSUPPORTED_KIND, True),
-    RuleId.NO_PROSE: RuleCard("had no prose", False),
-    RuleId.VERDICT_ONLY: RuleCard("gave a verdict without a fact", True),
-    RuleId.TOO_SHORT: RuleCard("was too short to say anything", False),
-    RuleId.CUT_OFF: RuleCard("ended mid-sentence", False),
-    RuleId.TOO_LONG: RuleCard("was over 280 characters", False),
-    RuleId.TOO_FEW_SEARCHES: RuleCard("came before enough searching", False),
-    RuleId.TOO_FEW_READS: RuleCard("came before enough reading", False),
-    RuleId.UNSUPPORTED: RuleCard(UNSUPPORTED_KIND, True),
-}
+    id: RuleId
+    scope: Scope
+    check: DraftCheck
+    droppable: bool
+    seen_in: str
+    measured: str
 
 
-def what_was_said_wrong(findings: list[Finding]) -> list[str]:
-    """The card's words for what the findings say the draft said wrong, each once, in order;
-    never its form."""
-    kinds = (CARDS[f.rule] for f in findings)
-    return list(dict.fromkeys(card.kind for card in kinds if card.said))
+# ---- the rules ---------------------------------------------------------------------------
+
+
+def _each_sentence(
+    check: Callable[[DraftChecks, Draft, int, str], str | None], rule: RuleId
+) -> DraftCheck:
+    """A sentence rule as a draft check: a finding for each sentence it refuses."""
+
+    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+        return [
+            Finding(rule, feedback, i)
+            for i, sentence in enumerate(draft.sentences, start=1)
+            if (feedback := check(checks, draft, i, sentence)) is not None
+        ]
+
+    return findings
+
+
+def _whole_draft(check: Callable[[DraftChecks, Draft], str | None], rule: RuleId) -> DraftCheck:
+    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+        feedback = check(checks, draft)
+        return [] if feedback is None else [Finding(rule, feedback)]
+
+    return findings
+
+
+def _text_policy(rule: RuleId) -> DraftCheck:
+    """The text policy's findings of one kind (`pipeline.note_text.prose_findings`): on each
+    sentence, so that code may drop the one that fails, and on the whole prose (a link can be
+    spelt across sentences), where no sentence alone shows it."""
+
+    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+        provenance = checks.provenance()
+        if "policy" not in draft.memo:
+            draft.memo["policy"] = prose_findings(draft.action.text, provenance)
+            for i, sentence in enumerate(draft.sentences, start=1):
+                draft.memo[f"policy{i}"] = prose_findings(sentence, provenance)
+        found = [
+            Finding(rule, feedback, i)
+            for i in range(1, len(draft.sentences) + 1)
+            for r, feedback in draft.memo[f"policy{i}"]
+            if r is rule
+        ]
+        if not found:
+            found = [Finding(rule, feedback) for r, feedback in draft.memo["policy"] if r is rule]
+        return found
+
+    return findings
+
+
+def _not_read(checks: DraftChecks, draft: Draft) -> str | None:
+    if not draft.unread:
+        return None
+    # a weak model cited the post's own link three times over: the pages it may cite are
+    # named, which a "not read" alone never taught it
+    return (
+        "These sources were not read successfully and cannot be cited: "
+        + ", ".join(draft.unread)
+        + ". Cite pages read: "
+        + ", ".join(list(checks.evidence)[:4])
+        + "."
+    )
+
+
+def _off_topic(checks: DraftChecks, draft: Draft) -> str | None:
+    off = [u for u in draft.cited if not checks.about_the_claims(u)]
+    if not off:
+        return None
+    return (
+        "These pages share no key term with the claims and cannot support the note: "
+        + ", ".join(off)
+        + "."
+    )
+
+
+def _no_citation(checks: DraftChecks, draft: Draft) -> str | None:
+    if draft.note.urls or draft.unread:
+        return None
+    return "Cite at least one page you have read."
+
+
+def _prose(draft: Draft) -> str:
+    return draft.note.text.split("\n\n")[0].strip()
+
+
+def _no_prose(checks: DraftChecks, draft: Draft) -> str | None:
+    return None if _prose(draft) else "The note has no prose."
+
+
+def _too_short(checks: DraftChecks, draft: Draft) -> str | None:
+    prose = _prose(draft)
+    if not prose or word_count(prose) >= MIN_NOTE_WORDS:
+        return None
+    return "Too short to be a note: write at least one full sentence."
+
+
+def _cut_off(checks: DraftChecks, draft: Draft) -> str | None:
+    prose = _prose(draft)
+    if not prose or word_count(prose) < MIN_NOTE_WORDS or ends_a_sentence(prose):
+        return None
+    return "The last sentence is cut off: end the note with a full sentence."
+
+
+def _too_long(checks: DraftChecks, draft: Draft) -> str | None:
+    if draft.note.length <= NOTE_CHAR_LIMIT:
+        return None
+    return (
+        f"The note is {draft.note.length} characters (each URL counts as one); "
+        f"the limit is {NOTE_CHAR_LIMIT}: shorten the prose by at least "
+        f"{draft.note.length - NOTE_CHAR_LIMIT}."
+    )
+
+
+def _repeated(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    first = next(
+        j for j, s in enumerate(draft.sentences, start=1) if said_as(s) == said_as(sentence)
+    )
+    return None if first == i else f"Say each thing once: sentence {i} repeats sentence {first}."
+
+
+def _question(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    """A question is no fact: the real model published a page's headings ("What is (are)
+    Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
+    if not sentence.rstrip("\"'”’)]»").endswith("?"):
+        return None
+    return f"State facts: sentence {i} is a question."
+
+
+def _about_the_note(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not (_ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.search(sentence)):
+        return None
+    return (
+        f"Write the note itself: sentence {i} is about the note or its sources, not the post. "
+        "The prose is what readers see: state the facts; say what you change in the thought."
+    )
+
+
+def _example(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not checks.repeats_the_example(sentence):
+        return None
+    return (
+        f"Write from the pages read: sentence {i} repeats the example in your instructions, "
+        "which no page read says."
+    )
+
+
+def _copies_post(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not checks.repeats_the_post(sentence):
+        return None
+    return (
+        f"Answer the post, do not repeat it: sentence {i} copies the post's words. "
+        "Say what the sources read say, in your own words."
+    )
+
+
+def _attribution(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if (who := checks.unsourced_attribution(sentence, draft.cited)) is None:
+        return None
+    return (
+        f"Sentence {i} gives its claim to '{who}', which no page it cites mentions: say only "
+        "what the cited pages say, and who says it."
+    )
+
+
+def _verdict_only(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    """A sentence that only judges ("The post is correct.", "This is misleading.") gives a
+    reader nothing to check: code drops it, and a note of nothing else is refused. Seen with the
+    real model: code dropped three refused sentences and kept "The post is correct." — the
+    opposite of the evidence — which its own check passed and published."""
+    if not states_nothing(sentence):
+        return None
+    return (
+        f"State what the pages read say: sentence {i} only gives a verdict, with no fact a "
+        "reader can check."
+    )
+
+
+def _ungrounded(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+    if not (terms := checks.ungrounded_terms(sentence, draft.cited)):
+        return None
+    return (
+        f"Say only what the cited pages say: sentence {i} speaks of "
+        + ", ".join(f"'{t}'" for t in terms)
+        + ", which none of them uses."
+    )
+
+
+# In order of the feedback the writer reads. `measured`: `python -m bench.rules` on the cost
+# corpus (honest notes: AVeriTeC 537 + HealthFC 443 rows) and the bad drafts (docs/benchmarks.md).
+RULES: tuple[Rule, ...] = (
+    Rule(
+        RuleId.NOT_READ, "draft", _whole_draft(_not_read, RuleId.NOT_READ), False,
+        "the real model cited the post's own t.co link and results it never opened",
+        "honest 0 (0 alone); bad 12 (2 only)",
+    ),
+    Rule(
+        RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
+        "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS)",
+        "honest 22 (8 alone); bad 84 (44 only)",
+    ),
+    Rule(
+        RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
+        "payloads that address raters, readers or the assistant, in six languages",
+        "honest 4 (3 alone); bad 31 (15 only)",
+    ),
+    Rule(
+        RuleId.LINK_LIKE, "sentence", _text_policy(RuleId.LINK_LIKE), True,
+        "X's URL evaluator fails a note with 'etc.Also' or 'cdc.gov' in its prose",
+        "honest 1 (1 alone); bad 3 (0 only)",
+    ),
+    Rule(
+        RuleId.REPEATED, "sentence", _each_sentence(_repeated, RuleId.REPEATED), True,
+        "the real model published one sentence three times over (malaria)",
+        "honest 0 (0 alone); bad 3 (0 only)",
+    ),
+    Rule(
+        RuleId.QUESTION, "sentence", _each_sentence(_question, RuleId.QUESTION), True,
+        "the real model published a page's headings as sentences (smoking)",
+        "honest 0 (0 alone); bad 12 (0 only)",
+    ),
+    Rule(
+        RuleId.ABOUT_THE_NOTE, "sentence", _each_sentence(_about_the_note, RuleId.ABOUT_THE_NOTE),
+        True, "the real model's revision wrote 'The note should be revised …'",
+        "honest 0 (0 alone); bad 4 (3 only)",
+    ),
+    Rule(
+        RuleId.EXAMPLE, "sentence", _each_sentence(_example, RuleId.EXAMPLE), True,
+        "the real model published the prompts' MMR example on a Tylenol post",
+        "honest 0 (0 alone); bad 2 (0 only)",
+    ),
+    Rule(
+        RuleId.COPIES_POST, "sentence", _each_sentence(_copies_post, RuleId.COPIES_POST), True,
+        "the real model published the post's claim word for word (Wakefield, SIDS)",
+        "honest 0 (0 alone); bad 549 (0 only)",
+    ),
+    Rule(
+        RuleId.ATTRIBUTION, "sentence", _each_sentence(_attribution, RuleId.ATTRIBUTION), True,
+        "the real model gave a claim to the BMJ, citing a CDC page that never names it",
+        "honest 2 (1 alone); bad 8 (0 only)",
+    ),
+    Rule(
+        RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
+        "every unsupported note the real model published had passed its own support check",
+        "honest 180 (170 alone); bad 373 (4 only)",
+    ),
+    Rule(
+        RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
+        True, "the real model's 'The post is correct.', kept alone by code and published",
+        "honest 26 (14 alone); bad 11 (1 only)",
+    ),
+    Rule(
+        RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
+        "the model's support check passed a page on Sydenham chorea for a claim on autism",
+        "honest 18 (12 alone); bad 18 (0 only)",
+    ),
+    Rule(
+        RuleId.NO_CITATION, "draft", _whole_draft(_no_citation, RuleId.NO_CITATION), False,
+        "a note must cite what it read", "honest 0 (0 alone); bad 0 (0 only)",
+    ),
+    Rule(
+        RuleId.NO_PROSE, "draft", _whole_draft(_no_prose, RuleId.NO_PROSE), False,
+        "a draft of URLs only", "honest 0 (0 alone); bad 0 (0 only)",
+    ),
+    Rule(
+        RuleId.TOO_SHORT, "draft", _whole_draft(_too_short, RuleId.TOO_SHORT), False,
+        "a real note was cut down to 'Dr.'", "honest 7 (6 alone); bad 1 (0 only)",
+    ),
+    Rule(
+        RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
+        "a grammar's maxLength stops a string mid-way", "honest 29 (1 alone); bad 149 (0 only)",
+    ),
+    Rule(
+        RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
+        "X's limit: 280 characters, each URL one", "honest 79 (11 alone); bad 14 (0 only)",
+    ),
+)  # fmt: skip

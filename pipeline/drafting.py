@@ -8,10 +8,10 @@ from typing import Any
 
 from pipeline.actions import Abstain, Write
 from pipeline.draft_checks import support_findings
-from pipeline.draft_rules import Finding, RuleId, what_was_said_wrong
 from pipeline.episode_state import MIN_SECONDS_FOR_A_CALL, EpisodeState
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import SupportVerdicts
+from pipeline.findings import Finding, RuleId, what_was_said_wrong
 from pipeline.focused_write import focused_draft, sentences_on_the_claims, subject_of
 from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.ports import ModelReply

@@ -13,9 +13,9 @@ from pipeline.actions import Write
 from pipeline.brief import VerificationBrief
 from pipeline.budget import BudgetUse
 from pipeline.draft_checks import DraftChecks
-from pipeline.draft_rules import Finding
 from pipeline.errors import ModelTimeout
 from pipeline.evidence import Evidence, SearchResult
+from pipeline.findings import Finding
 from pipeline.ports import ChatMessage, Lesson, ModelReply
 from pipeline.post import Post
 from pipeline.prompts import log_line

@@ -149,3 +149,7 @@ def word_count(text: str) -> int:
 def last_word(text: str) -> str:
     words = ANY_WORD.findall(text)
     return words[-1].lower() if words else ""
+
+
+def ends_a_sentence(text: str) -> bool:
+    return text.rstrip("\"'”’)]»").endswith((".", "!", "?", "…", "。"))

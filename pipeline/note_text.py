@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.draft_rules import RuleId
+from pipeline.findings import RuleId
 from pipeline.lexicon import prose_sentences
 from pipeline.text_policy import (
     Provenance,

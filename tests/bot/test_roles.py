@@ -11,6 +11,8 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -27,7 +29,7 @@ from pipeline.request import NoteRequest
 from tests.bot.test_slack import POST, command
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
-from tests.fakes.postgres import fresh_database
+from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
 from tests.fakes.slack_api import MockSlackApi
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,6 +103,23 @@ async def wait_for(
             raise AssertionError(f"the worker exited {process.returncode}: {why}")
         await asyncio.sleep(0.2)
     raise AssertionError(f"episode {episode_id} did not become {status} in {seconds} s")
+
+
+@asynccontextmanager
+async def own_postgres(
+    network_guard: NetworkGuard, monkeypatch: pytest.MonkeyPatch, name: str
+) -> AsyncIterator[LocalPostgres]:
+    """A PostgreSQL server of the test's own (it may stop it), a fresh database on it in
+    EVONOTE_DB__URL; skipped where PostgreSQL is not installed."""
+    server = start_postgres()
+    if server is None:
+        pytest.skip("PostgreSQL is not installed on this machine")
+    try:
+        network_guard.allow(server.port)
+        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, name))
+        yield server
+    finally:
+        server.stop()
 
 
 async def test_a_killed_worker_s_episode_is_finished_by_another(
@@ -287,14 +306,8 @@ async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worke
     """The database stops while a worker runs two episodes and comes back: the worker hands
     those back to the queue as soon as it can, runs them again, and claims new ones."""
     from bot.worker import run_workers
-    from tests.fakes.postgres import start_postgres
 
-    server = start_postgres()
-    if server is None:
-        pytest.skip("PostgreSQL is not installed on this machine")
-    try:
-        network_guard.allow(server.port)
-        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, "blip"))
+    async with own_postgres(network_guard, monkeypatch, "blip") as server:
         monkeypatch.setenv("EVONOTE_OPS__WORKERS", "2")
         app_env.delay_s = 0.5  # each episode takes a few seconds: the outage lands mid-run
         async with build(Settings()) as app:
@@ -330,8 +343,6 @@ async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worke
         # model server) a claim cut by the outage can count once more, within the attempts
         # an episode has (EVONOTE_OPS__MAX_ATTEMPTS, 3) — it failed CI at random as `== [2, 2]`
         assert all(2 <= r.attempts <= 3 for r in rows[:2]), [r.attempts for r in rows[:2]]
-    finally:
-        server.stop()
 
 
 async def test_a_worker_takes_its_next_episode_while_the_last_note_is_forecast(
@@ -387,14 +398,7 @@ async def test_slack_requests_while_postgresql_is_down_for_20_s_are_all_stored(
     """PostgreSQL stops for 20 s under the Slack gateway while a burst of /note requests comes
     in (4 arrived in such an outage and were lost, their cards labelled "episode 0"): each is
     held and stored once the database answers, and none is answered "not stored"."""
-    from tests.fakes.postgres import start_postgres
-
-    server = start_postgres()
-    if server is None:
-        pytest.skip("PostgreSQL is not installed on this machine")
-    try:
-        network_guard.allow(server.port)
-        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, "outage"))
+    async with own_postgres(network_guard, monkeypatch, "outage") as server:
         monkeypatch.setenv("EVONOTE_SLACK__SIGNING_SECRET", "test-signing-secret")
         settings = Settings()
         async with build(settings) as app:
@@ -414,5 +418,3 @@ async def test_slack_requests_while_postgresql_is_down_for_20_s_are_all_stored(
         cards = json.dumps([c.get("blocks") for c in slack_api.called("chat.postMessage")])
         assert sorted(r.post.text for r in stored) == sorted(asked)  # every request stored
         assert "not stored" not in cards and "episode 0" not in cards
-    finally:
-        server.stop()

@@ -10,9 +10,11 @@ import pytest
 
 from bench.rules import Row, bad_real_model_rows, decide, escaped, main
 from pipeline.actions import FinalTurn, SupportedClaim, Write
-from pipeline.draft_checks import RULES, DraftChecks, reports_a_claim
-from pipeline.draft_rules import RuleId
+from pipeline.claim_stance import reports_a_claim
+from pipeline.draft_checks import DraftChecks
+from pipeline.draft_rules import RULES
 from pipeline.evidence import Evidence
+from pipeline.findings import RuleId
 from pipeline.focused_write import focused_draft
 from pipeline.post import Post
 from pipeline.prompts import FocusedNote
