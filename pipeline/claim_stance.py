@@ -13,10 +13,11 @@ from pipeline.lexicon import content_words, key_stems, numbers, stem
 # been investigated". Its terms are the claim's, not facts the note asserts; the model's
 # support check judges the sentence (it is never published on code's word: `_bears_out`).
 _NAMED_CLAIM = re.compile(
-    r"(?:no|little|insufficient|not\s+enough|lack\s+of|without)\s+(?:\w+\s+){0,2}?"
-    r"(?:evidence|proof|data|studies|research|indications?)\s+(?:that|for|of|to).*"
-    r"|(?:does|do|did)\s*(?:n't|\s+not)\s+(?:even\s+)?(?:mention|say|show|state|support).*"
-    r"|not\s+(?:been\s+)?(?:proven|shown|established|demonstrated)\s+(?:that|to).*",
+    r"\b(?:no|little|insufficient|not\s+enough|lack\s+of|without)\s+(?:\w+\s+){0,2}?"
+    r"(?:evidence|proof|data|studies|research|indications?)\s+(?:that|for|of|to)\b.*"
+    r"|\b(?:does|do|did)\s*(?:n't|\s+not)\s+(?:even\s+)?(?:mention|say|show|state|support|"
+    r"provide|offer|give|contain|include|find)\b.*"
+    r"|\bnot\s+(?:been\s+)?(?:proven|shown|established|demonstrated)\s+(?:that|to)\b.*",
     re.IGNORECASE,
 )
 

@@ -221,3 +221,16 @@ def test_the_real_models_verdict_left_alone_by_repair_is_never_published() -> No
     assert decision.verdict == "refused" or "The post is correct" not in decision.action.text
     assert RuleId.VERDICT_ONLY in rules_of(c, "The post is correct.")
     assert RuleId.VERDICT_ONLY not in rules_of(c, "The post is correct: bioresonance works.")
+
+
+def test_a_claim_named_to_be_corrected_needs_no_page_to_use_its_terms() -> None:
+    post = Post(text="Homeopathic globules protect against the novel coronavirus.")
+    page = "Homeopathic remedies work no better than a placebo against any infection."
+    c = checks(excerpt=page, post=post, title="Homeopathy")
+    named = "There is no evidence that globules protect against the novel coronavirus."
+    assert c.ungrounded_terms(named, [PAGE]) == []
+    # the real model's: "… does not provide any evidence to support the claim that …"
+    told = "The review does not provide any evidence that globules protect against coronavirus."
+    assert c.ungrounded_terms(told, [PAGE]) == []
+    # asserting it is another matter: the page never speaks of globules
+    assert c.ungrounded_terms("Globules protect against the novel coronavirus.", [PAGE]) != []
