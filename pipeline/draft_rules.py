@@ -47,7 +47,11 @@ _ABOUT_THE_EVIDENCE = re.compile(
     # what the post lacks is no fact about the claim: "The post does not provide any specific
     # references to … Malaria in Florida." (the real model, citing pages that never say it)
     r"|^the\s+(?:post|tweet)\s+(?:does\s+not|doesn't|did\s+not|fails\s+to)\s+"
-    r"(?:provide|cite|give|include|offer|contain)\b",
+    r"(?:provide|cite|give|include|offer|contain)\b"
+    # the support check's own words, copied into the note: "… is not supported by its
+    # sources: no reason given." (the real model, three rewrites running, 2026-12-02)
+    r"|\bsupported\s+by\s+its\s+sources\b|\bno\s+reason\s+given\b"
+    r"|\bthe\s+draft\s+(?:sentences?|note|text)\b",
     re.IGNORECASE,
 )
 

@@ -205,6 +205,12 @@ def test_a_sentence_about_the_draft_is_about_the_note() -> None:
     said = "The draft sentence does not directly quote or reference the sources provided."
     assert RuleId.ABOUT_THE_NOTE in rules_of(c, said)
     assert RuleId.ABOUT_THE_NOTE not in rules_of(c, "Drafts of the study were reviewed twice.")
+    # and its later rewrites echoed the support check's own verdict into the note
+    echoed = (
+        "The post states that COVID-19 vaccines cause infertility in women, which is not "
+        "supported by its sources: no reason given."
+    )
+    assert RuleId.ABOUT_THE_NOTE in rules_of(c, echoed)
 
 
 def test_the_real_models_verdict_left_alone_by_repair_is_never_published() -> None:
