@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 from pathlib import Path
 
 import tldextract
@@ -28,8 +29,16 @@ def registrable_domain(url: str) -> str:
     return parts.top_domain_under_public_suffix or parts.domain or url
 
 
+# A Wayback Machine snapshot is its page, as it was: web.archive.org/web/<time>/<the page's URL>.
+_SNAPSHOT = re.compile(r"^https?://web\.archive\.org/web/\d+[a-z_]*/(?P<page>https?://.+)$", re.I)
+
+
 @functools.lru_cache(maxsize=4096)
 def source_tier(url: str) -> int:
+    """The tier of the page's own source; a Wayback Machine snapshot has its page's tier
+    (archive.org keeps what others published: its own tier would be no one's)."""
+    if snapshot := _SNAPSHOT.match(url):
+        return source_tier(snapshot["page"])
     parts = _EXTRACT(url)
     domain = parts.top_domain_under_public_suffix
     if not domain:

@@ -240,3 +240,26 @@ def test_a_claim_named_to_be_corrected_needs_no_page_to_use_its_terms() -> None:
     assert c.ungrounded_terms(told, [PAGE]) == []
     # asserting it is another matter: the page never speaks of globules
     assert c.ungrounded_terms("Globules protect against the novel coronavirus.", [PAGE]) != []
+
+
+@pytest.mark.parametrize(
+    ("page", "in_post", "added"),
+    [
+        ("https://medlineplus.gov/liver.html", False, True),  # official: code may cite it
+        ("https://health-truth.example/liver", False, False),  # any site in the results
+        ("https://www.fda.gov/liver-claims", True, False),  # official, but the post's own link
+    ],
+)
+def test_code_adds_only_a_source_of_standing_the_post_did_not_name(
+    page: str, in_post: bool, added: bool
+) -> None:
+    post = Post(text="Tylenol destroys your liver", links=[page] if in_post else [])
+    cold = "https://www.cdc.gov/pain"
+    pages = {
+        cold: Evidence(url=cold, title="Pain relievers", excerpt="Tylenol eases pain and fever."),
+        page: Evidence(url=page, title="Liver", excerpt="Too much Tylenol can damage the liver."),
+    }
+    c = DraftChecks(post, pages)
+    text = "Too much Tylenol can damage the liver."
+    cited = c.citing_read_pages(draft(text, url=cold))
+    assert (page in [s.url for s in cited.support]) is added

@@ -24,6 +24,10 @@ from pipeline.source_quality import quality_score, registrable_domain, source_ti
         ("https://www.medrxiv.org/content/x", 2),
         ("https://naturalnews.com/x", 1),
         ("http://127.0.0.1/admin", 1),
+        # a Wayback Machine snapshot is its page's source, not archive.org's
+        ("https://web.archive.org/web/20200709101045/https://www.cdc.gov/x", 4),
+        ("https://web.archive.org/web/2021id_/http://naturalnews.com/x", 1),
+        ("https://archive.org/details/x", 1),
     ],
 )
 def test_tiers_follow_the_table(url: str, tier: int) -> None:
