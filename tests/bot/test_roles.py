@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import aiohttp
 import pytest
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -26,7 +27,8 @@ from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from tests.bot.test_slack import POST, command
+from tests.bot.test_lifecycle import evonote, free_port, running_env, wait_for_line
+from tests.bot.test_slack import POST, SECRET, command
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
@@ -418,3 +420,64 @@ async def test_slack_requests_while_postgresql_is_down_for_20_s_are_all_stored(
         cards = json.dumps([c.get("blocks") for c in slack_api.called("chat.postMessage")])
         assert sorted(r.post.text for r in stored) == sorted(asked)  # every request stored
         assert "not stored" not in cards and "episode 0" not in cards
+
+
+async def test_serve_stores_every_slack_request_that_came_while_postgresql_was_down(
+    model_server: ScriptedModelServer,
+    corpus_file: Path,
+    tmp_path: Path,
+    slack_api: MockSlackApi,
+    monkeypatch: pytest.MonkeyPatch,
+    network_guard: NetworkGuard,
+) -> None:
+    """The same outage under a real `serve --role gateway` process, its requests signed and
+    sent over HTTP: the 8 that come while PostgreSQL is stopped for 20 s are all stored once it
+    answers, and no card says "not stored" or "episode 0" (counted: stored, refused)."""
+    async with own_postgres(network_guard, monkeypatch, "serve_outage") as server:
+        url = os.environ["EVONOTE_DB__URL"]
+        await upgrade(url)
+        port = free_port()
+        network_guard.allow(port)
+        env = running_env(
+            url,
+            tmp_path,
+            model_server,
+            corpus_file,
+            EVONOTE_SLACK__MODE="http",
+            EVONOTE_SLACK__PORT=str(port),
+            EVONOTE_SLACK__BOT_TOKEN="xoxb-test",
+            EVONOTE_SLACK__SIGNING_SECRET=SECRET,
+            EVONOTE_SLACK__API_URL=f"http://127.0.0.1:{slack_api.port}/api/",
+        )
+        log = tmp_path / "gateway.log"
+        gateway = evonote(env, "serve", "--role", "gateway", log=log)
+        engine = make_engine(url)
+        try:
+            await asyncio.to_thread(wait_for_line, log, b"serving", 120)
+            server.pause()
+            asked = [f"{POST} {n}" for n in range(8)]
+            async with aiohttp.ClientSession() as http:
+                for n, text in enumerate(asked):
+                    request = command(text, trigger=f"T-{n}")
+                    headers = {k: v[0] for k, v in request.headers.items()}
+                    events = f"http://127.0.0.1:{port}/slack/events"
+                    async with http.post(events, data=request.body, headers=headers) as answer:
+                        assert answer.status == 200  # acknowledged at once
+            await asyncio.sleep(20)
+            server.resume()
+            store = EpisodeStore(engine)
+            stored: list[str] = []
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and len(stored) < len(asked):
+                with contextlib.suppress(Exception):  # the database is still starting
+                    stored = [r.post.text for r in await store.recent(20)]
+                await asyncio.sleep(0.5)
+            assert gateway.poll() is None, log.read_text(errors="replace")[-2000:]
+        finally:
+            gateway.terminate()
+            await asyncio.to_thread(gateway.wait, 30)
+            await engine.dispose()
+        cards = json.dumps([c.get("blocks") for c in slack_api.called("chat.postMessage")])
+        refused = cards.count("not stored")
+        assert (sorted(stored), refused) == (sorted(asked), 0)
+        assert "episode 0" not in cards
