@@ -1,12 +1,12 @@
 """How a sentence stands to a claim: whether it reports a claim to answer it, names one in
-order to correct it, or only gives a verdict on it. Code bears a note out by words; these tell
-it when words alone would mislead (a debunking page quotes the myth it answers)."""
+order to correct it, denies it, or only gives a verdict on it. Code bears a note out by words;
+these tell it when words alone would mislead (a debunking page quotes the myth it answers)."""
 
 from __future__ import annotations
 
 import re
 
-from pipeline.lexicon import content_words, key_stems, numbers, stem
+from pipeline.lexicon import content_words, key_stems, negated, numbers, stem
 
 # A claim named in order to be corrected: "There is no evidence that globules protect against
 # the novel coronavirus", "The source does not mention the leaves of sweet potato", "has never
@@ -38,6 +38,17 @@ _REPORTED_CLAIM = re.compile(
     r"\b(?:allegedly|supposedly|so-called|purported(?:ly)?)\b|\bhoax\b|[\"“][^\"”]{12,}[\"”]",
     re.IGNORECASE,
 )
+
+
+def denies_a_claim(sentence: str, claims: list[str]) -> bool:
+    """Whether the sentence is negated and the claim it shares the most key terms with is not
+    (a question asks its positive form): "Coronavirus is not a hoax." of "Coronavirus is a
+    hoax". The claim's terms it names are what it denies, not facts it asserts. "Tylenol is not
+    great for your liver." of "It's not great for your liver" restates the claim instead."""
+    said = key_stems(sentence)
+    shared = [(len(said & key_stems(c)), -i, c) for i, c in enumerate(claims)]
+    best = max(shared, default=(0, 0, ""))
+    return best[0] > 0 and negated(sentence) and not negated(best[2])
 
 
 def reports_a_claim(page_sentence: str) -> bool:

@@ -24,6 +24,7 @@ from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
 from pipeline.claim_stance import (
     JUDGING_STEMS,
+    denies_a_claim,
     reports_a_claim,
     states_nothing,
     without_named_claims,
@@ -182,7 +183,7 @@ class DraftChecks:
         support = list(action.support)
         for sentence in split_sentences(action.text):
             cited = list(dict.fromkeys(c.url for c in support if c.url in self.evidence))
-            if not cited or not (missing := self._ungrounded(sentence, cited)):
+            if not cited or not (missing := self._ungrounded(sentence, cited)[0]):
                 continue
             page = next(
                 (
@@ -309,24 +310,51 @@ class DraftChecks:
     def ungrounded_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]:
         """The key terms of the post or its claims that a sentence speaks of and none of the
         pages it cites (as read: title, excerpt, quotes) uses, in any form of the word: what
-        the sentence says of them, no page read says. The words a note judges a claim with
-        ('evidence', 'misleading', 'studies') are not counted; new words of its own are the
-        text policy's to judge (an honest paraphrase has them). Seen with the real model, each
-        passed by its own support check and published: "The standard practice for refilling
-        prescriptions is …" citing a page that never mentions refills, "Tylenol is not great
-        for your liver" citing one that never mentions the liver."""
-        return sorted(self._ungrounded(sentence, cited).values())
+        the sentence says of them, no page read says in those words. The words a note judges a
+        claim with ('evidence', 'misleading', 'studies') are not counted. Each is marked for
+        the model's support check (`unused_terms`); code refuses only `added_terms`."""
+        return sorted(self._ungrounded(sentence, cited)[0].values())
 
-    def _ungrounded(self, sentence: str, cited: list[str] | tuple[str, ...]) -> dict[str, str]:
-        """`ungrounded_terms` as {stem: the sentence's word}."""
+    def added_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]:
+        """The `ungrounded_terms` of a sentence that speaks of the claims mostly in its pages'
+        words (at most half of the claims' terms it names are missing from them): a term the
+        sentence adds to what the pages say. Seen with the real model, each passed by its own
+        support check and published: "Tylenol is not great for your liver" citing a page on
+        Tylenol that never mentions the liver; "The standard practice for refilling
+        prescriptions is …" citing pages on prescriptions that never mention refills.
+
+        A sentence whose claim terms are mostly missing is worded otherwise than its pages
+        ("alkaline water" where a translated page says "basic water", "myopia" where it says
+        "short-sightedness"): whether it says what they say is a question of meaning, asked of
+        the model's check with the terms marked. Measured (`bench.rules`): refusing every
+        ungrounded term cost 170 honest verdicts of 980 (162 by it alone); refusing these costs
+        100 (96 alone) and lets none of the 20 bad real-model drafts through. A bar of a third
+        refuses 52 honest verdicts fewer and lets 3 of them through ("The standard practice
+        for refilling prescriptions …", 1 of 2 missing): the half is the bar they set.
+
+        A sentence that denies a claim (`denies_a_claim`: "Coronavirus is not a hoax.") names
+        its terms to deny them, as "There is no evidence that …" does: 47 honest verdicts
+        fewer refused, none of the bad drafts through; the model's check judges it."""
+        missing, named = self._ungrounded(sentence, cited)
+        if not missing or 2 * len(missing) > len(named):
+            return []
+        if denies_a_claim(sentence, [*self.claims(), self.post.text]):
+            return []
+        return sorted(missing.values())
+
+    def _ungrounded(
+        self, sentence: str, cited: list[str] | tuple[str, ...]
+    ) -> tuple[dict[str, str], set[str]]:
+        """`ungrounded_terms` as {stem: the sentence's word}, and the claims' terms (stems)
+        the sentence names."""
         pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
         if not pages:
-            return {}  # no page on the claims to judge by: the citation checks refuse it
+            return {}, set()  # no page on the claims to judge by: the citation checks refuse it
         read = frozenset().union(*(_terms_read(e) for e in pages))
-        named = key_stems(without_named_claims(sentence))
-        missing = (named & self.claim_stems()) - read - JUDGING_STEMS
+        named = (key_stems(without_named_claims(sentence)) & self.claim_stems()) - JUDGING_STEMS
+        missing = named - read
         words = {stem(w.lower()): w for w in ANY_WORD.findall(sentence)}
-        return {t: words.get(t, t) for t in missing}
+        return {t: words.get(t, t) for t in missing}, named
 
     def repeats_the_example(self, sentence: str) -> bool:
         """Five content words in a row of the prompts' example sentence, in a note on another
@@ -431,18 +459,38 @@ class DraftChecks:
         page = " ".join(" ".join([*evidence.quotes, evidence.excerpt]).split())
         return quote if quote in page else ""
 
-    def support_request(self, action: Write) -> tuple[list[str], list[ChatMessage]]:
+    def support_request(
+        self, action: Write, mark_unused: bool = True
+    ) -> tuple[list[str], list[ChatMessage]]:
         """The draft's sentences, and the messages asking the model whether each is borne out
-        by the sources cited for it."""
+        by the sources cited for it; each sentence marked with the claims' words it speaks of
+        that none of them uses (`unused_terms`), the one question code cannot answer.
+        `mark_unused=False` is the prompt before that marking, for the benchmark's comparison."""
         sentences = split_sentences(action.text)
-        support: dict[int, list[str]] = {}
-        for i, sentence in enumerate(sentences, start=1):
+        support = self.cited_for_each(action)
+        unused = self.unused_terms(action) if mark_unused else {}
+        sources = [self.evidence[u] for u in action.cited_urls() if u in self.evidence]
+        return sentences, support_messages(self.post, sentences, support, sources, unused)
+
+    def cited_for_each(self, action: Write) -> dict[int, list[str]]:
+        """Each sentence's (1-based) sources: those whose supported claim shares two content
+        words with it; none means the draft's sources as a whole."""
+        cited: dict[int, list[str]] = {}
+        for i, sentence in enumerate(split_sentences(action.text), start=1):
             words = content_words(sentence)
-            support[i] = [
+            cited[i] = [
                 s.url.strip() for s in action.support if len(words & content_words(s.claim)) >= 2
             ]
-        sources = [self.evidence[u] for u in action.cited_urls() if u in self.evidence]
-        return sentences, support_messages(self.post, sentences, support, sources)
+        return cited
+
+    def unused_terms(self, action: Write) -> dict[int, list[str]]:
+        """For each sentence that has them, its `ungrounded_terms` by its own sources."""
+        every = action.cited_urls()
+        found = {
+            i: self.ungrounded_terms(sentence, self.cited_for_each(action)[i] or every)
+            for i, sentence in enumerate(split_sentences(action.text), start=1)
+        }
+        return {i: terms for i, terms in found.items() if terms}
 
 
 def support_findings(

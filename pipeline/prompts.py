@@ -120,7 +120,9 @@ For each numbered sentence of the draft, decide whether the sources cited for it
 quotes and excerpts below) say the same thing without distortion: no stronger \
 wording, no missing qualifier, no number or date changed, no claim the sources do not make. \
 A sentence may report the post's claim as the post's ("The post claims …"); a sentence \
-that asserts the post's claim as fact is supported only if its sources say it. \
+that asserts the post's claim as fact is supported only if its sources say it. Where a \
+sentence is marked with words of the claims that none of its sources uses, it is supported \
+only if the sources say the same thing in other words; if they do not speak of it, it is not. \
 Answer with JSON only: one verdict per sentence, with the problem when it is unsupported."""
 SUPPORT_OUTPUT = SupportVerdicts
 
@@ -404,10 +406,22 @@ def sources_json(sources: list[Evidence]) -> str:
 
 
 def support_messages(
-    post: Post, sentences: list[str], support: dict[int, list[str]], sources: list[Evidence]
+    post: Post,
+    sentences: list[str],
+    support: dict[int, list[str]],
+    sources: list[Evidence],
+    unused: dict[int, list[str]] | None = None,
 ) -> list[ChatMessage]:
+    """`unused`: for a sentence, the words of the claims it speaks of that none of its sources
+    uses (`DraftChecks.ungrounded_terms`): the question the checker must answer for it."""
+
+    def marked(i: int) -> str:
+        terms = (unused or {}).get(i)
+        quoted = ", ".join(f"'{t}'" for t in terms or [])
+        return f"; no source uses: {quoted}" if terms else ""
+
     numbered = "\n".join(
-        f"[{i}] {sentence} (cites: {', '.join(support.get(i, [])) or 'all sources'})"
+        f"[{i}] {sentence} (cites: {', '.join(support.get(i, [])) or 'all sources'}{marked(i)})"
         for i, sentence in enumerate(sentences, start=1)
     )
     evidence = sources_json(sources)

@@ -10,7 +10,7 @@ import pytest
 
 from bench.rules import Row, bad_real_model_rows, decide, escaped, main
 from pipeline.actions import FinalTurn, SupportedClaim, Write
-from pipeline.claim_stance import reports_a_claim
+from pipeline.claim_stance import denies_a_claim, reports_a_claim
 from pipeline.draft_checks import DraftChecks
 from pipeline.draft_rules import RULES
 from pipeline.evidence import Evidence
@@ -263,3 +263,54 @@ def test_code_adds_only_a_source_of_standing_the_post_did_not_name(
     text = "Too much Tylenol can damage the liver."
     cited = c.citing_read_pages(draft(text, url=cold))
     assert (page in [s.url for s in cited.support]) is added
+
+
+ALKALINE = Post(text="Alkaline water keeps you healthy and prevents disease.")
+BASIC_WATER = (
+    "There are hardly any studies on basic water, and those that exist are too poorly done to "
+    "give meaningful answers. Preventive or healing effects do not seem plausible."
+)
+
+
+def test_a_sentence_worded_otherwise_than_its_page_goes_to_the_model_with_its_words_marked() -> (
+    None
+):
+    """A translated page says "basic water"; the honest note says "alkaline water". Most of the
+    claims' terms it names are missing from the page, so no word of code's can tell a synonym
+    from a new claim: the model's check judges it, told which words no source uses."""
+    c = checks(excerpt=BASIC_WATER, post=ALKALINE, title="Basic water: better than tap water?")
+    note = draft("Alkaline water is not shown to prevent disease in healthy adults.")
+    assert c.ungrounded_terms(note.text, [PAGE]) == ["Alkaline"]
+    assert RuleId.UNGROUNDED not in rules_of(c, note.text)
+    decision = c.decide(note)
+    assert decision.verdict == "to_model"
+    _, messages = c.support_request(decision.action)
+    assert "no source uses: 'Alkaline'" in messages[-1].content
+    _, unmarked = c.support_request(decision.action, mark_unused=False)
+    assert "no source uses" not in unmarked[-1].content
+
+
+def test_a_sentence_in_its_pages_words_that_adds_a_claim_term_is_refused() -> None:
+    """The page speaks of Tylenol; the sentence adds the liver, which it never mentions (the
+    real model published this, passed by its own check): code refuses it."""
+    pain = Post(text="Tylenol is not great for your liver.")
+    c = checks(excerpt="Acetaminophen, sold as Tylenol, relieves pain and fever.", post=pain)
+    assert c.added_terms("Tylenol is not great for your liver.", [PAGE]) == ["liver"]
+    assert RuleId.UNGROUNDED in rules_of(c, "Tylenol is not great for your liver.")
+
+
+def test_a_sentence_that_denies_the_claim_needs_no_page_to_use_the_denied_word() -> None:
+    """ "Masks are not a hoax." names the claim's word to deny it, as "There is no evidence
+    that …" does (AVeriTeC verdicts: "coronavirus is not a hoax"); a sentence that says what
+    a negated claim says ("… is not great for your liver") is no denial."""
+    hoax = Post(text="Masks are a hoax to scare people about the coronavirus.")
+    page = "Masks worn by healthcare workers reduce the spread of the coronavirus."
+    c = checks(excerpt=page, post=hoax, title="Masks")
+    denial = "Masks are not a hoax: they reduce the spread of the coronavirus."
+    assert c.ungrounded_terms(denial, [PAGE]) == ["hoax"]
+    assert RuleId.UNGROUNDED not in rules_of(c, denial)
+    assert denies_a_claim(denial, ["Masks are a hoax"])
+    assert not denies_a_claim(
+        "Tylenol is not great for your liver.", ["It's not great for your liver"]
+    )
+    assert not denies_a_claim("Masks reduce the spread.", ["Masks are a hoax"])
