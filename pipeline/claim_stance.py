@@ -17,7 +17,9 @@ _NAMED_CLAIM = re.compile(
     r"(?:evidence|proof|data|studies|research|indications?)\s+(?:that|for|of|to)\b.*"
     r"|\b(?:does|do|did)\s*(?:n't|\s+not)\s+(?:even\s+)?(?:mention|say|show|state|support|"
     r"provide|offer|give|contain|include|find)\b.*"
-    r"|\bnot\s+(?:been\s+)?(?:proven|shown|established|demonstrated)\s+(?:that|to)\b.*",
+    r"|\bnot\s+(?:been\s+)?(?:proven|shown|established|demonstrated)\s+(?:that|to)\b.*"
+    # "It is a myth that eating bitter apricot seeds can cure cancer" (HealthFC's own verdict)
+    r"|\b(?:it\s+is|it's)\s+(?:not\s+true|false|a\s+myth|untrue|unproven)\s+that\b.*",
     re.IGNORECASE,
 )
 

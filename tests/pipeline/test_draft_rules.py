@@ -3,10 +3,14 @@ and the measured fixes hold (word forms, acronyms, a missing full stop, stance).
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from pydantic import BaseModel
 
 from bench.rules import Row, bad_real_model_rows, decide, escaped, main
 from pipeline.actions import FinalTurn, SupportedClaim, Write
@@ -16,10 +20,13 @@ from pipeline.draft_rules import RULES
 from pipeline.evidence import Evidence
 from pipeline.findings import RuleId
 from pipeline.focused_write import focused_draft
+from pipeline.ports import ChatMessage, ModelReply
 from pipeline.post import Post
 from pipeline.prompts import FocusedNote
 from pipeline.text_policy import directive, refused_tokens
 from tests.fakes.replay import recording
+
+T = TypeVar("T", bound=BaseModel)
 
 PAGE = "https://www.who.int/news/vaccines-infertility"
 MYTH = (
@@ -238,6 +245,9 @@ def test_a_claim_named_to_be_corrected_needs_no_page_to_use_its_terms() -> None:
     # the real model's: "… does not provide any evidence to support the claim that …"
     told = "The review does not provide any evidence that globules protect against coronavirus."
     assert c.ungrounded_terms(told, [PAGE]) == []
+    # HealthFC's own wording: "It is a myth that eating bitter apricot seeds can cure cancer."
+    myth = "It is a myth that globules protect against the novel coronavirus."
+    assert c.ungrounded_terms(myth, [PAGE]) == []
     # asserting it is another matter: the page never speaks of globules
     assert c.ungrounded_terms("Globules protect against the novel coronavirus.", [PAGE]) != []
 
@@ -314,3 +324,34 @@ def test_a_sentence_that_denies_the_claim_needs_no_page_to_use_the_denied_word()
         "Tylenol is not great for your liver.", ["It's not great for your liver"]
     )
     assert not denies_a_claim("Masks reduce the spread.", ["Masks are a hoax"])
+
+
+class AllSupported:
+    """A model whose support check passes every sentence, keeping what it was asked."""
+
+    def __init__(self) -> None:
+        self.prompts: list[str] = []
+
+    async def structured(
+        self, messages: Sequence[ChatMessage], output: type[T], *, timeout_s: float
+    ) -> ModelReply[T]:
+        self.prompts.append(messages[-1].content)
+        count = messages[-1].content.count("(cites:")
+        verdicts = [{"index": i, "supported": True, "problem": ""} for i in range(1, count + 1)]
+        value = output.model_validate({"verdicts": verdicts})
+        return ModelReply(value=value, model="m", prompt_tokens=0, completion_tokens=0, latency_s=0)
+
+
+def test_the_marking_bench_asks_the_same_check_with_and_without_the_words_marked() -> None:
+    from bench.support_marking import check, refused_by_it_alone
+
+    row = next(r for r in bad_real_model_rows() if refused_by_it_alone(r))
+    model = AllSupported()
+
+    async def both() -> list[tuple[list[int], int]]:
+        return [await check(model, row, marked, 10) for marked in (True, False)]
+
+    (unsupported, sentences), _ = asyncio.run(both())
+    assert unsupported == [] and sentences >= 1
+    marked, unmarked = model.prompts
+    assert "no source uses: " in marked and "no source uses" not in unmarked
