@@ -20,9 +20,8 @@ import random
 import sys
 from pathlib import Path
 
+from bench.configured_model import with_configured_model
 from bench.rules import DEFAULT_DATA, Row, bad_real_model_rows, checks_for, corpora, decide
-from bot.app import make_chat_model
-from bot.settings import Settings
 from pipeline.actions import SupportedClaim, Write
 from pipeline.draft_checks import support_findings
 from pipeline.evidence import SupportVerdicts
@@ -81,9 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.is_dir():
         print(f"no cost corpus at {args.data} (see --data)", file=sys.stderr)
         return 2
-    settings = Settings()
-    model, _ = make_chat_model(settings)
-    asyncio.run(run(model, drafts(args.data, args.honest), settings.llm.call_timeout_s))
+    asyncio.run(
+        with_configured_model(
+            lambda model, timeout_s: run(model, drafts(args.data, args.honest), timeout_s)
+        )
+    )
     return 0
 
 

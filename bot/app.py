@@ -44,6 +44,7 @@ from pipeline.forecast.panel import PersonaPanel
 from pipeline.forecast.personas import PersonaSet
 from pipeline.forecast.stacking import StackedAggregator
 from pipeline.ports import ChatModel, MemoryMode, NoMemory, PageReader, PostSource, SearchEngine
+from pipeline.post_choice import ScanPolicy
 from scheduler.jobs import Job, JobScheduler
 
 if TYPE_CHECKING:
@@ -510,6 +511,8 @@ def make_scanner(app: App) -> WatchScanner | None:
         eligible=eligible,
         test_mode=x.test_mode,
         noted=SubmissionStore(app.engine),
+        policy=ScanPolicy(x.max_post_age_h, x.watch_per_author_daily, x.watch_per_cycle),
+        drafted=app.store,
     )
 
 

@@ -437,6 +437,17 @@ class XSettings(BaseModel):
     watch_max_per_scan: int = Field(
         default=10, ge=1, le=100, description="posts per watch and scan"
     )
+    max_post_age_h: float = Field(
+        default=24.0,
+        gt=0,
+        description="scans never draft a post older than this (older posts are rarely rated)",
+    )
+    watch_per_cycle: int = Field(
+        default=5, ge=1, le=100, description="posts a scan drafts a cycle, the best first"
+    )
+    watch_per_author_daily: int = Field(
+        default=3, ge=1, le=100, description="posts of one author scans draft in 24 h"
+    )
     watch_eligible: bool = Field(
         default=False,
         description="also scan the Community Notes "

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import logging
+from collections import Counter
+from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from pipeline.desk.notes import NoteService
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
 from pipeline.post import Post
+from pipeline.post_choice import ScanPolicy, choose, too_old
 from pipeline.prompts import HealthRelevance, health_filter_messages
 from pipeline.request import NoteRequest
 
 log = logging.getLogger(__name__)
+
+WATCH_SOURCE = "x_watch"
+DAY_S = 24 * 3600.0
 
 
 class WatchFeed(Protocol):
@@ -52,7 +59,18 @@ class NotedPosts(Protocol):
     async def for_post(self, post_id: str) -> object | None: ...
 
 
+class DraftedAuthors(Protocol):
+    """How many posts of each author were drafted lately (the episode store counts them)."""
+
+    async def authors_since(self, seconds: float, source: str) -> Counter[str]: ...
+
+
 class WatchScanner:
+    """Each cycle: the new posts of every watch (and X's eligible posts), without those X
+    already shows a media note on, those a note of ours covers and those not about health;
+    then the best few by `pipeline.post_choice` (young, fast, requested first; a few per author
+    a day), queued best first. Every post's fate is logged with its reason."""
+
     def __init__(
         self,
         feed: WatchFeed,
@@ -66,6 +84,9 @@ class WatchScanner:
         eligible: EligiblePosts | None = None,
         test_mode: bool = True,
         noted: NotedPosts | None = None,
+        policy: ScanPolicy | None = None,
+        drafted: DraftedAuthors | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.eligible = eligible
         self.noted = noted
@@ -77,6 +98,9 @@ class WatchScanner:
         self.health_filter = health_filter
         self.limit = limit
         self.timeout_s = timeout_s
+        self.policy = policy or ScanPolicy()
+        self.drafted = drafted
+        self.clock = clock
 
     async def about_health(self, post: Post) -> bool:
         if self.health_filter is None:
@@ -90,22 +114,42 @@ class WatchScanner:
             return True  # better a note too many than a health post missed
         return reply.value.about_health
 
-    async def queue(self, posts: list[Post], requester: str) -> list[int]:
+    async def worth_choosing(self, post: Post, now: datetime) -> str | None:
+        """Why a found post is no candidate at all, else None."""
+        if post.media_note_shown:
+            return "X shows a matched media note on it"
+        if self.noted and post.post_id and await self.noted.for_post(post.post_id):
+            return "it already carries a note of ours"
+        if too_old(post, now, self.policy):
+            return None  # `choose` says so, with its age
+        if not await self.about_health(post):
+            return "not about health"
+        return None
+
+    async def queue(self, found: list[tuple[Post, str]]) -> list[int]:
+        """The chosen posts of `found` ((post, the watch that found it)) queued, best first."""
+        now = self.clock()
+        watch_of: dict[int, str] = {}
+        candidates: list[Post] = []
+        for post, requester in found:
+            if (why := await self.worth_choosing(post, now)) is not None:
+                log.info("post %s skipped: %s", post.post_id, why)
+                continue
+            watch_of[id(post)] = requester
+            candidates.append(post)
+        drafted = await self.drafted.authors_since(DAY_S, WATCH_SOURCE) if self.drafted else None
         queued: list[int] = []
-        for post in posts:
-            if post.media_note_shown:
-                log.info("post %s skipped: X shows a matched media note on it", post.post_id)
+        for choice in choose(candidates, now, self.policy, drafted):
+            post = choice.post
+            if not choice.taken:
+                log.info("post %s skipped: %s", post.post_id, choice.why)
                 continue
-            if self.noted and post.post_id and await self.noted.for_post(post.post_id):
-                log.info("post %s skipped: it already carries a note of ours", post.post_id)
-                continue
-            if not await self.about_health(post):
-                continue
+            log.info("post %s taken: %s", post.post_id, choice.why)
             row = await self.notes.enqueue_post(
                 NoteRequest(
                     post_ref=post.url or "",
-                    requester=requester,
-                    source="x_watch",
+                    requester=watch_of[id(post)],
+                    source=WATCH_SOURCE,
                     key=f"x:watch:{post.post_id}",
                 ),
                 post,
@@ -115,12 +159,12 @@ class WatchScanner:
         return queued
 
     async def run_once(self) -> list[int]:
-        """Queue an episode for every new post; returns their ids, oldest post first."""
-        queued: list[int] = []
+        """Queue the best of the new posts; returns their episode ids, best first."""
+        found: list[tuple[Post, str]] = []
         if self.eligible is not None:
             try:
                 for payload in await self.eligible.eligible_posts(test_mode=self.test_mode):
-                    queued += await self.queue(self.feed.posts_from_payload(payload), "eligible")
+                    found += [(p, "eligible") for p in self.feed.posts_from_payload(payload)]
             except EvoNoteError as e:
                 log.warning("eligible posts skipped this time: %s", e)
         for kind, value in self.watches:
@@ -137,9 +181,9 @@ class WatchScanner:
             except EvoNoteError as e:
                 log.warning("watch %s skipped this time: %s", key, e)
                 continue
-            queued += await self.queue(posts, key)
+            found += [(p, key) for p in posts]
             newest = max((int(p.post_id or 0) for p in posts), default=None)
             if newest is not None and (since is None or newest > int(since)):
                 since = str(newest)
             await self.state.save(key, since, user_id)
-        return queued
+        return await self.queue(found)

@@ -7,7 +7,8 @@ from enum import StrEnum
 from typing import Annotated
 
 import langcodes
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic.config import JsonDict
 
 from pipeline.grammar import Distinct
 
@@ -40,6 +41,46 @@ class GapType(StrEnum):
     MISSING_CONTEXT = "missing_context"
     SOURCE_VERIFICATION = "source_verification"
     MISSING_COVERAGE = "missing_coverage"
+
+
+class NoteNeed(StrEnum):
+    """Whether a post needs a note at all, and if not, why: the kinds of correct notes raters
+    reject that an AI note writer on X could have caught before writing (cn-return-bot: 35 of
+    57 Not Helpful notes; a Not Helpful note costs more than a missed post)."""
+
+    NEEDED = "needed"
+    JOKE = "joke_satire_or_hyperbole"
+    OPINION = "opinion_or_prediction"
+    PERSONAL = "personal_experience"
+    ACCURATE = "accurate_as_posted"
+    SIDE_DETAIL = "error_is_a_side_detail"
+    TOO_EARLY = "news_too_early_to_check"
+    ALREADY_NOTED = "already_carries_a_good_note"
+
+
+# What a card says after "No note needed: ".
+NO_NOTE_BECAUSE: dict[NoteNeed, str] = {
+    NoteNeed.JOKE: "a joke, satire or hyperbole",
+    NoteNeed.OPINION: "an opinion or a prediction",
+    NoteNeed.PERSONAL: "a personal experience",
+    NoteNeed.ACCURATE: "accurate as posted",
+    NoteNeed.SIDE_DETAIL: "the error is a side detail",
+    NoteNeed.TOO_EARLY: "breaking news, too early to check",
+    NoteNeed.ALREADY_NOTED: "it already carries a good note",
+}
+
+
+def no_note_needed(need: NoteNeed) -> str:
+    """The abstention's one line when the brief says no note is needed."""
+    return f"No note needed: {NO_NOTE_BECAUSE[need]}"
+
+
+def _note_need_first(schema: JsonDict) -> None:
+    """`note_need` has a default (briefs stored before it existed still load) but is required
+    of the model: a grammar may skip an optional field, and this is the first question."""
+    required = schema.setdefault("required", [])
+    if isinstance(required, list) and "note_need" not in required:
+        required.insert(0, "note_need")
 
 
 class NoteIntent(StrEnum):
@@ -75,6 +116,12 @@ def language_tag(value: object) -> str:
 
 
 class VerificationBrief(BaseModel):
+    model_config = ConfigDict(json_schema_extra=_note_need_first)
+
+    note_need: NoteNeed = Field(
+        default=NoteNeed.NEEDED,
+        description="whether the post needs a note; if not, why (decided before anything else)",
+    )
     claim_pattern: ClaimPattern
     checkworthy_claims: Annotated[list[Claim], Distinct] = Field(min_length=1, max_length=3)
     gaps: Annotated[list[InformationGap], Distinct] = Field(min_length=1, max_length=4)

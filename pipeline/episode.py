@@ -16,7 +16,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit
-from pipeline.brief import VerificationBrief, unanalysed_brief
+from pipeline.brief import NoteNeed, VerificationBrief, no_note_needed, unanalysed_brief
 from pipeline.budget import EvidenceBudget
 from pipeline.drafting import Drafting
 from pipeline.episode_state import MAX_REFUSED_IN_A_ROW, MIN_SECONDS_FOR_A_CALL, EpisodeState
@@ -131,13 +131,20 @@ class _Run:
                     early.cancel()
                 raise
             self.s.brief = self.s.checks.brief = reply.value
-            await load_word_lists(self.s.brief.language.split("-")[0].lower())
             analysis: HeldStep = (
                 "claim_analysis",
                 {"lessons": [m.id for m in claim_lessons]},
                 self.s.brief.model_dump_json(),
                 reply,
             )
+            if self.s.brief.note_need is not NoteNeed.NEEDED:
+                # one short call, no research: the post's own search is not waited for
+                if early is not None:
+                    early.cancel()
+                    await asyncio.gather(early, return_exceptions=True)
+                await self.s.record_steps([analysis])
+                return await self.s.abstain(no_note_needed(self.s.brief.note_need))
+            await load_word_lists(self.s.brief.language.split("-")[0].lower())
             # the post search's steps follow the analysis in the trajectory, in the same write
             await self.s.record_steps([analysis, *(await early if early is not None else [])])
             if early is not None:

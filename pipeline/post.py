@@ -117,6 +117,11 @@ class Post(BaseModel):
         default=None, max_length=MAX_AUTHOR_CHARS
     )
     created_at: datetime | None = None
+    engagement: int | None = Field(
+        default=None,
+        ge=0,
+        description="likes, reposts, replies and quotes when the post was read (X's metrics)",
+    )
     language: Annotated[str | None, BeforeValidator(_primary_language)] = Field(
         default=None, max_length=12
     )

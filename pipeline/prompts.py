@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from pipeline.actions import AgentTurn, FinalTurn, Write
-from pipeline.brief import ClaimPattern, GapType, VerificationBrief
+from pipeline.brief import ClaimPattern, GapType, NoteNeed, VerificationBrief
 from pipeline.evidence import Evidence, PageNotes, SupportVerdicts
 from pipeline.grammar import Distinct
 from pipeline.note_text import NOTE_CHAR_LIMIT
@@ -48,6 +48,11 @@ ANALYSIS_SYSTEM = f"""You analyse a social-media post about health before a Comm
 written for it. {_UNTRUSTED_RULE}
 
 Produce a verification brief:
+- note_need: first, whether the post needs a note at all. "needed" if it states something \
+checkable about health that is wrong or misleading; otherwise why not: \
+{", ".join(n.value for n in NoteNeed if n is not NoteNeed.NEEDED)}. A note raters find not \
+helpful costs more than a post left without one: a joke, an opinion, a personal story or a \
+pedantic side detail gets none.
 - claim_pattern: one of {", ".join(p.value for p in ClaimPattern)}.
 - checkworthy_claims: the 1-3 factual claims a reader would most need checked, quoted or \
 closely paraphrased.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -437,6 +438,22 @@ class EpisodeStore:
             if status:
                 query = query.where(EpisodeRow.status == status)
             return [episode(r) for r in await session.exec(query)]
+
+    async def authors_since(self, seconds: float, source: str) -> Counter[str]:
+        """Episodes from `source` created in the last `seconds`, per author of their post
+        (lower case): what a scan's per-author daily cap counts."""
+        since = utcnow() - timedelta(seconds=seconds)
+        async with self.sessions() as session:
+            posts = await session.exec(
+                select(EpisodeRow.post).where(
+                    EpisodeRow.source == source, col(EpisodeRow.created_at) >= since
+                )
+            )
+            return Counter(
+                str(p.get("author")).lower()
+                for p in posts
+                if isinstance(p, dict) and p.get("author")
+            )
 
     async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool:
         """Judge a finished episode again (a vote came, or changed, after it was judged), if

@@ -178,7 +178,8 @@ class CommunityNotesApi:
                 "test_mode": str(test_mode).lower(),
                 "max_results": max_results,
                 "post_selection": f"feed_size:{self.feed_size},feed_lang:{self.feed_lang}",
-                "tweet.fields": "author_id,created_at,lang,note_tweet,referenced_tweets,entities,"
+                "tweet.fields": "author_id,created_at,public_metrics,lang,note_tweet,"
+                "referenced_tweets,entities,"
                 "attachments,suggested_source_links_with_counts,note_request_suggestions,"
                 "matched_media_notes",
                 "expansions": "attachments.media_keys,author_id,referenced_tweets.id",

@@ -36,6 +36,7 @@ EXPANSIONS = [
 ]
 TWEET_FIELDS = [
     "created_at",
+    "public_metrics",
     "lang",
     "note_tweet",
     "referenced_tweets",
@@ -68,6 +69,14 @@ def _problem(errors: list[dict[str, Any]]) -> str:
             return PROBLEMS["not-authorized-for-resource"]
     detail = errors[0].get("detail") if errors else None
     return f"X returned no post ({detail or 'no reason given'})"
+
+
+def engagement(metrics: object) -> int | None:
+    """Likes, reposts, replies and quotes from X's `public_metrics`; None when absent."""
+    if not isinstance(metrics, dict):
+        return None
+    counts = [metrics.get(k) for k in ("like_count", "retweet_count", "reply_count", "quote_count")]
+    return sum(c for c in counts if isinstance(c, int) and c >= 0)
 
 
 class XPostSource:
@@ -141,6 +150,7 @@ class XPostSource:
             post_id=str(tweet.id),
             author=users.get(tweet.author_id),
             created_at=tweet.created_at,
+            engagement=engagement(data.get("public_metrics")),
             language=tweet.lang,
             media=[
                 self._media(media[k])

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from tweepy.asynchronous import AsyncClient
 
-from adapters.x.posts import XPostSource
+from adapters.x.posts import XPostSource, engagement
 from adapters.x.urls import is_x_url, post_id
 from pipeline.desk.posts import PostResolver
 from pipeline.errors import InvalidPostInput, PostUnavailable
@@ -283,3 +283,11 @@ async def test_the_resolver_routes_x_urls_to_the_source(
     x_api.answer(TWEET, FULL)
     post = await PostResolver([source]).resolve("https://fxtwitter.com/someone/status/1357")
     assert post.post_id == "1357"
+
+
+def test_x_public_metrics_are_the_posts_engagement() -> None:
+    metrics = {"like_count": 10, "retweet_count": 5, "reply_count": 2, "quote_count": 1}
+    assert engagement(metrics) == 18
+    assert engagement({**metrics, "impression_count": 9000}) == 18  # views are no engagement
+    assert engagement(None) is None
+    assert engagement({"like_count": "many"}) == 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -81,6 +82,10 @@ async def feed(x_api: MockXApi) -> AsyncIterator[XWatchFeed]:
     await client.session.close()
 
 
+# an hour after the fixtures' posts: within the scans' age limit
+AN_HOUR_LATER = datetime(2021, 2, 1, 13, tzinfo=UTC)
+
+
 def scanner(
     engine: AsyncEngine, feed: XWatchFeed, screen: Screen, watches: list[tuple[str, str]]
 ) -> WatchScanner:
@@ -90,6 +95,7 @@ def scanner(
         fake_note_service(engine),
         watches,
         health_filter=FakeChatModel(screen),
+        clock=lambda: AN_HOUR_LATER,
     )
 
 
@@ -254,3 +260,17 @@ async def test_the_feed_brings_what_requesters_said_and_skips_what_x_would_refus
         "https://www.fda.gov/food/raw-milk",
         "https://x.com/CDCgov/status/123",
     ]
+
+
+async def test_a_scan_drafts_no_post_past_the_age_limit_and_says_why(
+    engine: AsyncEngine, feed: XWatchFeed, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two days after the fixtures' posts every one of them is past the 24 h limit: none is
+    screened (no model call) or queued, and the scan's log says why for each."""
+    screen = Screen()
+    watcher = scanner(engine, feed, screen, [("account", "healthguru")])
+    watcher.clock = lambda: AN_HOUR_LATER + timedelta(days=2)
+    with caplog.at_level("INFO", logger="bot.watch"):
+        assert await watcher.run_once() == []
+    assert screen.seen == []
+    assert caplog.text.count("h old, past the 24 h limit") == 3

@@ -1,0 +1,70 @@
+"""Whether a post needs a note at all, decided first: a joke, an opinion or an accurate post
+costs one short call and its card says why; a post that needs one is researched as before."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from adapters.openai_chat import serving_schema
+from pipeline.brief import NO_NOTE_BECAUSE, NoteNeed, VerificationBrief
+from pipeline.budget import EvidenceBudget
+from pipeline.episode import EpisodeRunner
+from pipeline.ports import NoMemory
+from pipeline.post import Post
+from pipeline.prompts import analysis_messages
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy
+from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
+
+OPINION = Post(text="I think the new measles campaign posters are the ugliest ever made.")
+
+
+class Deciding:
+    """The research policy, with the brief's answer to whether a note is needed."""
+
+    def __init__(self, need: str) -> None:
+        self.need = need
+        self.research = ResearchPolicy()
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "VerificationBrief":
+            return {**DEFAULT_BRIEF, "note_need": self.need}
+        return self.research(schema, messages)
+
+
+async def run(need: str) -> tuple[Any, FakeChatModel, FakeWeb, Journal]:
+    web = FakeWeb(health_pages())
+    model = FakeChatModel(Deciding(need))
+    journal = Journal()
+    outcome = await EpisodeRunner(
+        model=model, search=web, reader=web, memory=NoMemory(), budget=EvidenceBudget()
+    ).run(OPINION, journal=journal)
+    return outcome, model, web, journal
+
+
+@pytest.mark.parametrize("need", [n for n in NoteNeed if n is not NoteNeed.NEEDED])
+async def test_a_post_that_needs_no_note_costs_one_call_and_says_why(need: NoteNeed) -> None:
+    outcome, model, web, journal = await run(need.value)
+    assert outcome.status == "abstained" and outcome.note is None
+    assert outcome.abstain_reason == f"No note needed: {NO_NOTE_BECAUSE[need]}"
+    assert model.calls == ["VerificationBrief"]  # no agent turn, no support check
+    assert web.reads == []  # nothing read; the post's own search, if begun, is dropped
+    assert [s.phase for s in journal.steps] == ["claim_analysis"]
+
+
+async def test_a_post_that_needs_a_note_is_researched_and_noted() -> None:
+    outcome, model, web, _ = await run("needed")
+    assert outcome.status == "noted"
+    assert "AgentTurn" in model.calls and web.reads
+
+
+def test_the_model_answers_whether_a_note_is_needed_before_anything_else() -> None:
+    schema = serving_schema(VerificationBrief)
+    assert schema["required"][0] == "note_need"
+    assert next(iter(schema["properties"])) == "note_need"
+    system = analysis_messages(OPINION, [])[0].content
+    assert all(n.value in system for n in NoteNeed)
+    # a brief stored before the question existed still loads, as needing a note
+    stored = {k: v for k, v in DEFAULT_BRIEF.items() if k != "note_need"}
+    assert VerificationBrief.model_validate(stored).note_need is NoteNeed.NEEDED
