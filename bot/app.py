@@ -37,6 +37,7 @@ from pipeline.desk.admission import AdmissionGate, ObservedModel
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
+from pipeline.desk.send_order import SendPolicy
 from pipeline.desk.submission import NotesDestination, SubmissionDesk
 from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule
@@ -417,6 +418,7 @@ def make_submitter(
         links,
         min_claim_opinion=settings.x.min_claim_opinion,
         max_revisions=settings.x.max_revisions,
+        send_policy=SendPolicy(settings.x.min_net_helpful, settings.x.explore_share),
     )
 
 

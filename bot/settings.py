@@ -416,6 +416,20 @@ class XSettings(BaseModel):
     max_revisions: int = Field(
         default=3, ge=0, le=5, description="revisions asked for a note under the bar"
     )
+    min_net_helpful: float = Field(
+        default=0.0,
+        ge=-1,
+        le=1,
+        description="after admission, the persona forecast's P(Helpful) - P(Not Helpful) a "
+        "note must reach to be sent (notes go best first within the writing limit)",
+    )
+    explore_share: float = Field(
+        default=0.1,
+        ge=0,
+        le=1,
+        description="of the notes under that bar, the share sent all the same (marked), so "
+        "the forecast meets outcomes",
+    )
     feed_size: Literal["small", "large", "xl", "xxl"] = Field(
         default="small",
         description="the eligible-posts feed (large, xl and xxl need a high-performing writer)",

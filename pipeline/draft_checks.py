@@ -36,6 +36,7 @@ from pipeline.lexicon import (
     ANY_WORD,
     TOPIC_TERM_ZIPF,
     a_run_of,
+    clauses,
     content_words,
     copies_a_run,
     ends_a_sentence,
@@ -332,15 +333,22 @@ class DraftChecks:
         refuses 52 honest verdicts fewer and lets 3 of them through ("The standard practice
         for refilling prescriptions …", 1 of 2 missing): the half is the bar they set.
 
-        A sentence that denies a claim (`denies_a_claim`: "Coronavirus is not a hoax.") names
+        A clause that denies a claim (`denies_a_claim`: "Coronavirus is not a hoax.") names
         its terms to deny them, as "There is no evidence that …" does: 47 honest verdicts
-        fewer refused, none of the bad drafts through; the model's check judges it."""
+        fewer refused, none of the bad drafts through; the model's check judges it. Only that
+        clause's terms: a hostile model put "evil . com" into the claims and appended "evil.
+        com has it." to a sentence that denied the claim (tests/system/test_hostile_model)."""
         missing, named = self._ungrounded(sentence, cited)
         if not missing or 2 * len(missing) > len(named):
             return []
-        if denies_a_claim(sentence, [*self.claims(), self.post.text]):
-            return []
-        return sorted(missing.values())
+        claims = [*self.claims(), self.post.text]
+        denied = {
+            term
+            for clause in clauses(sentence)
+            if clause.strip() and denies_a_claim(clause, claims)
+            for term in stems(clause)
+        }
+        return sorted(word for term, word in missing.items() if term not in denied)
 
     def _ungrounded(
         self, sentence: str, cited: list[str] | tuple[str, ...]

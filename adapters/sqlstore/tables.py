@@ -160,6 +160,10 @@ class SubmissionRow(SQLModel, table=True):
     evaluator_outcomes: list[dict[str, Any]] = Field(
         default_factory=list, sa_column=Column(JSON, nullable=False, server_default="[]")
     )
+    # the send policy that chose the note (`Submission.policy`)
+    policy: dict[str, Any] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
     submitted_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -132,4 +132,7 @@ class Submission(BaseModel):
     status: str | None = None
     status_history: list[dict[str, Any]] = Field(default_factory=list)
     evaluator_outcomes: list[dict[str, Any]] = Field(default_factory=list)
+    # why it went when it did: the order (forecast or first come), the forecast's net
+    # helpful and the bar, explored or not, the evaluator's score, the post's age and speed
+    policy: dict[str, Any] = Field(default_factory=dict)
     submitted_at: datetime | None = None

@@ -18,12 +18,13 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Protocol
 
 from pydantic import BaseModel, Field
 
 from pipeline.desk.episode import Episode, Submission
+from pipeline.desk.send_order import SendDecision, SendPolicy
 from pipeline.desk.standing import WriterStanding, standing_of
 from pipeline.errors import EvoNoteError
 from pipeline.note_text import link_like_tokens
@@ -192,6 +193,7 @@ class SubmissionDesk:
         min_claim_opinion: float = 0.7,
         max_revisions: int = 3,
         timeout_s: float = 60.0,
+        send_policy: SendPolicy | None = None,
     ) -> None:
         self.episodes = episodes
         self.log = log
@@ -203,6 +205,7 @@ class SubmissionDesk:
         self.min_claim_opinion = min_claim_opinion
         self.max_revisions = max_revisions
         self.timeout_s = timeout_s
+        self.send_policy = send_policy or SendPolicy()
 
     # ---- the use case ----------------------------------------------------------------------
 
@@ -261,7 +264,16 @@ class SubmissionDesk:
                     "(X's own check fails it). Regenerate the note, or try again when the page "
                     "is back"
                 )
-        if not from_queue and (why := await self.over_a_limit(destination, test_mode)):
+        order = self.send_decision(episode, destination, test_mode)
+        if order is not None and order.held and not anyway:
+            return SubmissionOutcome(
+                kind="held",
+                message=f"Held, not sent: {order.why}. A moderator may Submit anyway.",
+            )
+        if not from_queue and (
+            why := await self.over_a_limit(destination, test_mode)
+            or await self.outranked(order, destination)
+        ):
             await self.log.queue(episode_id, by, test_mode, why)
             return SubmissionOutcome(
                 kind="queued", message=f"Queued for {to}: {why}. It is sent when a slot opens."
@@ -293,10 +305,70 @@ class SubmissionDesk:
                 claim_opinion_score=scores[-1].claim_opinion_score if scores else None,
                 submitted_by=by,
                 destination=destination.key,
+                policy=self.policy_record(episode, order, anyway, scores),
             )
         )
         await self.log.unqueue(episode_id)
         return SubmissionOutcome(kind="submitted", message=f"{sent_line(row, to)}.", submission=row)
+
+    def send_decision(
+        self, episode: Episode, destination: NotesDestination, test_mode: bool
+    ) -> SendDecision | None:
+        """Where the forecast puts the note among those waiting for X's writing limit (live,
+        after admission); None where no such limit orders notes (test mode, Bluesky)."""
+        if test_mode or not destination.has_writing_limit:
+            return None
+        net = episode.forecast.net_helpful() if episode.forecast is not None else None
+        return self.send_policy.decide(episode.id or 0, net)
+
+    async def outranked(
+        self, order: SendDecision | None, destination: NotesDestination
+    ) -> str | None:
+        """Why the note waits although a slot is open: queued notes the forecast ranks higher
+        go first."""
+        if order is None:
+            return None
+        ahead = 0
+        for episode_id, _, test_mode in await self.log.queued():
+            waiting = await self.episodes.get(episode_id)
+            if waiting is None:
+                continue
+            theirs = self.send_decision(waiting, destination, test_mode)
+            ahead += theirs is not None and theirs.rank() < order.rank()
+        if not ahead:
+            return None
+        return f"{ahead} note(s) the forecast ranks higher wait for {destination.name} first"
+
+    def policy_record(
+        self,
+        episode: Episode,
+        order: SendDecision | None,
+        anyway: bool,
+        scores: list[NoteEvaluation],
+    ) -> dict[str, object]:
+        """Why this note went when it did: kept with the submission, so outcomes on X can
+        judge the policy (`x report`)."""
+        post = episode.post
+        age_h = (
+            (datetime.now(UTC) - post.created_at).total_seconds() / 3600
+            if post.created_at is not None
+            else None
+        )
+        velocity = (
+            post.engagement / max(age_h, 0.5)
+            if post.engagement is not None and age_h is not None
+            else None
+        )
+        return {
+            "order": "forecast" if order is not None else "first_come",
+            "net_helpful": order.net if order is not None else None,
+            "bar": self.send_policy.min_net_helpful if order is not None else None,
+            "explore": bool(order is not None and order.explore),
+            "anyway": anyway,
+            "evaluator_score": scores[-1].claim_opinion_score if scores else None,
+            "post_age_h": round(age_h, 2) if age_h is not None else None,
+            "engagement_per_h": round(velocity, 2) if velocity is not None else None,
+        }
 
     def destination_for(self, episode: Episode) -> tuple[NotesDestination, str] | None:
         """The destination that takes the episode's post, and the post's id there."""
@@ -484,12 +556,22 @@ class SubmissionDesk:
         return found[0].name if found is not None else None
 
     async def send_queued(self) -> list[SubmissionOutcome]:
-        """The queued submissions, oldest first, while the limits allow (the scheduler's
-        `submit_queued` job)."""
-        sent = []
-        for episode_id, by, test_mode in await self.log.queued():
+        """The queued submissions while the limits allow (the scheduler's `submit_queued`
+        job): those X's writing limit orders in forecast order (`SendDecision.rank`), the
+        rest oldest first."""
+        waiting = []
+        for position, (episode_id, by, test_mode) in enumerate(await self.log.queued()):
             episode = await self.episodes.get(episode_id)
             found = self.destination_for(episode) if episode is not None else None
+            order = (
+                self.send_decision(episode, found[0], test_mode)
+                if episode is not None and found is not None
+                else None
+            )
+            rank = order.rank() if order is not None else (2, 0.0)
+            waiting.append((rank, position, episode_id, by, test_mode, found))
+        sent = []
+        for _, _, episode_id, by, test_mode, found in sorted(waiting, key=lambda w: w[:2]):
             if found is not None and await self.over_a_limit(found[0], test_mode) is not None:
                 continue  # its destination's slot is not open yet
             # no longer submittable (or its source is down): it waits no more

@@ -110,6 +110,16 @@ class Forecast(BaseModel):
     votes: list[PersonaVote]
     failed_personas: int = 0
 
+    def net_helpful(self) -> float:
+        """P(Helpful) - P(Not Helpful) across the personas, weighted by the share of raters
+        each stands for: what the submission queue ranks notes by (-1 to 1)."""
+        total = sum(v.size for v in self.votes)
+        if not total:
+            return 0.0
+        helpful = sum(v.size for v in self.votes if SCORE[v.form.helpfulness] == 1.0)
+        not_helpful = sum(v.size for v in self.votes if SCORE[v.form.helpfulness] == 0.0)
+        return (helpful - not_helpful) / total
+
     def summary(self) -> str:
         f = self.features
         return (

@@ -558,3 +558,52 @@ async def test_a_double_click_on_submit_sends_one_note(
     )
     assert sorted([first.kind, second.kind]) == ["busy", "submitted"]
     assert submit.call_count == 1
+
+
+@respx.mock
+async def test_after_admission_notes_go_best_first_and_none_under_the_forecast_bar(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """Live, the writing limit full: two approved notes wait; when slots open, the one the
+    persona forecast ranks higher goes first, whatever came first. A note under the bar is
+    held (a moderator may submit it anyway). Each sent note keeps the policy that chose it."""
+    from datetime import timedelta
+
+    from sqlmodel import update
+
+    from adapters.sqlstore.tables import SubmissionRow, utcnow
+    from pipeline.desk.send_order import SendPolicy
+    from tests.fakes.forecasts import net
+
+    scores(0.9, 0.9, 0.9)
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18020"}})
+    await live_notes(engine, 10, "needs_more_ratings", days_ago=0.1)
+    store = EpisodeStore(engine)
+    api.test_mode = False
+    submitter = desk(engine, api, send_policy=SendPolicy(min_net_helpful=0.0, explore_share=0.0))
+    episodes = {}
+    for post_id, value in (("901", 0.2), ("902", 0.6), ("903", -0.4)):
+        episodes[post_id] = await noted_episode(store, post_id=post_id)
+        await store.save_forecast(episodes[post_id], net(value))
+        await store.approve(episodes[post_id], "UMOD")
+    first, second = [await submitter.submit(episodes[p], "mod") for p in ("901", "902")]
+    assert first.kind == second.kind == "queued"
+    held = await submitter.submit(episodes["903"], "mod")
+    assert held.kind == "held" and "net helpful -0.40, under the bar of +0.00" in held.message
+    async with SubmissionStore(engine).sessions() as session:  # a day later
+        await session.exec(
+            update(SubmissionRow).values(submitted_at=utcnow() - timedelta(days=1, hours=1))
+        )
+        await session.commit()
+    sent = await submitter.send_queued()
+    assert [o.kind for o in sent] == ["submitted", "submitted"]
+    posts = [json.loads(c.request.content)["post_id"] for c in submit.calls]
+    assert posts == ["902", "901"]  # the better forecast first
+    best = await SubmissionStore(engine).for_post("902")
+    assert best is not None and best.policy["order"] == "forecast"
+    assert best.policy["net_helpful"] == 0.6 and best.policy["explore"] is False
+    assert best.policy["evaluator_score"] == 0.9
+    anyway = await submitter.submit(episodes["903"], "mod", anyway=True)
+    assert anyway.kind == "submitted"
+    insisted = await SubmissionStore(engine).for_post("903")
+    assert insisted is not None and insisted.policy["anyway"] is True
