@@ -15,7 +15,16 @@ RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
     # a CPU or other slow server: page notes each cost a long prompt, so fewer pages, unnoted;
     # two rewrites, then the focused write (in 32 real episodes of a 1.5B model on a CPU, no
     # draft passed after its second: the later rewrites only spent the deadline)
-    "slow-server": {"condense_pages": False, "max_urls_per_visit": 2, "max_rewrites": 2},
+    # The 1.5B model's "no note needed" is noise (`bench.needs_note`, 2026-12-02): it declined
+    # 1 of 10 true AVeriTeC claims and 1 of 10 false ones, 0 of 6 jokes, opinions and accurate
+    # posts and 1 of 4 posts that need a note ("raw garlic cures high blood pressure": "a side
+    # detail"): the brief still answers, and the episode goes on.
+    "slow-server": {
+        "condense_pages": False,
+        "max_urls_per_visit": 2,
+        "max_rewrites": 2,
+        "decline_unneeded": False,
+    },
     # the agent takes every step itself (the benchmark's baseline)
     "no-shortcuts": {
         "search_post_first": False,
@@ -128,6 +137,11 @@ class EvidenceBudget(BaseModel):
         default=True,
         description="analyse claims and information gaps before searching (off: the "
         "no-analyzer ablation of the benchmark)",
+    )
+    decline_unneeded: bool = Field(
+        default=True,
+        description="end the episode after the brief when it says the post needs no note "
+        "(a joke, an opinion, accurate as posted, …): one call, and the card says why",
     )
     as_of_post_time: bool = Field(
         default=False,

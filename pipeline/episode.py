@@ -137,7 +137,7 @@ class _Run:
                 self.s.brief.model_dump_json(),
                 reply,
             )
-            if self.s.brief.note_need is not NoteNeed.NEEDED:
+            if self.s.b.decline_unneeded and self.s.brief.note_need is not NoteNeed.NEEDED:
                 # one short call, no research: the post's own search is not waited for
                 if early is not None:
                     early.cancel()

@@ -33,12 +33,14 @@ class Deciding:
         return self.research(schema, messages)
 
 
-async def run(need: str) -> tuple[Any, FakeChatModel, FakeWeb, Journal]:
+async def run(
+    need: str, budget: EvidenceBudget | None = None
+) -> tuple[Any, FakeChatModel, FakeWeb, Journal]:
     web = FakeWeb(health_pages())
     model = FakeChatModel(Deciding(need))
     journal = Journal()
     outcome = await EpisodeRunner(
-        model=model, search=web, reader=web, memory=NoMemory(), budget=EvidenceBudget()
+        model=model, search=web, reader=web, memory=NoMemory(), budget=budget or EvidenceBudget()
     ).run(OPINION, journal=journal)
     return outcome, model, web, journal
 
@@ -57,6 +59,15 @@ async def test_a_post_that_needs_a_note_is_researched_and_noted() -> None:
     outcome, model, web, _ = await run("needed")
     assert outcome.status == "noted"
     assert "AgentTurn" in model.calls and web.reads
+
+
+async def test_on_a_slow_server_the_brief_answers_and_the_episode_goes_on() -> None:
+    """The 1.5B model's "no note needed" is noise (bench.needs_note): its preset keeps the
+    question but not the verdict."""
+    budget = EvidenceBudget.model_validate({"preset": "slow-server"})
+    assert budget.decline_unneeded is False
+    outcome, model, _, _ = await run("opinion_or_prediction", budget)
+    assert outcome.status == "noted" and "AgentTurn" in model.calls
 
 
 def test_the_model_answers_whether_a_note_is_needed_before_anything_else() -> None:

@@ -26,9 +26,7 @@ def test_best_first_none_under_the_bar_but_the_explored() -> None:
     explored = [d for d in under if d.explore]
     assert 80 <= len(explored) <= 120  # about a tenth, by a draw that is the same every time
     assert all(d.held for d in under if not d.explore)
-    assert [policy.decide(n, -0.1).explore for n in range(1, 50)] == [
-        d.explore for d in under[:49]
-    ]
+    assert [policy.decide(n, -0.1).explore for n in range(1, 50)] == [d.explore for d in under[:49]]
     assert min(d.rank() for d in [high, *explored]) == explored[0].rank()  # explored go first
     assert "under the bar of +0.20 (EVONOTE_X__MIN_NET_HELPFUL)" in next(
         d.why for d in under if d.held
