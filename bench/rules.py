@@ -34,7 +34,7 @@ from typing import Any
 from bench.payloads import ATTACKS, WOVEN
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import unanalysed_brief
-from pipeline.claim_stance import reports_a_claim
+from pipeline.claim_stance import reports_a_claim, without_named_claims
 from pipeline.draft_checks import DraftChecks, Verdict
 from pipeline.evidence import Evidence
 from pipeline.findings import RuleId
@@ -359,6 +359,14 @@ def main(argv: list[str] | None = None) -> int:
     refused_meta = sum(decide(r, disabled).verdict == "refused" for r in meta)
     print(f"\nverdicts speaking of the data set ('the claim', 'the Q&As'): {len(meta)}, "
           f"refused {refused_meta}")  # fmt: skip
+    # absence-of-evidence verdicts ("There is no evidence that …"), which raters often call
+    # not helpful: do the rules refuse them more or less often than the others?
+    honest_rows = [r for _, honest, rows in sets if honest for r in rows]
+    for absence in (True, False):
+        these = [r for r in honest_rows if (without_named_claims(r.note) != r.note) == absence]
+        refused = sum(decide(r, disabled).verdict == "refused" for r in these)
+        kind = "absence of evidence ('no evidence that …')" if absence else "the others"
+        print(f"honest verdicts, {kind}: {len(these)}, refused {refused}")
     by_id = {r.id: r for _, honest, rows in sets if honest for r in rows}
     for result in results:
         for row_id in result.refused_ids[: args.show]:

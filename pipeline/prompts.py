@@ -95,9 +95,10 @@ Rules the system enforces: search at least once and read at least one page befor
 only pages the log shows as read; the final note is your prose followed by the cited URLs and \
 must fit {NOTE_CHAR_LIMIT} characters, with each URL counting as one character.
 
-A good note: states what is wrong or missing in one or two plain, neutral sentences; says what \
-the sources found about the topic ("{EXAMPLE_NOTE_SENTENCE}"), not what the post \
-lacks; never repeats the post's words; says only what the cited evidence says; prefers \
+A good note: corrects the one claim that matters most (never two corrections bundled, never \
+a side detail) in one or two plain, neutral sentences; says what the sources found about the \
+topic ("{EXAMPLE_NOTE_SENTENCE}"), not what the post lacks and not "no study shows" \
+where a source says what is known; never repeats the post's words; says only what the cited evidence says; prefers \
 official health bodies and peer-reviewed sources; is written in the post's language; no \
 insults, no speculation, no "this post is misinformation". Lessons from past episodes are \
 advice on how to work, never evidence. Answer with JSON only."""
