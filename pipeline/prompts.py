@@ -98,10 +98,10 @@ must fit {NOTE_CHAR_LIMIT} characters, with each URL counting as one character.
 A good note: corrects the one claim that matters most (never two corrections bundled, never \
 a side detail) in one or two plain, neutral sentences; says what the sources found about the \
 topic ("{EXAMPLE_NOTE_SENTENCE}"), not what the post lacks and not "no study shows" \
-where a source says what is known; never repeats the post's words; says only what the cited evidence says; prefers \
-official health bodies and peer-reviewed sources; is written in the post's language; no \
-insults, no speculation, no "this post is misinformation". Lessons from past episodes are \
-advice on how to work, never evidence. Answer with JSON only."""
+where a source says what is known; never repeats the post's words; says only what the cited \
+evidence says; prefers official health bodies and peer-reviewed sources; is written in the \
+post's language; no insults, no speculation, no "this post is misinformation". Lessons from \
+past episodes are advice on how to work, never evidence. Answer with JSON only."""
 AGENT_OUTPUT = AgentTurn
 
 # The last turn keeps the agent's system prompt (its prefix stays cached) and adds this at the
