@@ -141,7 +141,9 @@ async def build_digest(
     now: datetime | None = None,
     hours: float = 24,
     standing: WriterStanding | None = None,
+    on_x: str | None = None,
 ) -> Digest:
+    """`on_x`: what became of the live notes on X (`pipeline.desk.outcomes`), if any."""
     now = now or utcnow()
     since = now - timedelta(hours=hours)
     month = await store.since(now - timedelta(days=30))
@@ -181,6 +183,8 @@ async def build_digest(
     if standing is not None:  # the first line (admission) and the last two (notes, limit)
         summary = standing.summary()
         digest.on_x = [summary[0], *summary[-2:]]
+    if on_x is not None:
+        digest.on_x.append(on_x)
     digest.chart_png = await asyncio.to_thread(_chart, month, now)
     return digest
 

@@ -128,7 +128,8 @@ def digest_job(
 
     async def post_digest() -> None:
         standing = await app.desk.standing()
-        built = await build_digest(app.store, memory_store, standing=standing)
+        outcome = await app.desk.live_outcome()
+        built = await build_digest(app.store, memory_store, standing=standing, on_x=outcome)
         if slack is not None and slack_channel:
             await post_to_slack(slack, slack_channel, built)
         if discord_client is not None and discord_channel:

@@ -26,13 +26,16 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     from bot import digest
     from bot.app import make_slack_client
     from bot.database import open_stores
+    from pipeline.desk.outcomes import live_outcome
     from pipeline.desk.standing import standing_of
 
     async with open_stores(settings) as stores:
         # the standing with X, once anything was submitted (or submitting is set)
         submitted = await stores.submissions.all()
         standing = standing_of(submitted) if submitted or settings.x.credentials() else None
-        built = await digest.build_digest(stores.episodes, stores.lessons, standing=standing)
+        built = await digest.build_digest(
+            stores.episodes, stores.lessons, standing=standing, on_x=live_outcome(submitted)
+        )
     out = args.out or settings.data_dir / "digest.png"
     await asyncio.to_thread(out.write_bytes, built.chart_png)
     print(built.text() + f"\nchart: {out}")

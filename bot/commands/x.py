@@ -1,4 +1,4 @@
-"""`evonote x submit|sync|status|quota`: the Community Notes API loop."""
+"""`evonote x submit|sync|status|quota|report`: the Community Notes API loop."""
 
 from __future__ import annotations
 
@@ -34,6 +34,11 @@ def add_parser(sub: Subparsers) -> None:
         "status", help="admission against X's bars, the writing limit, the hit rate so far"
     )
     xsub.add_parser("quota", help="remaining requests and submissions")
+    xsub.add_parser(
+        "report",
+        help="what became of the live notes (share rated, helpful, net helpful) by the "
+        "forecast, by what chose them and by the post's age",
+    )
 
 
 def need_credentials(settings: Settings) -> None:
@@ -51,6 +56,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
 
     from bot.app import X_SUBMISSIONS_PER_DAY, make_chat_model, make_submitter
     from bot.database import open_stores
+    from pipeline.desk.outcomes import outcome_report
     from pipeline.desk.standing import standing_of
     from pipeline.desk.submission import DAY_S, SubmissionRefused
     from pipeline.errors import EvoNoteError
@@ -63,6 +69,10 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
                 f"submissions in the last 24 h: {used}/{X_SUBMISSIONS_PER_DAY} (every process); "
                 "requests: at most 90 per 15 minutes (this process counts its own)"
             )
+            return EXIT_OK
+        if args.x_command == "report":
+            # from what `sync` stored, like status: no API call
+            print("\n".join(outcome_report(await submissions.all())))
             return EXIT_OK
         if args.x_command == "status":
             # from the statuses `sync` stored: no API call, so it works without credentials

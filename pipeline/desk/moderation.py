@@ -81,6 +81,8 @@ class Submitter(Protocol):
 
     async def standing(self) -> WriterStanding: ...
 
+    async def live_outcome(self) -> str | None: ...
+
     async def waiting(self, episode_id: int) -> str | None: ...
 
     async def destination_name(self, episode: Episode) -> str | None: ...
@@ -123,6 +125,10 @@ class ModeratorDesk:
     async def standing(self) -> WriterStanding | None:
         """Where the writer stands with X (admission, writing limit), when submitting is set."""
         return await self.submitter.standing() if self.submitter is not None else None
+
+    async def live_outcome(self) -> str | None:
+        """What became of the live notes on X, in one line, when submitting is set."""
+        return await self.submitter.live_outcome() if self.submitter is not None else None
 
     async def vote(
         self, voter: Voter, episode_id: int, vote: int, reason: str | None = None

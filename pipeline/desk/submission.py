@@ -24,6 +24,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field
 
 from pipeline.desk.episode import Episode, Submission
+from pipeline.desk.outcomes import live_outcome
 from pipeline.desk.send_order import SendDecision, SendPolicy
 from pipeline.desk.standing import WriterStanding, standing_of
 from pipeline.errors import EvoNoteError
@@ -545,6 +546,10 @@ class SubmissionDesk:
                 evaluations = [e.model_dump() for e in note.evaluations]
                 changed += await self.log.record_status(note.id, note.status, evaluations)
         return changed
+
+    async def live_outcome(self) -> str | None:
+        """What became of the live notes on X, in one line (`pipeline.desk.outcomes`)."""
+        return live_outcome(await self.log.all())
 
     async def standing(self) -> WriterStanding:
         """Where the writer stands with X (admission, the writing limit)."""

@@ -544,6 +544,11 @@ def test_x_status_shows_admission_and_the_writing_limit_without_credentials(
     assert lines[-1].startswith("Writing limit: 0 of 10 live notes written today (a new writer")
 
 
+def test_x_report_says_what_became_of_the_live_notes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["x", "report"]) == 0
+    assert capsys.readouterr().out.strip() == "Live notes on X: none sent"
+
+
 @respx.mock
 async def test_a_double_click_on_submit_sends_one_note(
     engine: AsyncEngine, api: CommunityNotesApi

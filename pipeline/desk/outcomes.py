@@ -1,0 +1,109 @@
+"""Whether the sending policy pays: what became of our live notes on X, by what chose them.
+
+Every submission keeps the policy that chose it (`Submission.policy`) and `sync` stores X's
+status; this groups the live notes by the forecast's net helpfulness, by how they were chosen
+(the forecast's order, the explore share, a moderator's override, first come) and by the
+post's age when sent, and gives for each group: notes sent, the share rated at all, helpful of
+those rated, and net helpful (helpful − not helpful, over notes sent). Posts the brief said need
+no note are never sent, so they have no outcome here: their share is in the episodes' reasons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pipeline.desk.episode import Submission
+
+HELPFUL = "currently_rated_helpful"
+# X's not-helpful verdicts: rated so, or rejected outright
+NOT_HELPFUL = frozenset({"currently_rated_not_helpful", "firm_reject"})
+# rated enough, no verdict: raters disagree across perspectives ("needs_more_ratings" and
+# "minimum_ratings_not_met" are not rated enough to count)
+UNDECIDED = frozenset({"insufficient_consensus"})
+
+
+@dataclass(frozen=True)
+class OutcomeRow:
+    group: str
+    sent: int
+    rated: int
+    helpful: int
+    not_helpful: int
+
+    def line(self) -> str:
+        if not self.sent:
+            return f"{self.group}: none sent"
+        rated = f"{self.rated / self.sent:.0%} rated"
+        of_rated = f", {self.helpful / self.rated:.0%} of them helpful" if self.rated else ""
+        net = (self.helpful - self.not_helpful) / self.sent
+        return f"{self.group}: {self.sent} sent, {rated}{of_rated}, net helpful {net:+.2f}"
+
+
+def rated(s: Submission) -> bool:
+    return s.status == HELPFUL or s.status in NOT_HELPFUL or s.status in UNDECIDED
+
+
+def outcome_row(group: str, notes: list[Submission]) -> OutcomeRow:
+    return OutcomeRow(
+        group,
+        len(notes),
+        sum(rated(s) for s in notes),
+        sum(s.status == HELPFUL for s in notes),
+        sum(s.status in NOT_HELPFUL for s in notes),
+    )
+
+
+def forecast_band(s: Submission) -> str:
+    net = s.policy.get("net_helpful")
+    if not isinstance(net, int | float):
+        return "no forecast"
+    low = min(int((net + 1) * 5), 9) / 5 - 1  # ten bands over -1 … 1
+    return f"forecast {low:+.1f} to {low + 0.2:+.1f}"
+
+
+def chosen_by(s: Submission) -> str:
+    if s.policy.get("anyway"):
+        return "a moderator's override"
+    if s.policy.get("explore"):
+        return "explore share"
+    if s.policy.get("order") == "forecast":
+        return "forecast order"
+    return "first come"
+
+
+def age_band(s: Submission) -> str:
+    age = s.policy.get("post_age_h")
+    if not isinstance(age, int | float):
+        return "post age unknown"
+    for limit, name in ((3, "under 3 h"), (12, "3–12 h"), (24, "12–24 h")):
+        if age < limit:
+            return f"post {name} old"
+    return "post over 24 h old"
+
+
+def outcome_report(submissions: list[Submission]) -> list[str]:
+    """The report's lines: every live note on X, then by group."""
+    live = [s for s in submissions if not s.test_mode and s.destination == "x"]
+    lines = [outcome_row("Live notes on X", live).line()]
+    groupings: list[tuple[str, Callable[[Submission], str]]] = [
+        ("By the forecast's net helpfulness", forecast_band),
+        ("By what chose them", chosen_by),
+        ("By the post's age when sent", age_band),
+    ]
+    for title, key in groupings:
+        groups: dict[str, list[Submission]] = {}
+        for s in live:
+            groups.setdefault(key(s), []).append(s)
+        if groups:
+            lines += ["", title] + [
+                "  " + outcome_row(name, notes).line() for name, notes in sorted(groups.items())
+            ]
+    return lines
+
+
+def live_outcome(submissions: list[Submission]) -> str | None:
+    """The report's first line, for the digest: None before any live note on X."""
+    if not any(not s.test_mode and s.destination == "x" for s in submissions):
+        return None
+    return outcome_report(submissions)[0]
