@@ -636,6 +636,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             on_finished=metrics.observe,
             lease_s=settings.ops.lease_s,
             gate=gate,
+            past_notes=store,
         )
         notes_api = make_notes_api(settings, http)
         submitter = make_submitter(settings, engine, http, model, notes_api)

@@ -89,6 +89,7 @@ class ExistingNote(BaseModel):
 
 
 MAX_REQUESTS = 10
+MAX_OUR_NOTES_ON_AUTHOR = 3
 MAX_REQUEST_CHARS = 500
 
 
@@ -131,6 +132,12 @@ class Post(BaseModel):
     quoted: Post | None = None
     replied_to: Post | None = None
     existing_notes: list[ExistingNote] = Field(default_factory=list, max_length=MAX_EXISTING_NOTES)
+    our_notes_on_author: list[ExistingNote] = Field(
+        default_factory=list,
+        max_length=MAX_OUR_NOTES_ON_AUTHOR,
+        description="EvoNote's latest notes on this author's other posts, with their status "
+        "on X (an AI writer on X found them its one decisive input)",
+    )
     links: Annotated[list[Url], first(MAX_LINKS, MAX_URL_CHARS)] = Field(
         default_factory=list,
         max_length=MAX_LINKS,

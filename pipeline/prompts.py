@@ -314,6 +314,9 @@ def render_post(post: Post) -> str:
         lines.append("In reply to:\n" + render_post(post.replied_to))
     for note in post.existing_notes:
         lines.append(f"Existing note ({note.status or 'status unknown'}): {note.text}")
+    for note in post.our_notes_on_author:
+        status = (note.status or "not rated yet").replace("_", " ")
+        lines.append(f"Our earlier note on another post of this author ({status}): {note.text}")
     lines += [f"[not visible to EvoNote: {what}]" for what in post.unseen]
     lines += [f"Someone asking for a note said: {r.text}" for r in post.requests if r.text]
     lines += [

@@ -13,13 +13,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, delete, select
 
 from adapters.sqlstore.engine import sessions_of
-from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, utcnow
+from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow, utcnow
 from pipeline.desk.episode import Episode, Vote
 from pipeline.errors import DuplicateRequest, EpisodeNotFound
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
 from pipeline.ports import MemoryMode
-from pipeline.post import Post
+from pipeline.post import ExistingNote, Post
 from pipeline.redact import redact
 from pipeline.request import BACKGROUND_SOURCES, NoteRequest
 from pipeline.trajectory import EpisodeOutcome, EpisodeStatus, StepRecord
@@ -438,6 +438,33 @@ class EpisodeStore:
             if status:
                 query = query.where(EpisodeRow.status == status)
             return [episode(r) for r in await session.exec(query)]
+
+    async def on_author(self, author: str, episode_id: int, limit: int) -> list[ExistingNote]:
+        """EvoNote's notes on `author`'s other posts, latest first, with their status on X
+        (None until submitted and synced). The author is in the post's JSON: the latest 500
+        noted episodes are looked through."""
+        async with self.sessions() as session:
+            rows = await session.exec(
+                select(EpisodeRow.post, EpisodeRow.note_text, SubmissionRow.status)
+                .join(
+                    SubmissionRow,
+                    col(SubmissionRow.episode_id) == col(EpisodeRow.id),
+                    isouter=True,
+                )
+                .where(
+                    EpisodeRow.status == EpisodeStatus.NOTED,
+                    col(EpisodeRow.id) != episode_id,
+                )
+                .order_by(col(EpisodeRow.id).desc())
+                .limit(500)
+            )
+            wanted = author.lower().lstrip("@")
+            notes = [
+                ExistingNote(text=(text or "").split("\n\n")[0][:280], status=status)
+                for post, text, status in rows
+                if isinstance(post, dict) and str(post.get("author") or "").lower() == wanted
+            ]
+        return notes[:limit]
 
     async def authors_since(self, seconds: float, source: str) -> Counter[str]:
         """Episodes from `source` created in the last `seconds`, per author of their post

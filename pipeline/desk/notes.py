@@ -16,7 +16,7 @@ from pipeline.desk.admission import (
     priority_of,
 )
 from pipeline.desk.episode import Episode
-from pipeline.desk.ports import EpisodeRepository
+from pipeline.desk.ports import EpisodeRepository, PastNotes
 from pipeline.desk.posts import PostResolver, read_post_file
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import (
@@ -31,7 +31,7 @@ from pipeline.errors import (
 )
 from pipeline.forecast.panel import PersonaPanel
 from pipeline.ports import MemoryMode
-from pipeline.post import Post
+from pipeline.post import MAX_OUR_NOTES_ON_AUTHOR, Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import (
     EpisodeOutcome,
@@ -94,7 +94,9 @@ class NoteService:
         on_finished: Callable[[Episode], None] | None = None,
         lease_s: float | None = None,
         gate: AdmissionGate | None = None,
+        past_notes: PastNotes | None = None,
     ) -> None:
+        self.past_notes = past_notes
         self.gate = gate or AdmissionGate(DEFAULT_WORKERS, slow_call_s=DEFAULT_SLOW_CALL_S)
         self._inflight: dict[int, asyncio.Task[EpisodeOutcome]] = {}
         # Episodes this process was running when the database went away: handed back to the
@@ -292,6 +294,10 @@ class NoteService:
         if row.attempts > 1:
             await self.store.clear_steps(episode_id)
         post = Post.model_validate(row.post)
+        if self.past_notes is not None and post.author:
+            post.our_notes_on_author = await self.past_notes.on_author(
+                post.author, episode_id or 0, MAX_OUR_NOTES_ON_AUTHOR
+            )
         journal = _StoreJournal(self.store, episode_id)
         # The episode runs as its own task, so that shutdown can stop it without stopping the
         # caller (which then shows the card of the requeued episode).

@@ -14,7 +14,7 @@ from pipeline.desk.episode import Episode, Vote
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import VoteOutcome
 from pipeline.ports import MemoryMode
-from pipeline.post import Post
+from pipeline.post import ExistingNote, Post
 from pipeline.request import NoteRequest
 from pipeline.trajectory import EpisodeOutcome, StepRecord
 
@@ -95,3 +95,9 @@ class EpisodeRepository(Protocol):
     async def votes_since(self, moment: datetime) -> list[Vote]: ...
 
     async def count_by_status(self) -> dict[str, int]: ...
+
+
+class PastNotes(Protocol):
+    """EvoNote's notes on an author's other posts, latest first, with their status on X."""
+
+    async def on_author(self, author: str, episode_id: int, limit: int) -> list[ExistingNote]: ...
