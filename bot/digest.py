@@ -19,7 +19,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from memory.models import LessonStatus, MemoryItem, utcnow
 from memory.ports import MemoryStore
-from pipeline.desk.episode import Episode, Vote
+from pipeline.desk.episode import CROWD_PLATFORM, Episode, Vote
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.desk.standing import WriterStanding
 from pipeline.ports import MemoryPhase
@@ -132,7 +132,10 @@ async def votes_on_answers(
         if (episode := await store.get(episode_id)) is not None:
             status[episode_id] = episode.status
     answered = {EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED}
-    return [v for v in votes if status.get(v.episode_id) in answered]
+    # the moderators' share: X's raters' verdict is the digest's own line (`on_x`)
+    return [
+        v for v in votes if status.get(v.episode_id) in answered and v.platform != CROWD_PLATFORM
+    ]
 
 
 async def build_digest(

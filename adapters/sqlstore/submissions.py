@@ -8,16 +8,19 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, delete, select, update
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import (
     EpisodeRow,
+    FeedbackRow,
     NoteEvaluationRow,
     SubmissionQueueRow,
     SubmissionRow,
     utcnow,
 )
-from pipeline.desk.episode import Submission
+from pipeline.desk.episode import CROWD_PLATFORM, Submission
+from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
 from pipeline.desk.submission import NoteEvaluation
 
 
@@ -25,7 +28,7 @@ def _typed(row: SubmissionRow | None) -> Submission | None:
     return None if row is None else Submission.model_validate(row, from_attributes=True)
 
 
-FINAL = {"currently_rated_helpful", "currently_rated_not_helpful", "firm_reject"}
+FINAL = {HELPFUL, *NOT_HELPFUL}
 
 
 class SubmissionStore:
@@ -117,11 +120,51 @@ class SubmissionStore:
             )
             await session.commit()
 
+    @staticmethod
+    async def crowd_vote(
+        session: AsyncSession, episode_id: int, note_id: str, status: str, tags: list[str]
+    ) -> None:
+        """X's raters' final verdict as a vote on the episode, like a moderator's 👍 or 👎 with
+        its reason (`CROWD_PLATFORM`): it reaches the judge and the distiller, and moves the
+        lessons the episode used. One per note; a verdict that flips changes it, and the
+        lessons count the change once."""
+        vote = 1 if status == HELPFUL else -1
+        reason = (
+            "raters across perspectives on X found it helpful"
+            if vote > 0
+            else "raters across perspectives on X found it not helpful"
+            + (f" (top tags: {'; '.join(tags)})" if tags else "")
+        )
+        event = f"x-crowd:{note_id}"
+        existing = (
+            await session.exec(select(FeedbackRow).where(FeedbackRow.event_id == event))
+        ).first()
+        if existing is None:
+            session.add(
+                FeedbackRow(
+                    episode_id=episode_id,
+                    platform=CROWD_PLATFORM,
+                    user="raters on X",
+                    vote=vote,
+                    reason=reason,
+                    event_id=event,
+                    moderator=True,  # it counts, as a moderator's vote does
+                )
+            )
+        elif existing.vote != vote or existing.reason != reason:
+            existing.vote, existing.reason = vote, reason
+            existing.applied_to_memory = existing.applied_vote == vote
+            session.add(existing)
+
     async def record_status(
-        self, note_id: str, status: str | None, evaluations: list[dict[str, Any]]
+        self,
+        note_id: str,
+        status: str | None,
+        evaluations: list[dict[str, Any]],
+        not_helpful_tags: list[str] | None = None,
     ) -> bool:
-        """True when the status or the evaluator outcomes changed. A final verdict sends the
-        episode back to the judge, which now sees the crowd's verdict."""
+        """True when the status or the evaluator outcomes changed. A final verdict becomes the
+        crowd's vote on the episode (`crowd_vote`) and sends it back to the judge."""
         async with self.sessions() as session:
             row = (
                 await session.exec(select(SubmissionRow).where(SubmissionRow.note_id == note_id))
@@ -135,11 +178,18 @@ class SubmissionStore:
                 row.evaluator_outcomes = evaluations
             if row.status != status:
                 row.status = status
+                tags = list(not_helpful_tags or [])
                 row.status_history = [
                     *row.status_history,
-                    {"status": status, "at": utcnow().isoformat(), "evaluations": evaluations},
+                    {
+                        "status": status,
+                        "at": utcnow().isoformat(),
+                        "evaluations": evaluations,
+                        "not_helpful_tags": tags,
+                    },
                 ]
                 if status in FINAL:
+                    await self.crowd_vote(session, row.episode_id, note_id, status, tags)
                     await session.exec(
                         update(EpisodeRow)
                         .where(col(EpisodeRow.id) == row.episode_id)

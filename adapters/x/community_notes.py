@@ -59,6 +59,37 @@ class RequestQuota:
         self.used[kind].append(now)
 
 
+def top_tags(scoring: object, kind: str) -> list[str]:
+    """From `scoring_status`, each rater-factor bucket's top tag of `kind` ("helpful" or
+    "not_helpful") as "bucket: tag" — X gives one {tag_name, tag_count} object per bucket, not
+    a list. Read tolerantly: the buckets may come as a list of objects or keyed by name, and a
+    shape not understood yields nothing rather than an error."""
+    buckets: list[tuple[str, object]] = []
+    if isinstance(scoring, dict):
+        inner = scoring.get("buckets", scoring)
+        if isinstance(inner, list):
+            buckets = [
+                (str(b.get("bucket") or b.get("name") or ""), b)
+                for b in inner
+                if isinstance(b, dict)
+            ]
+        elif isinstance(inner, dict):
+            buckets = [(str(k), v) for k, v in inner.items()]
+    elif isinstance(scoring, list):
+        buckets = [
+            (str(b.get("bucket") or b.get("name") or ""), b) for b in scoring if isinstance(b, dict)
+        ]
+    tags = []
+    for bucket, counts in buckets:
+        top = counts.get(f"{kind}_tag_counts") if isinstance(counts, dict) else None
+        if isinstance(top, list):  # tolerate a list: its first
+            top = top[0] if top else None
+        if isinstance(top, dict) and top.get("tag_name"):
+            name = str(top["tag_name"])[:60]
+            tags.append(f"{bucket[:40]}: {name}" if bucket else name)
+    return tags[:6]
+
+
 class CommunityNotesApi:
     """The `NotesDestination` on X."""
 
@@ -203,7 +234,7 @@ class CommunityNotesApi:
             params: dict[str, Any] = {
                 "test_mode": str(test_mode).lower(),
                 "max_results": max_results,
-                "note.fields": "id,info,status,test_result",
+                "note.fields": "id,info,status,test_result,scoring_status",
             }
             if token:
                 params["pagination_token"] = token
@@ -223,6 +254,7 @@ class CommunityNotesApi:
                             for o in outcomes
                             if isinstance(o, dict)
                         ],
+                        not_helpful_tags=top_tags(note.get("scoring_status"), "not_helpful"),
                     )
                 )
             token = (payload.get("meta") or {}).get("next_token")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pipeline.card import CardSource, NoteCard, post_excerpt
-from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.episode import CROWD_PLATFORM, Episode, Submission, Vote
 from pipeline.desk.submission import NoteEvaluation, sent_line
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
@@ -66,7 +66,8 @@ def card_for(
     """`submit_to`: the notes destination configured that takes this post (X, Open Community
     Notes), so an approved note can be sent there; `queued`: why its submission waits for the
     next slot, when it does."""
-    votes = votes or []
+    crowd = next((v for v in votes or [] if v.platform == CROWD_PLATFORM), None)
+    votes = [v for v in votes or [] if v.platform != CROWD_PLATFORM]
     read = {e.url: e for e in row.evidence}
     sources = []
     for url in row.cited_urls:
@@ -105,6 +106,11 @@ def card_for(
     if submission is not None:
         to = submit_to or submission.destination
         card.submission = f"{sent_line(submission, to)} · status: {submission.status or 'pending'}"
+        if crowd is not None:
+            card.submission += f" · {crowd.reason}"
+            moderators = sum(v.vote for v in votes)
+            if moderators and (moderators > 0) != (crowd.vote > 0):
+                card.submission += " — the moderators' votes say otherwise"
     card.submit_to = submit_to
     card.can_submit = (
         submit_to is not None

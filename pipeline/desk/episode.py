@@ -102,8 +102,14 @@ class Episode(BaseModel):
         return sum(1 for m in self.post.media if not (m.caption or m.alt_text))
 
 
+# The platform of the vote X's raters cast by their final verdict on our note (`x sync`): it
+# counts like a moderator's, and cards and `memory show` name it apart.
+CROWD_PLATFORM = "x_crowd"
+
+
 class Vote(BaseModel):
-    """A moderator's vote on an episode's note (the latest of each person)."""
+    """A moderator's vote on an episode's note (the latest of each person), or the crowd's on
+    X (`CROWD_PLATFORM`)."""
 
     model_config = ConfigDict(from_attributes=True)
 

@@ -56,6 +56,8 @@ class WrittenNote(BaseModel):
     post_id: str | None = None
     status: str | None = None
     evaluations: list[EvaluatorOutcome] = Field(default_factory=list)
+    # raters' top Not Helpful tag per rater-factor bucket ("left: sources_missing_or_unreliable")
+    not_helpful_tags: list[str] = Field(default_factory=list)
 
 
 class NoteEvaluation(BaseModel):
@@ -140,7 +142,11 @@ class SubmissionLog(Protocol):
     ) -> int: ...
 
     async def record_status(
-        self, note_id: str, status: str | None, evaluations: list[dict[str, str]]
+        self,
+        note_id: str,
+        status: str | None,
+        evaluations: list[dict[str, str]],
+        not_helpful_tags: list[str] | None = None,
     ) -> bool: ...
 
     async def add_evaluation(self, evaluation: NoteEvaluation) -> None: ...
@@ -544,7 +550,9 @@ class SubmissionDesk:
         for destination in self.destinations:
             for note in await destination.notes_written(test_mode=destination.test_mode):
                 evaluations = [e.model_dump() for e in note.evaluations]
-                changed += await self.log.record_status(note.id, note.status, evaluations)
+                changed += await self.log.record_status(
+                    note.id, note.status, evaluations, note.not_helpful_tags
+                )
         return changed
 
     async def live_outcome(self) -> str | None:

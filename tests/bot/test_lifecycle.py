@@ -112,11 +112,13 @@ async def check_mid_episode(
     model_server.delay_s = 2.0  # each model call takes a while: the check is mid-episode
     check = evonote(child_env({**settings, "EVONOTE_DATA_DIR": str(tmp_path)}), "check", POST)
     assert check.stderr is not None
-    async with asyncio.timeout(60):
-        while not (await asyncio.to_thread(check.stderr.readline)).startswith(
+    # a backstop, not the measure: the CLI starting under a loaded machine (the suite beside a
+    # CPU-bound model server) once took over 60 s and failed the suite at random
+    async with asyncio.timeout(240):
+        while not (line := await asyncio.to_thread(check.stderr.readline)).startswith(
             "· analysing".encode()
         ):
-            pass
+            assert line, f"evonote check exited {check.wait()} before its episode ran"
     return settings, check
 
 

@@ -528,6 +528,85 @@ async def test_status_sync_sends_the_crowd_verdict_to_the_judge(
     assert (await submitter.standing()).criteria[0].share == 1.0
 
 
+def written(status: str, scoring: object = None) -> dict[str, object]:
+    note: dict[str, object] = {"id": "18000", "status": status}
+    if scoring is not None:
+        note["scoring_status"] = scoring
+    return {"data": [note], "meta": {}}
+
+
+@respx.mock
+async def test_the_crowds_verdict_is_a_vote_with_the_raters_tags(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """A note X's raters mark Not Helpful becomes the crowd's 👎 on its episode, with their
+    top tag per rater-factor bucket as the reason: the judge and the distiller read it, and it
+    moves the lessons the episode used like a moderator's vote. A verdict that flips changes
+    that one vote; the card says what raters found and when moderators voted otherwise."""
+    from pipeline.desk.moderation import ModeratorDesk
+
+    scores(0.9)
+    respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18000"}})
+    store = EpisodeStore(engine)
+    submitter = desk(engine, api)
+    episode = await noted_episode(store)
+    await store.approve(episode, "UMOD")
+    await store.record_vote(episode, platform="slack", user="UMOD", vote=1, moderator=True)
+    await submitter.submit(episode, "mod")
+    buckets = [
+        {
+            "bucket": "left",
+            "not_helpful_tag_counts": {"tag_name": "sources_missing", "tag_count": 4},
+        },
+        {"bucket": "right", "not_helpful_tag_counts": {"tag_name": "opinion", "tag_count": 2}},
+    ]
+    notes = respx.get(f"{API}/2/notes/search/notes_written")
+    notes.respond(200, json=written("currently_rated_not_helpful", buckets))
+    assert await submitter.sync() == 1
+    crowd = [v for v in await store.votes(episode) if v.platform == "x_crowd"]
+    assert [(v.vote, v.reason) for v in crowd] == [
+        (
+            -1,
+            "raters across perspectives on X found it not helpful "
+            "(top tags: left: sources_missing; right: opinion)",
+        )
+    ]
+    judged = (await SqlEpisodeFeed(engine).claim_unjudged(4))[0]
+    assert any("left: sources_missing" in (v.reason or "") for v in judged.votes)
+    pending = await SqlEpisodeFeed(engine).unapplied_votes()
+    assert [(p.episode_id, p.vote) for p in pending if p.vote < 0] == [(episode, -1)]
+    card = await ModeratorDesk(store, submitter).card(episode)
+    assert card is not None and card.votes_up == 1 and card.votes_down == 0
+    assert "found it not helpful" in (card.submission or "")
+    assert (card.submission or "").endswith("the moderators' votes say otherwise")
+    await SqlEpisodeFeed(engine).mark_votes_applied([p.feedback_id for p in pending])
+    notes.respond(200, json=written("currently_rated_helpful"))  # raters changed their minds
+    assert await submitter.sync() == 1
+    crowd = [v for v in await store.votes(episode) if v.platform == "x_crowd"]
+    assert [(v.vote, v.reason) for v in crowd] == [
+        (1, "raters across perspectives on X found it helpful")
+    ]
+    flipped = await SqlEpisodeFeed(engine).unapplied_votes()
+    assert [(p.vote, p.withdrawn) for p in flipped] == [(1, -1)]  # counted once, as a change
+
+
+def test_scoring_status_tags_are_read_whatever_the_buckets_shape() -> None:
+    from adapters.x.community_notes import top_tags
+
+    top = {"tag_name": "incorrect", "tag_count": 3}
+    assert top_tags([{"bucket": "left", "not_helpful_tag_counts": top}], "not_helpful") == [
+        "left: incorrect"
+    ]
+    assert top_tags({"right": {"not_helpful_tag_counts": top}}, "not_helpful") == [
+        "right: incorrect"
+    ]
+    assert top_tags({"buckets": [{"name": "mid", "helpful_tag_counts": top}]}, "helpful") == [
+        "mid: incorrect"
+    ]
+    assert top_tags("something new", "not_helpful") == []
+    assert top_tags([{"bucket": "x", "not_helpful_tag_counts": {"count": 1}}], "not_helpful") == []
+
+
 def test_submitting_without_credentials_names_them(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["x", "submit", "1"]) == 2
     assert "EVONOTE_X__CONSUMER_KEY" in capsys.readouterr().err
