@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import logging
 import sys
 from pathlib import Path
 
@@ -33,6 +34,8 @@ STATUS_LABEL: dict[str, Label] = {
     "CURRENTLY_RATED_NOT_HELPFUL": "not_helpful",
     "NEEDS_MORE_RATINGS": "needs_more_ratings",
 }
+
+log = logging.getLogger(__name__)
 
 
 def _flag(row: dict[str, str], name: str) -> float:
@@ -124,11 +127,11 @@ def load_community_notes(notes_tsv: Path, history_tsv: Path, posts_jsonl: Path) 
             if not {"tweet_id", "text", "created_at"} <= row.keys():
                 raise DatasetError(f"{posts_jsonl}:{number}: needs tweet_id, text, created_at")
             texts[str(row["tweet_id"])] = row
-    status = {r["noteId"]: r.get("currentStatus", "") for r in _tsv(history_tsv)}
-    csv.field_size_limit(sys.maxsize)
+    history = _tsv(history_tsv, {"noteId", "currentStatus"})
+    status = {r["noteId"]: r["currentStatus"] for r in history}
     rank = {"helpful": 0, "not_helpful": 1, "needs_more_ratings": 2}
     best: dict[str, BenchPost] = {}
-    for note in _tsv(notes_tsv):
+    for note in _tsv(notes_tsv, {"noteId", "tweetId", "classification", "summary"}):
         tweet = note.get("tweetId", "")
         if (
             tweet not in texts
@@ -149,6 +152,20 @@ def load_community_notes(notes_tsv: Path, history_tsv: Path, posts_jsonl: Path) 
     return in_post_order(list(best.values()))
 
 
-def _tsv(path: Path) -> list[dict[str, str]]:
+def _tsv(path: Path, needed: set[str]) -> list[dict[str, str]]:
+    """A public-data TSV's rows, read by column name: X adds columns now and then
+    (`noteStatusHistory` gained a 24th on 2026-09-19, which broke loaders that counted them),
+    so the others are left unread with one log line, and a needed one missing is one clear
+    error."""
+    csv.field_size_limit(sys.maxsize)  # summaries in the notes files can be very long lines
     with path.open(encoding="utf-8", newline="") as f:
-        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+        reader = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+        columns = list(reader.fieldnames or ())
+        if missing := sorted(needed - set(columns)):
+            raise DatasetError(
+                f"{path} lacks the column(s) {', '.join(missing)} (it has: "
+                f"{', '.join(columns[:10])}{'…' if len(columns) > 10 else ''})"
+            )
+        if unread := [c for c in columns if c not in needed]:
+            log.info("%s: %d column(s) not read (%s)", path.name, len(unread), ", ".join(unread))
+        return list(reader)

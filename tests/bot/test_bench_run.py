@@ -101,6 +101,34 @@ def test_community_notes_tsvs_join_with_supplied_post_text(tmp_path: Path) -> No
     assert [(p.id, p.human_note, p.label) for p in posts] == [("t1", "rated helpful", "helpful")]
 
 
+def test_a_new_column_in_xs_files_is_left_unread_and_a_missing_one_named(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """noteStatusHistory gained a 24th column on 2026-09-19 and broke loaders that counted
+    columns: ours reads by name, says once which it leaves unread, names a missing one."""
+    from pipeline.evaluation.dataset import DatasetError
+
+    notes = tmp_path / "notes.tsv"
+    notes.write_text(
+        "noteId\ttweetId\tclassification\tsummary\tisMediaNote\n"
+        "n1\tt1\tMISINFORMED_OR_POTENTIALLY_MISLEADING\tthe note\t0\n"
+    )
+    status = tmp_path / "status.tsv"
+    status.write_text(
+        "noteId\tcurrentStatus\ttimestampMillisAbovePcrhThreshold\n"
+        "n1\tCURRENTLY_RATED_HELPFUL\t1700000000000\n"
+    )
+    texts = tmp_path / "texts.jsonl"
+    texts.write_text(json.dumps({"tweet_id": "t1", "text": "x", "created_at": "2021-02-01"}))
+    with caplog.at_level("INFO", logger="adapters.community_notes_tsv"):
+        posts = load_community_notes(notes, status, texts)
+    assert [(p.id, p.label) for p in posts] == [("t1", "helpful")]
+    assert "status.tsv: 1 column(s) not read (timestampMillisAbovePcrhThreshold)" in caplog.text
+    status.write_text("noteId\tstatus\nn1\tCURRENTLY_RATED_HELPFUL\n")
+    with pytest.raises(DatasetError, match="lacks the column.s. currentStatus"):
+        load_community_notes(notes, status, texts)
+
+
 def test_rates_count_gates_passed_ties_as_half_and_abstentions_as_losses() -> None:
     rows = [
         {
