@@ -82,10 +82,36 @@ def age_band(s: Submission) -> str:
     return "post over 24 h old"
 
 
+def calibration(submissions: list[Submission]) -> str:
+    """The persona forecast against X's verdicts, on the notes that have both: the Brier score
+    of P(Helpful) = (net helpful + 1) / 2 and the AUC of net helpful for "helpful if rated" —
+    the number the send queue's ordering relies on."""
+    pairs = [
+        ((float(net) + 1) / 2, 1.0 if s.status == HELPFUL else 0.0)
+        for s in submissions
+        if (s.status == HELPFUL or s.status in NOT_HELPFUL)
+        and isinstance(net := s.policy.get("net_helpful"), int | float)
+    ]
+    if not pairs:
+        return "Forecast against X's verdicts: no note has both yet"
+    brier = sum((p - y) ** 2 for p, y in pairs) / len(pairs)
+    helpful = [p for p, y in pairs if y]
+    unhelpful = [p for p, y in pairs if not y]
+    if helpful and unhelpful:
+        wins = sum((h > u) + 0.5 * (h == u) for h in helpful for u in unhelpful)
+        auc = f"AUC {wins / (len(helpful) * len(unhelpful)):.2f}"
+    else:
+        auc = "AUC needs both verdicts"
+    return (
+        f"Forecast against X's verdicts ({len(pairs)} notes, {len(helpful)} helpful): "
+        f"Brier {brier:.3f}, {auc}"
+    )
+
+
 def outcome_report(submissions: list[Submission]) -> list[str]:
-    """The report's lines: every live note on X, then by group."""
+    """The report's lines: every live note on X, the forecast's calibration, then by group."""
     live = [s for s in submissions if not s.test_mode and s.destination == "x"]
-    lines = [outcome_row("Live notes on X", live).line()]
+    lines = [outcome_row("Live notes on X", live).line(), calibration(live)]
     groupings: list[tuple[str, Callable[[Submission], str]]] = [
         ("By the forecast's net helpfulness", forecast_band),
         ("By what chose them", chosen_by),

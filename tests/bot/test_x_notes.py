@@ -625,7 +625,10 @@ def test_x_status_shows_admission_and_the_writing_limit_without_credentials(
 
 def test_x_report_says_what_became_of_the_live_notes(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["x", "report"]) == 0
-    assert capsys.readouterr().out.strip() == "Live notes on X: none sent"
+    assert capsys.readouterr().out.splitlines() == [
+        "Live notes on X: none sent",
+        "Forecast against X's verdicts: no note has both yet",
+    ]
 
 
 @respx.mock

@@ -41,6 +41,18 @@ def test_each_group_says_how_many_were_rated_and_how_they_fared() -> None:
     assert "  first come: 1 sent, 0% rated, net helpful +0.00" in lines
     assert "  post over 24 h old: 1 sent, 0% rated, net helpful +0.00" in lines
     assert "  post age unknown: 1 sent, 0% rated, net helpful +0.00" in lines
+    # forecasts 0.85 (helpful), 0.55 and 0.35 (not helpful): every pair ordered right
+    assert lines[1] == "Forecast against X's verdicts (3 notes, 1 helpful): Brier 0.149, AUC 1.00"
+
+
+def test_calibration_waits_for_notes_with_a_forecast_and_a_verdict() -> None:
+    from pipeline.desk.outcomes import calibration
+
+    assert calibration([sent("needs_more_ratings", net_helpful=0.5)]) == (
+        "Forecast against X's verdicts: no note has both yet"
+    )
+    one_side = calibration([sent("currently_rated_helpful", net_helpful=1.0)])
+    assert one_side.endswith("Brier 0.000, AUC needs both verdicts")
 
 
 def test_the_digest_line_waits_for_a_live_note() -> None:
