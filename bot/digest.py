@@ -17,6 +17,7 @@ import discord
 from matplotlib.figure import Figure
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.simulator.profile import PROFILES
 from memory.models import LessonStatus, MemoryItem, utcnow
 from memory.ports import MemoryStore
 from pipeline.desk.episode import CROWD_PLATFORM, Episode, Vote
@@ -40,12 +41,34 @@ class Digest:
     most_used: dict[str, list[str]] = field(default_factory=dict)
     retired: list[str] = field(default_factory=list)
     on_x: list[str] = field(default_factory=list)  # the writer's standing, when it submits
+    prompt_tokens: int = 0  # every model call of the day's episodes
+    completion_tokens: int = 0
     chart_png: bytes = b""
 
     @property
     def helpful_rate(self) -> float | None:
         votes = self.votes_up + self.votes_down
         return self.votes_up / votes if votes else None
+
+    def tokens_line(self) -> str | None:
+        """What the day's notes cost in model tokens, and in GPU time on the documented vLLM
+        profile (one H200 serving a 27B model: `bot.simulator.profile`)."""
+        spent = self.prompt_tokens + self.completion_tokens
+        if not spent:
+            return None
+        line = (
+            f"Model tokens: {spent:,} ({self.prompt_tokens:,} prompt, "
+            f"{self.completion_tokens:,} completion)"
+        )
+        if self.noted:
+            batched, alone = PROFILES["h200-27b"].gpu_seconds(
+                self.prompt_tokens // self.noted, self.completion_tokens // self.noted
+            )
+            line += (
+                f" · per note drafted: {spent // self.noted:,}, about {batched:.0f}–{alone:.0f} "
+                "GPU-seconds on one H200 serving a 27B model (in a full batch – alone)"
+            )
+        return line
 
     def text(self) -> str:
         rate = (
@@ -61,6 +84,8 @@ class Digest:
         ]
         if self.abstain_reasons:
             lines.append("Why it abstained: " + "; ".join(self.abstain_reasons))
+        if tokens := self.tokens_line():
+            lines.append(tokens)
         for phase in MemoryPhase:
             new = self.new_lessons.get(phase.value, [])
             used = self.most_used.get(phase.value, [])
@@ -160,6 +185,8 @@ async def build_digest(
         rejected=sum(outcome(e) == "rejected input" for e in today),
         votes_up=sum(v.vote > 0 for v in votes),
         votes_down=sum(v.vote < 0 for v in votes),
+        prompt_tokens=sum(e.prompt_tokens or 0 for e in today),
+        completion_tokens=sum(e.completion_tokens or 0 for e in today),
         abstain_reasons=[
             # whole words, with a mark where the reason goes on (it cut them mid-word)
             textwrap.shorten(e.abstain_reason or "", 120, placeholder=" …")

@@ -62,6 +62,15 @@ class ServerProfile:
     # is prefilled only from where they differ.
     prefix_caching: bool = True
 
+    def gpu_seconds(self, prompt_tokens: int, completion_tokens: int) -> tuple[float, float]:
+        """The GPU time a call's tokens take: (sharing a full batch, alone). Prefill is the
+        same either way; decoding alone holds the GPU for the whole answer, while in a full
+        batch it shares it with `full_batch - 1` others."""
+        prefill = prompt_tokens / self.prefill_tokens_per_s
+        shared = completion_tokens / (self.decode_tokens_per_s_full * self.full_batch)
+        alone = completion_tokens / self.decode_tokens_per_s
+        return prefill + shared, prefill + alone
+
     def decode_rate(self, batch: int) -> float:
         """Tokens per second for each of `batch` sequences decoding together: linear from
         alone to a full batch, then the total throughput stays that of the full batch."""

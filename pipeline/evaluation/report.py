@@ -112,6 +112,7 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             )
             for f in TIME_FIELDS
         },
+        "tokens": tokens_per_outcome(rows),
         "lessons_learned": max((r.get("lessons_so_far", 0) for r in every), default=0),
         "by_prior": {
             p.value: quality_rates([r for r in rows if r.get("prior") == p.value])
@@ -179,6 +180,16 @@ def render_markdown(results: dict[str, dict[str, Any]], dataset: str) -> str:
             p = summary["time"][f]
             cells.append("–" if not p else f"{p['p50']:.1f} / {p['p95']:.1f} / {p['mean']:.1f}")
         lines.append(f"| {variant} | " + " | ".join(cells) + " |")
+    lines += ["", "Tokens per note (every token of the run over the notes it produced):", ""]
+    for variant, summary in results.items():
+        t = summary.get("tokens") or {}
+        per_note = t.get("per_note")
+        abstention = t.get("per_abstention")
+        lines.append(
+            f"- {variant}: "
+            + (f"{per_note:,.0f} over {t['notes']} notes" if per_note is not None else "no note")
+            + (f"; an abstention {abstention:,.0f}" if abstention is not None else "")
+        )
     return "\n".join(lines + _memory_study(results)) + "\n"
 
 
@@ -214,3 +225,22 @@ def _memory_study(results: dict[str, dict[str, Any]]) -> list[str]:
             f"{_cell(r['same_pattern_share'])} | {_cell(r['from_earlier_stream_share'])} |"
         )
     return lines
+
+
+def tokens_per_outcome(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Every token the run spent (prompt and completion, abstentions and failures included)
+    over the notes it produced: what a note costs on a GPU or an API; and an abstention's own
+    mean."""
+    spent = [int(r.get("times", {}).get("tokens") or 0) for r in rows]
+    notes = sum(r.get("status") == EpisodeStatus.NOTED for r in rows)
+    abstentions = [
+        int(r.get("times", {}).get("tokens") or 0)
+        for r in rows
+        if r.get("status") == EpisodeStatus.ABSTAINED
+    ]
+    return {
+        "total": sum(spent),
+        "notes": notes,
+        "per_note": sum(spent) / notes if notes else None,
+        "per_abstention": sum(abstentions) / len(abstentions) if abstentions else None,
+    }

@@ -60,3 +60,38 @@ def test_the_digest_line_waits_for_a_live_note() -> None:
     assert live_outcome([sent("currently_rated_helpful")]) == (
         "Live notes on X: 1 sent, 100% rated, 100% of them helpful, net helpful +1.00"
     )
+
+
+def test_tokens_per_note_count_every_token_of_the_run_over_its_notes() -> None:
+    from pipeline.evaluation.report import tokens_per_outcome
+
+    rows = [
+        {"status": "noted", "times": {"tokens": 3000}},
+        {"status": "noted", "times": {"tokens": 5000}},
+        {"status": "abstained", "times": {"tokens": 4000}},
+        {"status": "failed", "times": {"tokens": 2000}},
+    ]
+    assert tokens_per_outcome(rows) == {
+        "total": 14000,
+        "notes": 2,
+        "per_note": 7000.0,  # the abstention and the failure are paid for by the notes
+        "per_abstention": 4000.0,
+    }
+    assert tokens_per_outcome([{"status": "abstained", "times": {}}])["per_note"] is None
+
+
+def test_the_digest_prices_a_note_in_tokens_and_gpu_seconds() -> None:
+    from datetime import UTC, datetime
+
+    from bot.digest import Digest
+
+    day = Digest(since=datetime(2026, 12, 1, tzinfo=UTC), noted=2)
+    assert day.tokens_line() is None  # nothing spent, nothing said
+    day.prompt_tokens, day.completion_tokens = 60_000, 4_000
+    # per note 30,000 prompt (4 s at 7,500/s) and 2,000 completion (4 s in a full batch of
+    # 30 at 15/s each, 50 s alone at 40/s)
+    assert day.tokens_line() == (
+        "Model tokens: 64,000 (60,000 prompt, 4,000 completion) · per note drafted: 32,000, "
+        "about 8–54 GPU-seconds on one H200 serving a 27B model (in a full batch – alone)"
+    )
+    assert day.tokens_line() in day.text()
