@@ -59,6 +59,31 @@ def running_env(
     )
 
 
+def slack_serving_env(
+    url: str,
+    folder: Path,
+    model: ScriptedModelServer,
+    corpus: Path,
+    port: int,
+    slack_api: MockSlackApi,
+    **extra: str,
+) -> dict[str, str]:
+    """`running_env` for `serve` taking signed Slack requests over HTTP on `port`, its cards
+    going to the mock Slack Web API."""
+    return running_env(
+        url,
+        folder,
+        model,
+        corpus,
+        EVONOTE_SLACK__MODE="http",
+        EVONOTE_SLACK__PORT=str(port),
+        EVONOTE_SLACK__BOT_TOKEN="xoxb-test",
+        EVONOTE_SLACK__SIGNING_SECRET=SECRET,
+        EVONOTE_SLACK__API_URL=f"http://127.0.0.1:{slack_api.port}/api/",
+        **extra,
+    )
+
+
 def child_env(extra: dict[str, str]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("EVONOTE_")}
     env.update({"PYTHONPATH": str(ROOT), "EVONOTE_FORECAST__ENABLED": "false", **extra})
@@ -217,16 +242,13 @@ async def test_sigterm_on_serve_requeues_what_the_grace_period_cannot_finish(
     port = free_port()
     network_guard.allow(port)
     model_server.delay_s = 3.0  # far longer than the grace period
-    env = running_env(
+    env = slack_serving_env(
         url,
         tmp_path,
         model_server,
         corpus_file,
-        EVONOTE_SLACK__MODE="http",
-        EVONOTE_SLACK__PORT=str(port),
-        EVONOTE_SLACK__BOT_TOKEN="xoxb-test",
-        EVONOTE_SLACK__SIGNING_SECRET=SECRET,
-        EVONOTE_SLACK__API_URL=f"http://127.0.0.1:{slack_api.port}/api/",
+        port,
+        slack_api,
         EVONOTE_SLACK__PROGRESS_INTERVAL_S="0",
         EVONOTE_OPS__SHUTDOWN_GRACE_S="1",
     )

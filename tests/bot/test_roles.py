@@ -27,8 +27,8 @@ from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from tests.bot.test_lifecycle import evonote, free_port, running_env, wait_for_line
-from tests.bot.test_slack import POST, SECRET, command
+from tests.bot.test_lifecycle import evonote, free_port, slack_serving_env, wait_for_line
+from tests.bot.test_slack import POST, command
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
@@ -438,17 +438,7 @@ async def test_serve_stores_every_slack_request_that_came_while_postgresql_was_d
         await upgrade(url)
         port = free_port()
         network_guard.allow(port)
-        env = running_env(
-            url,
-            tmp_path,
-            model_server,
-            corpus_file,
-            EVONOTE_SLACK__MODE="http",
-            EVONOTE_SLACK__PORT=str(port),
-            EVONOTE_SLACK__BOT_TOKEN="xoxb-test",
-            EVONOTE_SLACK__SIGNING_SECRET=SECRET,
-            EVONOTE_SLACK__API_URL=f"http://127.0.0.1:{slack_api.port}/api/",
-        )
+        env = slack_serving_env(url, tmp_path, model_server, corpus_file, port, slack_api)
         log = tmp_path / "gateway.log"
         gateway = evonote(env, "serve", "--role", "gateway", log=log)
         engine = make_engine(url)
