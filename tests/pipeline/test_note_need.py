@@ -79,3 +79,27 @@ def test_the_model_answers_whether_a_note_is_needed_before_anything_else() -> No
     # a brief stored before the question existed still loads, as needing a note
     stored = {k: v for k, v in DEFAULT_BRIEF.items() if k != "note_need"}
     assert VerificationBrief.model_validate(stored).note_need is NoteNeed.NEEDED
+
+
+async def test_the_real_models_no_note_on_a_false_claim_is_not_acted_on_on_a_slow_server() -> None:
+    """Recorded: the 1.5B model called "drinking diluted bleach kills any virus" a side detail
+    that needs no note. Acted on, that false claim would go without one — which is why its
+    preset keeps the question but not the verdict."""
+    from tests.fakes.replay import ReplayedModel, recording
+
+    recorded = recording("needs-note-brief-declines-a-false-claim")
+    post = Post(text=recorded["post"])
+
+    async def replay(budget: EvidenceBudget) -> tuple[Any, ReplayedModel]:
+        model = ReplayedModel(recorded["answers"])
+        web = FakeWeb(health_pages())
+        outcome = await EpisodeRunner(
+            model=model, search=web, reader=web, memory=NoMemory(), budget=budget
+        ).run(post, journal=Journal())
+        return outcome, model
+
+    acted_on, model = await replay(EvidenceBudget())
+    assert acted_on.abstain_reason == "No note needed: the error is a side detail"
+    assert model.asked == ["VerificationBrief"]
+    _, model = await replay(EvidenceBudget.model_validate({"preset": "slow-server"}))
+    assert "AgentTurn" in model.asked  # the episode went on to research the claim
