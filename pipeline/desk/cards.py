@@ -62,10 +62,12 @@ def card_for(
     submit_to: str | None = None,
     evaluations: list[NoteEvaluation] | None = None,
     queued: str | None = None,
+    held_by: str | None = None,
 ) -> NoteCard:
     """`submit_to`: the notes destination configured that takes this post (X, Open Community
     Notes), so an approved note can be sent there; `queued`: why its submission waits for the
-    next slot, when it does."""
+    next slot, when it does; `held_by`: why the persona forecast holds it back from X (live),
+    when it does."""
     crowd = next((v for v in votes or [] if v.platform == CROWD_PLATFORM), None)
     votes = [v for v in votes or [] if v.platform != CROWD_PLATFORM]
     read = {e.url: e for e in row.evidence}
@@ -123,6 +125,8 @@ def card_for(
         card.evaluation, card.held = said
     if queued is not None and submission is None:
         card.evaluation = f"Queued for X: {queued}; sent when a slot opens"
+    if held_by is not None and submission is None and queued is None:
+        card.evaluation, card.held = f"Held: {held_by}", True
     if brief := row.brief:
         card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
         card.top_gaps = [

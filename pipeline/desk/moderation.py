@@ -85,6 +85,8 @@ class Submitter(Protocol):
 
     async def waiting(self, episode_id: int) -> str | None: ...
 
+    def forecast_hold(self, episode: Episode) -> str | None: ...
+
     async def destination_name(self, episode: Episode) -> str | None: ...
 
 
@@ -120,6 +122,7 @@ class ModeratorDesk:
             submit_to=await submitter.destination_name(episode) if submitter is not None else None,
             evaluations=await submitter.evaluations(episode.id) if submitter is not None else [],
             queued=await submitter.waiting(episode.id) if submitter is not None else None,
+            held_by=submitter.forecast_hold(episode) if submitter is not None else None,
         )
 
     async def standing(self) -> WriterStanding | None:

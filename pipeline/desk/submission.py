@@ -328,6 +328,15 @@ class SubmissionDesk:
         net = episode.forecast.net_helpful() if episode.forecast is not None else None
         return self.send_policy.decide(episode.id or 0, net)
 
+    def forecast_hold(self, episode: Episode) -> str | None:
+        """Why the forecast holds this note back from X (live, after admission), or None: the
+        card then offers Submit anyway, as for a note the evaluator held. No store read."""
+        found = self.destination_for(episode)
+        if found is None:
+            return None
+        order = self.send_decision(episode, found[0], found[0].test_mode)
+        return order.why if order is not None and order.held else None
+
     async def outranked(
         self, order: SendDecision | None, destination: NotesDestination
     ) -> str | None:

@@ -677,6 +677,13 @@ async def test_after_admission_notes_go_best_first_and_none_under_the_forecast_b
     assert first.kind == second.kind == "queued"
     held = await submitter.submit(episodes["903"], "mod")
     assert held.kind == "held" and "net helpful -0.40, under the bar of +0.00" in held.message
+    from pipeline.card import CardAction
+    from pipeline.desk.moderation import ModeratorDesk
+
+    card = await ModeratorDesk(store, submitter).card(episodes["903"])
+    assert card is not None and card.held
+    assert (card.evaluation or "").startswith("Held: the forecast gives it net helpful -0.40")
+    assert CardAction.SUBMIT_ANYWAY in card.actions()
     async with SubmissionStore(engine).sessions() as session:  # a day later
         await session.exec(
             update(SubmissionRow).values(submitted_at=utcnow() - timedelta(days=1, hours=1))

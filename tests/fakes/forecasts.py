@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.forecast.aggregate import Forecast, PersonaVote, Verdict
+from pipeline.forecast.aggregate import Forecast, PersonaVote, Verdict, features
 from pipeline.forecast.prompts import Helpfulness, RatingForm
 
 
@@ -17,7 +17,11 @@ def forecast_of(*ratings: tuple[Helpfulness, int]) -> Forecast:
         for n, (h, size) in enumerate(ratings)
     ]
     return Forecast(
-        verdict=Verdict.NEEDS_MORE_RATINGS, method="t", features={}, top_reasons=[], votes=votes
+        verdict=Verdict.NEEDS_MORE_RATINGS,
+        method="t",
+        features=features(votes) if votes else {},
+        top_reasons=[],
+        votes=votes,
     )
 
 
@@ -25,8 +29,9 @@ def net(value: float) -> Forecast:
     """A forecast whose net helpfulness is `value` (in tenths)."""
     helpful = round(10 * max(value, 0))
     not_helpful = round(10 * max(-value, 0))
-    return forecast_of(
-        (Helpfulness.HELPFUL, helpful or 0),
-        (Helpfulness.NOT_HELPFUL, not_helpful or 0),
+    ratings = [
+        (Helpfulness.HELPFUL, helpful),
+        (Helpfulness.NOT_HELPFUL, not_helpful),
         (Helpfulness.SOMEWHAT, 10 - helpful - not_helpful),
-    )
+    ]
+    return forecast_of(*[(h, n) for h, n in ratings if n])
