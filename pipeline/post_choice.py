@@ -51,11 +51,19 @@ def too_old(post: Post, now: datetime, policy: ScanPolicy) -> bool:
     return age is not None and age > policy.max_age_h
 
 
-def priority(post: Post, now: datetime) -> float:
-    """Engagement per hour since posting (likes, reposts, replies, quotes), doubled for a
-    post people asked a note for; 0 when the post's metrics or time are unknown."""
+def engagement_per_hour(post: Post, now: datetime) -> float | None:
+    """Likes, reposts, replies and quotes per hour since posting; None when the post's
+    metrics or time are unknown."""
     age = age_h(post, now)
-    velocity = (post.engagement or 0) / max(age if age is not None else 0.0, MIN_AGE_H)
+    if post.engagement is None or age is None:
+        return None
+    return post.engagement / max(age, MIN_AGE_H)
+
+
+def priority(post: Post, now: datetime) -> float:
+    """Engagement per hour since posting, doubled for a post people asked a note for; 0 when
+    the post's metrics or time are unknown."""
+    velocity = engagement_per_hour(post, now) or 0.0
     return velocity * (REQUESTED_WEIGHT if post.requests else 1.0)
 
 

@@ -31,6 +31,7 @@ from pipeline.errors import EvoNoteError
 from pipeline.note_text import link_like_tokens
 from pipeline.ports import ChatModel
 from pipeline.post import Post
+from pipeline.post_choice import age_h, engagement_per_hour
 from pipeline.prompts import NoteClassification, classify_messages
 from pipeline.revision import NoteDraft, Revision, claim_opinion_feedback
 from pipeline.trajectory import EpisodeStatus
@@ -364,17 +365,9 @@ class SubmissionDesk:
     ) -> dict[str, object]:
         """Why this note went when it did: kept with the submission, so outcomes on X can
         judge the policy (`x report`)."""
-        post = episode.post
-        age_h = (
-            (datetime.now(UTC) - post.created_at).total_seconds() / 3600
-            if post.created_at is not None
-            else None
-        )
-        velocity = (
-            post.engagement / max(age_h, 0.5)
-            if post.engagement is not None and age_h is not None
-            else None
-        )
+        now = datetime.now(UTC)
+        age = age_h(episode.post, now)
+        velocity = engagement_per_hour(episode.post, now)
         return {
             "order": "forecast" if order is not None else "first_come",
             "net_helpful": order.net if order is not None else None,
@@ -382,7 +375,7 @@ class SubmissionDesk:
             "explore": bool(order is not None and order.explore),
             "anyway": anyway,
             "evaluator_score": scores[-1].claim_opinion_score if scores else None,
-            "post_age_h": round(age_h, 2) if age_h is not None else None,
+            "post_age_h": round(age, 2) if age is not None else None,
             "engagement_per_h": round(velocity, 2) if velocity is not None else None,
         }
 
