@@ -14,11 +14,10 @@ from pipeline.ports import ChatModel
 from pipeline.post import Post
 from pipeline.post_choice import ScanPolicy, choose, too_old
 from pipeline.prompts import HealthRelevance, health_filter_messages
-from pipeline.request import NoteRequest
+from pipeline.request import WATCH_SOURCE, NoteRequest
 
 log = logging.getLogger(__name__)
 
-WATCH_SOURCE = "x_watch"
 DAY_S = 24 * 3600.0
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+# The source of a request a watchlist scan made.
+WATCH_SOURCE = "x_watch"
 # Requests nobody is waiting for: they run after what people asked for.
-BACKGROUND_SOURCES = frozenset({"x_watch", "bench"})
+BACKGROUND_SOURCES = frozenset({WATCH_SOURCE, "bench"})
 
 
 class ReplyTarget(BaseModel):
