@@ -18,6 +18,8 @@ from memory.standing import LessonStatus
 from pipeline.ports import MemoryPhase
 
 if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
     from memory.experience import ExperienceMemory
     from memory.models import MemoryItem
 
@@ -60,6 +62,22 @@ def _item_line(item: MemoryItem) -> str:
         f"{item.support:>3} {item.uses:>5} {item.votes_up:>3}/{item.votes_down:<3} "
         f"{textwrap.shorten(item.trigger, 50)}"
     )
+
+
+async def show_verdicts(engine: AsyncEngine, episodes: list[int]) -> None:
+    """What X's raters found of the notes a lesson was learned from, and where the
+    moderators' votes say otherwise."""
+    from adapters.sqlstore.episodes import EpisodeStore
+    from pipeline.desk.cards import crowd_line
+
+    store = EpisodeStore(engine)
+    lines = [
+        f"  episode {episode}: {said}"
+        for episode in episodes
+        if (said := crowd_line(await store.votes(episode))) is not None
+    ]
+    if lines:
+        print("raters on X:\n" + "\n".join(lines))
 
 
 async def need_memory(memory: ExperienceMemory | None) -> ExperienceMemory:
@@ -115,6 +133,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
             print("audit:")
             for entry in await store.audit(args.id):
                 print(f"  {entry.at:%Y-%m-%d %H:%M} {entry.actor}: {entry.action}")
+            await show_verdicts(engine, item.source_episodes)
             return EXIT_OK
         if command == "edit":
             changes = {

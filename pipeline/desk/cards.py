@@ -54,6 +54,17 @@ def evaluation_line(row: Episode, evaluations: list[NoteEvaluation]) -> tuple[st
     return None
 
 
+def crowd_line(votes: list[Vote]) -> str | None:
+    """What X's raters found of the note (their vote's reason), and whether the moderators'
+    votes say otherwise; None before a verdict."""
+    crowd = next((v for v in votes if v.platform == CROWD_PLATFORM), None)
+    if crowd is None:
+        return None
+    moderators = sum(v.vote for v in votes if v.platform != CROWD_PLATFORM)
+    disagree = moderators and (moderators > 0) != (crowd.vote > 0)
+    return (crowd.reason or "") + (" — the moderators' votes say otherwise" if disagree else "")
+
+
 def card_for(
     row: Episode,
     votes: list[Vote] | None = None,
@@ -68,8 +79,8 @@ def card_for(
     Notes), so an approved note can be sent there; `queued`: why its submission waits for the
     next slot, when it does; `held_by`: why the persona forecast holds it back from X (live),
     when it does."""
-    crowd = next((v for v in votes or [] if v.platform == CROWD_PLATFORM), None)
-    votes = [v for v in votes or [] if v.platform != CROWD_PLATFORM]
+    votes_of_all = votes or []
+    votes = [v for v in votes_of_all if v.platform != CROWD_PLATFORM]
     read = {e.url: e for e in row.evidence}
     sources = []
     for url in row.cited_urls:
@@ -108,11 +119,8 @@ def card_for(
     if submission is not None:
         to = submit_to or submission.destination
         card.submission = f"{sent_line(submission, to)} · status: {submission.status or 'pending'}"
-        if crowd is not None:
-            card.submission += f" · {crowd.reason}"
-            moderators = sum(v.vote for v in votes)
-            if moderators and (moderators > 0) != (crowd.vote > 0):
-                card.submission += " — the moderators' votes say otherwise"
+        if (raters := crowd_line(votes_of_all)) is not None:
+            card.submission += f" · {raters}"
     card.submit_to = submit_to
     card.can_submit = (
         submit_to is not None

@@ -95,3 +95,23 @@ def test_the_digest_prices_a_note_in_tokens_and_gpu_seconds() -> None:
         "about 8–54 GPU-seconds on one H200 serving a 27B model (in a full batch – alone)"
     )
     assert day.tokens_line() in day.text()
+
+
+def test_what_raters_found_and_whether_the_moderators_disagree() -> None:
+    from datetime import UTC, datetime
+
+    from pipeline.desk.cards import crowd_line
+    from pipeline.desk.episode import CROWD_PLATFORM, Vote
+
+    def vote(platform: str, value: int, reason: str | None = None) -> Vote:
+        at = datetime(2026, 12, 1, tzinfo=UTC)
+        return Vote(
+            episode_id=1, platform=platform, user="u", vote=value, reason=reason, created_at=at
+        )
+
+    raters = vote(CROWD_PLATFORM, -1, "raters across perspectives on X found it not helpful")
+    assert crowd_line([vote("slack", 1)]) is None  # no verdict yet
+    assert crowd_line([raters, vote("slack", -1)]) == raters.reason
+    assert crowd_line([raters, vote("slack", 1), vote("discord", 1)]) == (
+        f"{raters.reason} — the moderators' votes say otherwise"
+    )
