@@ -218,8 +218,12 @@ class Drafting:
         cited for it. `ran` is None when the loop deadline cut the check before the final
         phase (it runs there, in the reserve)."""
         sentences, messages = self.s.checks.support_request(action)
+        asked = "\n".join(m.content for m in messages)
         try:
-            reply = await self.s.ask(messages, SupportVerdicts, until)
+            verdicts = self.s.support_answers.get(asked)
+            if verdicts is None:
+                verdicts = (await self.s.ask(messages, SupportVerdicts, until)).value
+                self.s.support_answers[asked] = verdicts
         except ModelTimeout as e:
             if until < self.s.deadline:
                 return None, [], set()
@@ -229,5 +233,5 @@ class Drafting:
             await self.s.record("error", {}, f"support check could not run: {e}")
             return False, [], set()
         borne = self.s.checks.borne_out_by_code(action) if self.s.b.support_by_quotes else set()
-        findings = support_findings(sentences, reply.value, borne)
+        findings = support_findings(sentences, verdicts, borne)
         return True, findings, {f.sentence for f in findings if f.sentence}

@@ -14,7 +14,7 @@ from pipeline.brief import VerificationBrief
 from pipeline.budget import BudgetUse
 from pipeline.draft_checks import DraftChecks
 from pipeline.errors import ModelTimeout
-from pipeline.evidence import Evidence, SearchResult
+from pipeline.evidence import Evidence, SearchResult, SupportVerdicts
 from pipeline.findings import Finding
 from pipeline.ports import ChatMessage, Lesson, ModelReply
 from pipeline.post import Post
@@ -87,6 +87,10 @@ class EpisodeState:
         self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
         self.focused_tried = False  # the focused write comes once (see `write_focused`)
         self.last_refused: list[Finding] = []  # what the checks said of the last refused draft
+        # The support check's verdicts by the question asked: the same draft on the same
+        # sources gets the same verdict, never a second call (a weak model resubmits a refused
+        # draft word for word, and asking again until the check says yes defeats it).
+        self.support_answers: dict[str, SupportVerdicts] = {}
         # Benchmarks on old posts must not find what was published after them.
         self.date_cap = post.created_at if self.b.as_of_post_time else None
 

@@ -101,6 +101,12 @@ class Submitter:
     async def destination_name(self, episode: Episode) -> str | None:
         return "X" if episode.post.post_id else None
 
+    async def live_outcome(self) -> str | None:
+        return None
+
+    def forecast_hold(self, episode: Episode) -> str | None:
+        return None
+
     async def submission(self, episode_id: int) -> Submission | None:
         if episode_id not in self.sent:
             return None

@@ -105,10 +105,12 @@ async def test_an_unsupported_sentence_is_sent_back_with_the_reason() -> None:
             {"verdicts": [{"index": 1, "supported": True, "problem": ""}]},
         ]
     )
-    policy = Observing(
-        {"SupportVerdicts": lambda m: next(verdicts)},
-        prose="MMR is 100% effective against measles.",
-    )
+
+    def check(messages: list[dict[str, Any]]) -> Any:
+        policy.prose = "MMR is about 97% effective against measles."  # the writer corrects it
+        return next(verdicts)
+
+    policy = Observing({"SupportVerdicts": check}, prose="MMR is 100% effective against measles.")
     runner, journal, _ = run(policy)
     outcome = await runner.run(POST, journal=journal)
     writes = [s for s in journal.steps if s.phase == "write"]
@@ -116,6 +118,28 @@ async def test_an_unsupported_sentence_is_sent_back_with_the_reason() -> None:
     assert outcome.status == "noted"
     assert outcome.support_checked is True
     assert "[1] MMR is 100% effective" in policy.prompts["SupportVerdicts"][0]
+    assert "[1] MMR is about 97% effective" in policy.prompts["SupportVerdicts"][1]
+
+
+async def test_the_same_draft_resubmitted_gets_the_same_verdict_without_asking_again() -> None:
+    """A weak model resubmits a refused draft word for word; asked again, a check may say yes
+    the second time. The same question has the same answer: one call, and no note."""
+    verdicts = iter(
+        [
+            {"verdicts": [{"index": 1, "supported": False, "problem": "97%, not 100%"}]},
+            {"verdicts": [{"index": 1, "supported": True, "problem": ""}]},
+        ]
+    )
+    policy = Observing(
+        {"SupportVerdicts": lambda m: next(verdicts)},
+        prose="MMR is 100% effective against measles.",
+    )
+    runner, journal, _ = run(policy, max_rewrites=2)
+    outcome = await runner.run(POST, journal=journal)
+    refused = [s for s in journal.steps if s.phase == "write" and "97%, not 100%" in s.observation]
+    assert len(refused) >= 2  # refused each time it came back
+    assert len(policy.prompts["SupportVerdicts"]) == 1  # asked once
+    assert outcome.status == "abstained"
 
 
 async def test_a_sentence_left_unchecked_counts_as_unsupported() -> None:
