@@ -18,10 +18,9 @@ from memory.standing import LessonStatus
 from pipeline.ports import MemoryPhase
 
 if TYPE_CHECKING:
-    from sqlalchemy.ext.asyncio import AsyncEngine
-
     from memory.experience import ExperienceMemory
     from memory.models import MemoryItem
+    from pipeline.desk.ports import EpisodeRepository
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -64,13 +63,11 @@ def _item_line(item: MemoryItem) -> str:
     )
 
 
-async def show_verdicts(engine: AsyncEngine, episodes: list[int]) -> None:
+async def show_verdicts(store: EpisodeRepository, episodes: list[int]) -> None:
     """What X's raters found of the notes a lesson was learned from, and where the
     moderators' votes say otherwise."""
-    from adapters.sqlstore.episodes import EpisodeStore
     from pipeline.desk.cards import crowd_line
 
-    store = EpisodeStore(engine)
     lines = [
         f"  episode {episode}: {said}"
         for episode in episodes
@@ -88,10 +85,10 @@ async def need_memory(memory: ExperienceMemory | None) -> ExperienceMemory:
 
 async def run(settings: Settings, args: argparse.Namespace) -> int:
     from bot.app import open_memory
-    from bot.database import open_database
+    from bot.database import open_stores
 
-    async with open_database(settings) as engine:
-        memory = await need_memory(await open_memory(settings, engine))
+    async with open_stores(settings) as stores:
+        memory = await need_memory(await open_memory(settings, stores.engine))
         store = memory.store
         command = args.memory_command
         if command == "list":
@@ -133,7 +130,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
             print("audit:")
             for entry in await store.audit(args.id):
                 print(f"  {entry.at:%Y-%m-%d %H:%M} {entry.actor}: {entry.action}")
-            await show_verdicts(engine, item.source_episodes)
+            await show_verdicts(stores.episodes, item.source_episodes)
             return EXIT_OK
         if command == "edit":
             changes = {
