@@ -166,11 +166,19 @@ def report(out: Path, proxy_log: Path | None) -> str:
         )
     minutes = [e["bench"]["wall_s"] / 60 for e in episodes]
     summary = ", ".join(f"{n} {s}" for s, n in statuses.most_common())
+    tokens = [
+        int(e["timings"].get("prompt_tokens") or 0)
+        + int(e["timings"].get("completion_tokens") or 0)
+        for e in episodes
+    ]
+    notes = statuses.get("noted", 0)
+    per_note = f"{sum(tokens) / notes:,.0f} per note" if notes else "no note"
     lines += [
         "",
         f"{len(episodes)} posts: {summary}; published notes breaking a rule: {broken}; "
         f"minutes per episode: median {statistics.median(minutes or [0]):.1f}, "
         f"max {max(minutes or [0]):.1f}",
+        f"tokens: {sum(tokens):,} in all, {per_note} (every episode's tokens over the notes)",
         "",
         *call_table(proxy_log, episodes),
     ]

@@ -56,7 +56,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
 
     from bot.app import X_SUBMISSIONS_PER_DAY, make_chat_model, make_submitter
     from bot.database import open_stores
-    from pipeline.desk.outcomes import outcome_report
+    from pipeline.desk.outcomes import outcome_report, tokens_per_note
     from pipeline.desk.standing import standing_of
     from pipeline.desk.submission import DAY_S, SubmissionRefused
     from pipeline.errors import EvoNoteError
@@ -72,7 +72,16 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.x_command == "report":
             # from what `sync` stored, like status: no API call
-            print("\n".join(outcome_report(await submissions.all())))
+            written = await submissions.all()
+            lines = outcome_report(written)
+            tokens_of = {
+                e.id: (e.prompt_tokens or 0) + (e.completion_tokens or 0)
+                for s in written
+                if (e := await stores.episodes.get(s.episode_id)) is not None and e.id is not None
+            }
+            if (tokens := tokens_per_note(written, tokens_of)) is not None:
+                lines.insert(1, tokens)
+            print("\n".join(lines))
             return EXIT_OK
         if args.x_command == "status":
             # from the statuses `sync` stored: no API call, so it works without credentials

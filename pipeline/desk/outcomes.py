@@ -133,3 +133,14 @@ def live_outcome(submissions: list[Submission]) -> str | None:
     if not any(not s.test_mode and s.destination == "x" for s in submissions):
         return None
     return outcome_report(submissions)[0]
+
+
+def tokens_per_note(submissions: list[Submission], tokens_of: dict[int, int]) -> str | None:
+    """The model tokens the live notes on X took (their episodes': prompt and completion),
+    per note sent; None before any."""
+    live = [s for s in submissions if not s.test_mode and s.destination == "x"]
+    spent = [tokens_of[s.episode_id] for s in live if s.episode_id in tokens_of]
+    if not spent:
+        return None
+    n = len(spent)
+    return f"Model tokens per live note sent: {sum(spent) / n:,.0f} ({n} note{'s' * (n != 1)})"

@@ -115,3 +115,11 @@ def test_what_raters_found_and_whether_the_moderators_disagree() -> None:
     assert crowd_line([raters, vote("slack", 1), vote("discord", 1)]) == (
         f"{raters.reason} — the moderators' votes say otherwise"
     )
+
+
+def test_tokens_per_live_note_come_from_their_episodes() -> None:
+    from pipeline.desk.outcomes import tokens_per_note
+
+    notes = [sent("currently_rated_helpful"), sent(None, test_mode=True)]
+    assert tokens_per_note(notes, {1: 12_000}) == "Model tokens per live note sent: 12,000 (1 note)"
+    assert tokens_per_note(notes, {}) is None

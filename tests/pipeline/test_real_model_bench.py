@@ -56,3 +56,23 @@ def test_posts_past_the_files_end_are_one_line_not_an_index_error(
         real_model.main()
     assert exit_.value.code == 2
     assert "--posts 3: " in capsys.readouterr().err
+
+
+def test_the_report_prices_a_note_in_tokens(tmp_path: Path) -> None:
+    import json
+
+    from bench.real_model import report
+
+    for n, (status, prompt, completion) in enumerate(
+        [("noted", 2000, 500), ("abstained", 1200, 300), ("noted", 1500, 500)]
+    ):
+        e = episode("Malaria is caused by a parasite.")
+        e.update(
+            status=status,
+            bench={"post": n, "wall_s": 60.0, "span": [0, 1]},
+            timings={"turns": 2, "prompt_tokens": prompt, "completion_tokens": completion},
+            steps=[],
+        )
+        (tmp_path / f"{n}.json").write_text(json.dumps(e), encoding="utf-8")
+    # every episode's tokens (the abstention's too) over the 2 notes
+    assert "tokens: 6,000 in all, 3,000 per note" in report(tmp_path, None)
