@@ -69,11 +69,17 @@ def add_parser(sub: Subparsers) -> None:
     )
     score.add_argument("--raters-out", type=Path, help="raters' intercepts and factors (TSV)")
     calibrate = psub.add_parser("calibrate", help="fit the aggregator on labelled notes")
-    calibrate.add_argument(
+    source = calibrate.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--data",
         type=Path,
-        required=True,
         help="JSONL: {post, note, label: helpful|not_helpful|needs_more_ratings}",
+    )
+    source.add_argument(
+        "--from-outcomes",
+        action="store_true",
+        help="our own notes on X with a verdict (after `x sync`), each with the forecast "
+        "stored when it was written: no persona is asked again",
     )
     calibrate.add_argument("--out", type=Path, required=True)
     calibrate.add_argument("--folds", type=positive, default=5)
@@ -198,9 +204,36 @@ def build_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+async def outcomes_table(settings: Settings) -> tuple[list[dict[str, float]], list[Verdict]]:
+    """The stored forecast's features and X's verdict of each of our notes that has both."""
+    from bot.database import open_stores
+    from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
+    from pipeline.forecast.aggregate import Verdict
+
+    table: list[dict[str, float]] = []
+    labels: list[Verdict] = []
+    async with open_stores(settings) as stores:
+        for submission in await stores.submissions.all():
+            if submission.status != HELPFUL and submission.status not in NOT_HELPFUL:
+                continue
+            episode = await stores.episodes.get(submission.episode_id)
+            if episode is None or episode.forecast is None or not episode.forecast.features:
+                continue
+            table.append(episode.forecast.features)
+            helpful = submission.status == HELPFUL
+            labels.append(Verdict.HELPFUL if helpful else Verdict.NOT_HELPFUL)
+    return table, labels
+
+
 async def calibrate_command(settings: Settings, args: argparse.Namespace) -> int:
     from bot.app import make_llm_client, make_panel
-    from pipeline.forecast.aggregate import Verdict, features
+    from pipeline.forecast.aggregate import BridgingRule, Verdict, features
+
+    if args.from_outcomes:
+        table, labels = await outcomes_table(settings)
+        f = settings.forecast
+        rule = BridgingRule(f.helpful_threshold, f.not_helpful_threshold)
+        return await asyncio.to_thread(_calibrate, table, labels, rule, args)
 
     try:
         rows = [
@@ -249,10 +282,11 @@ def _calibrate(
 ) -> int:
     from pipeline.forecast.stacking import fit_stack, report_lines
 
+    source = args.data or "our notes with a verdict on X and a stored forecast"
     try:
         aggregator, report = fit_stack(table, labels, folds=args.folds)
     except ValueError as e:
-        print(f"evonote: {args.data}: {e}", file=sys.stderr)
+        print(f"evonote: {source} ({len(table)} notes): {e}", file=sys.stderr)
         return EXIT_INPUT
     aggregator.save(args.out)
     print(f"out of fold ({report.folds} outer folds, tuned on inner folds only):")

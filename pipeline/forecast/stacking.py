@@ -225,6 +225,8 @@ def fit_stack(
     seed: int = 0,
 ) -> tuple[StackedAggregator, StackReport]:
     """The aggregator fitted and tuned on every labelled note, and its nested-CV report."""
+    if not labels:
+        raise ValueError("no labelled notes to fit on")
     y = np.array([CLASSES.index(label) for label in labels])
     outer = _folds(y, folds, seed)
     stacked: list[Verdict | None] = [None] * len(rows)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -701,3 +702,49 @@ async def test_after_admission_notes_go_best_first_and_none_under_the_forecast_b
     assert anyway.kind == "submitted"
     insisted = await SubmissionStore(engine).for_post("903")
     assert insisted is not None and insisted.policy["anyway"] is True
+
+
+def test_the_aggregator_calibrates_on_our_own_outcomes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`personas calibrate --from-outcomes` fits on our notes X gave a verdict, with the
+    forecast stored when each was written (no persona asked again); with none yet it says so."""
+    import asyncio
+
+    from adapters.sqlstore.engine import make_engine, upgrade
+    from bot.settings import Settings
+    from pipeline.desk.episode import Submission
+    from tests.fakes.forecasts import net
+
+    out = tmp_path / "calibration.json"
+    assert main(["personas", "calibrate", "--from-outcomes", "--out", str(out)]) == 3
+    assert "our notes with a verdict on X and a stored forecast (0 notes)" in (
+        capsys.readouterr().err
+    )
+
+    async def outcomes() -> None:
+        url = Settings().database_url
+        await upgrade(url)
+        engine = make_engine(url)
+        store, submissions = EpisodeStore(engine), SubmissionStore(engine)
+        for n in range(12):
+            helpful = n % 2 == 0
+            episode = await noted_episode(store, post_id=str(70_000 + n))
+            await store.save_forecast(episode, net(0.6 if helpful else -0.4))
+            await submissions.add(
+                Submission(
+                    episode_id=episode,
+                    post_id=str(70_000 + n),
+                    note_id=str(n),
+                    test_mode=False,
+                    classification="misinformed_or_potentially_misleading",
+                    submitted_by="mod",
+                    status="currently_rated_helpful" if helpful else "firm_reject",
+                )
+            )
+        await engine.dispose()
+
+    asyncio.run(outcomes())
+    argv = ["personas", "calibrate", "--from-outcomes", "--out", str(out), "--folds", "3"]
+    assert main(argv) == 0
+    assert out.is_file() and "out of fold" in capsys.readouterr().out
