@@ -10,9 +10,9 @@ import respx
 from bot.cli import main
 from bot.doctor import run_checks
 from bot.settings import Settings
-from tests.bot.test_redact import free_port
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.processes import free_port
 from tests.fakes.slack_api import MockSlackApi
 
 

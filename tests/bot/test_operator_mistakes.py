@@ -15,9 +15,9 @@ from pydantic import ValidationError
 
 from bot.cli import main
 from bot.settings import DatabaseSettings, Settings, setting_rows
-from tests.bot.test_redact import free_port
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.processes import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 

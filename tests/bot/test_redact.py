@@ -6,7 +6,6 @@ import asyncio
 import base64
 import json
 import logging
-import socket
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from pipeline.redact import redact
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import fresh_database
+from tests.fakes.processes import free_port
 
 PASSWORD = "hunter2-very-secret"
 
@@ -40,12 +40,6 @@ def test_secrets_in_text_are_masked(text: str, kept: str) -> None:
 def test_text_without_secrets_is_unchanged() -> None:
     for text in ["sqlite+aiosqlite:////var/lib/evonote.db", "mail me at a@b.org", "x == y"]:
         assert redact(text) == text
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def test_config_masks_passwords_inside_urls(

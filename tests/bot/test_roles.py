@@ -27,14 +27,15 @@ from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from tests.bot.test_lifecycle import evonote, free_port, slack_serving_env, wait_for_line
-from tests.bot.test_slack import POST, command
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
+from tests.fakes.processes import evonote, free_port, slack_serving_env, wait_for_line
 from tests.fakes.slack_api import MockSlackApi
+from tests.fakes.slack_requests import command
 
 ROOT = Path(__file__).resolve().parents[2]
+POST = "The measles vaccine causes autism, skip the MMR shot"
 
 
 async def test_a_gateway_queues_and_a_worker_edits_the_card(

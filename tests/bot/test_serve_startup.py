@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.test_redact import free_port
 from tests.conftest import NetworkGuard
+from tests.fakes.processes import free_port
 from tests.fakes.slack_api import MockSlackApi
 
 ROOT = Path(__file__).resolve().parents[2]

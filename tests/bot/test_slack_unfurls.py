@@ -13,9 +13,9 @@ from syrupy.assertion import SnapshotAssertion
 
 from adapters.x.oembed import OEMBED_URL
 from bot.slack.frontend import SlackFrontend
-from tests.bot.test_slack import SECRET, interaction, signed, slack_frontend
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
+from tests.fakes.slack_requests import SECRET, interaction, signed, slack_frontend
 
 LINK = "https://x.com/drexample/status/1890"
 GONE_ID = "404404"
