@@ -17,6 +17,7 @@ from pipeline.ports import Lesson, MemoryPhase, NoMemory
 from pipeline.post import Post
 from pipeline.trajectory import Progress, StepRecord
 from pipeline.vocabulary import load_word_lists
+from tests.fakes.episodes import runner
 from tests.fakes.policy import (
     DEFAULT_BRIEF,
     ResearchPolicy,
@@ -28,25 +29,6 @@ from tests.fakes.policy import (
 from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, health_pages
 
 POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
-
-
-def runner(
-    policy: Any,
-    web: FakeWeb,
-    budget: EvidenceBudget | None = None,
-    clock: FakeClock | None = None,
-    seconds_per_call: float = 0.0,
-    memory: Any = None,
-) -> EpisodeRunner:
-    clock = clock or FakeClock()
-    return EpisodeRunner(
-        model=FakeChatModel(policy, clock=clock, seconds_per_call=seconds_per_call),
-        search=web,
-        reader=web,
-        memory=memory or NoMemory(),
-        budget=budget or EvidenceBudget(),
-        clock=clock,
-    )
 
 
 async def test_happy_path_writes_a_note_citing_only_pages_it_read() -> None:

@@ -8,9 +8,12 @@ import pytest
 
 from bot.simulator.model import DEFAULT_BRIEF, ResearchPolicy
 from pipeline.brief import VerificationBrief, language_tag
+from pipeline.post import Post
 from pipeline.vocabulary import load_word_lists
+from tests.fakes.episodes import runner
 from tests.fakes.ports import FakeWeb, health_pages
-from tests.pipeline.test_episode import POST, runner
+
+POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
 
 
 @pytest.mark.parametrize(

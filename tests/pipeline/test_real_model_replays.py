@@ -12,9 +12,8 @@ from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
 from pipeline.post import Post
-from tests.fakes.ports import FakeWeb, Page
+from tests.fakes.ports import FakeWeb, Journal, Page
 from tests.fakes.replay import ReplayedModel, recording
-from tests.pipeline.test_episode import Journal
 
 # the settings `evonote doctor` gives the CPU server the recordings come from
 CPU_SERVER = EvidenceBudget(max_urls_per_visit=2, condense_pages=False)

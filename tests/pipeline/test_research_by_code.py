@@ -11,9 +11,9 @@ import pytest
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import MAX_REFUSED_IN_A_ROW
 from pipeline.post import Post
+from tests.fakes.episodes import runner
 from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, search
-from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Page, health_pages
-from tests.pipeline.test_episode import Journal, runner
+from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, Page, health_pages
 
 ADAMS = "https://rarediseases.info.nih.gov/diseases/adams-oliver-syndrome"
 BRIEF = {

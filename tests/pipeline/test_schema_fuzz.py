@@ -21,10 +21,10 @@ from pipeline.post import Post
 from pipeline.revision import EpisodeReviser, NoteDraft
 from pipeline.vocabulary import load_word_lists
 from tests.fakes.embedder import HashingEmbedder
+from tests.fakes.episodes import runner
 from tests.fakes.odd_answers import OddAnswers
 from tests.fakes.policy import ResearchPolicy
 from tests.fakes.ports import FakeClock, FakeWeb, Journal, health_pages
-from tests.pipeline.test_episode import runner
 
 POSTS = [
     Post(text="The measles vaccine causes autism. Don't vaccinate your kids!"),
