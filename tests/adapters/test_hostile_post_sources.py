@@ -18,7 +18,7 @@ from adapters.x.oembed import OEMBED_URL, XOEmbedSource
 from pipeline.desk.posts import PostResolver
 from pipeline.errors import PostUnavailable
 from pipeline.post import MAX_ALT_TEXT_CHARS, MAX_LINKS, Post
-from tests.adapters.test_post_sources import EMBED_HTML, PUBLIC, THREAD, status
+from tests.fakes.post_pages import EMBED_HTML, PUBLIC, THREAD, status
 from tests.fakes.resolver import StubResolver
 
 MASTODON_URL = "https://social.example/@vax/109"

@@ -19,7 +19,7 @@ from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import NoMemory
 from pipeline.post import Post
 from tests.conftest import REAL_MODEL, SHARED_DATA
-from tests.pipeline.test_schemas import IDS, SCHEMAS
+from tests.fakes.schemas import IDS, SCHEMAS
 
 # Read before the autouse fixture clears EVONOTE_ variables for the other tests.
 BASE_URL = os.environ.get("EVONOTE_LLM__BASE_URL", "http://localhost:8000/v1")

@@ -6,7 +6,10 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.app import App, build
+from bot.settings import Settings
 from tests.conftest import NetworkGuard
+from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
 
 
@@ -18,3 +21,14 @@ async def slack_api(network_guard: NetworkGuard) -> AsyncIterator[MockSlackApi]:
     network_guard.allow(api.port)
     yield api
     await api.stop()
+
+
+@pytest.fixture
+async def app(app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[App]:
+    """The app of the Discord tests: guild 10, channel 20, moderators with role 77."""
+    monkeypatch.setenv("EVONOTE_DISCORD__GUILDS", "10")
+    monkeypatch.setenv("EVONOTE_DISCORD__CHANNELS", "20")
+    monkeypatch.setenv("EVONOTE_DISCORD__MODERATOR_ROLES", "77")
+    monkeypatch.setenv("EVONOTE_DISCORD__PROGRESS_INTERVAL_S", "0")
+    async with build(Settings()) as built:
+        yield built

@@ -19,7 +19,7 @@ from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.submission import NoteEvaluation
 from pipeline.evidence import Evidence
 from pipeline.post import Post
-from tests.bot.test_card_escaping import hostile_card
+from tests.fakes.cards import hostile_card
 
 AT = datetime(2026, 12, 1, 12, tzinfo=UTC)
 READ = Evidence(

@@ -13,8 +13,8 @@ import respx
 from adapters.x.oembed import OEMBED_URL
 from bot.app import App
 from bot.discord.frontend import DiscordFrontend
-from tests.bot.test_discord import Interaction, app  # noqa: F401 (the fixture)
-from tests.bot.test_slack_unfurls import EMBED, GONE_ID, LINK
+from tests.fakes.discord_interactions import Interaction
+from tests.fakes.x_links import EMBED, GONE_ID, LINK
 
 
 @pytest.fixture
@@ -48,14 +48,14 @@ class Message:
 
 
 @pytest.fixture
-async def linked(app: App, x_embed: None) -> AsyncIterator[DiscordFrontend]:  # noqa: F811
+async def linked(app: App, x_embed: None) -> AsyncIterator[DiscordFrontend]:
     settings = app.settings.discord.model_copy(update={"link_channels": "20"})
     frontend = DiscordFrontend(app.notes, app.desk, settings)
     yield frontend
     await frontend.background.drain()
 
 
-def test_the_message_content_intent_is_asked_for_only_with_link_channels(app: App) -> None:  # noqa: F811
+def test_the_message_content_intent_is_asked_for_only_with_link_channels(app: App) -> None:
     assert (
         DiscordFrontend(app.notes, app.desk, app.settings.discord).client.intents.message_content
         is False
@@ -113,7 +113,7 @@ async def test_a_post_that_cannot_be_read_says_why(linked: DiscordFrontend) -> N
     assert "does not exist on X" in reply["embed"].description
 
 
-async def test_with_auto_draft_the_draft_starts_at_once(app: App, x_embed: None) -> None:  # noqa: F811
+async def test_with_auto_draft_the_draft_starts_at_once(app: App, x_embed: None) -> None:
     settings = app.settings.discord.model_copy(update={"link_channels": "20", "auto_draft": True})
     frontend = DiscordFrontend(app.notes, app.desk, settings)
     message = Message(LINK)

@@ -16,16 +16,7 @@ from bot.slack.frontend import SlackFrontend
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
 from tests.fakes.slack_requests import SECRET, interaction, signed, slack_frontend
-
-LINK = "https://x.com/drexample/status/1890"
-GONE_ID = "404404"
-EMBED = {
-    "html": '<blockquote class="twitter-tweet"><p lang="en" dir="ltr">The measles vaccine causes'
-    " autism &lt;!channel&gt;<br>second line</p>&mdash; Dr Example (@drexample) "
-    '<a href="https://twitter.com/drexample/status/1890">February 10, 2025</a></blockquote>',
-    "author_name": "Dr Example",
-    "author_url": "https://twitter.com/drexample",
-}
+from tests.fakes.x_links import EMBED, GONE_ID, LINK
 
 
 @pytest.fixture

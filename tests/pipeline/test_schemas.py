@@ -13,40 +13,8 @@ import pytest
 from pydantic import BaseModel
 
 from adapters.openai_chat import serving_schema
-from bot.doctor import DoctorProbe
-from memory.prompts import DISTIL_OUTPUT, JUDGE_OUTPUT
-from pipeline.evaluation.prompts import GATE_OUTPUT, PAIRWISE_OUTPUT
-from pipeline.forecast.prompts import RATER_OUTPUT
-from pipeline.prompts import (
-    AGENT_OUTPUT,
-    ANALYSIS_OUTPUT,
-    CLASSIFY_OUTPUT,
-    FINAL_OUTPUT,
-    FOCUSED_OUTPUT,
-    HEALTH_FILTER_OUTPUT,
-    PAGE_NOTES_OUTPUT,
-    REVISE_OUTPUT,
-    SUPPORT_OUTPUT,
-)
-
-SCHEMAS: list[type[BaseModel]] = [
-    ANALYSIS_OUTPUT,
-    AGENT_OUTPUT,
-    FINAL_OUTPUT,
-    PAGE_NOTES_OUTPUT,
-    SUPPORT_OUTPUT,
-    REVISE_OUTPUT,
-    FOCUSED_OUTPUT,
-    CLASSIFY_OUTPUT,
-    HEALTH_FILTER_OUTPUT,
-    RATER_OUTPUT,
-    JUDGE_OUTPUT,
-    DISTIL_OUTPUT,
-    GATE_OUTPUT,
-    PAIRWISE_OUTPUT,
-    DoctorProbe,
-]
-IDS = [s.__name__ for s in SCHEMAS]
+from pipeline.prompts import AGENT_OUTPUT, FINAL_OUTPUT
+from tests.fakes.schemas import IDS, SCHEMAS
 
 
 @pytest.mark.parametrize("output", SCHEMAS, ids=IDS)

@@ -167,3 +167,22 @@ def test_only_the_lexicon_says_what_a_word_or_a_sentence_is() -> None:
     assert word_or_sentence_regexes(lexicon)  # the test sees the lexicon's own
     others = [p for p in files("pipeline", "memory") if p != lexicon]
     assert [r for p in others for r in word_or_sentence_regexes(p)] == []
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared doubles and helpers live in tests/fakes (and fixtures in a conftest): a test
+    module another one imports runs its tests twice and couples them."""
+
+    def modules(node: ast.AST) -> list[str]:
+        if isinstance(node, ast.ImportFrom):
+            return [node.module or ""]
+        return [a.name for a in node.names] if isinstance(node, ast.Import) else []
+
+    offenders = [
+        f"{path.relative_to(ROOT)} imports {module}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        for module in modules(node)
+        if module.startswith("tests.") and module.rsplit(".", 1)[-1].startswith("test_")
+    ]
+    assert offenders == []
