@@ -158,8 +158,12 @@ class WatchScanner:
         return queued
 
     async def run_once(self) -> list[int]:
-        """Queue the best of the new posts; returns their episode ids, best first."""
+        """Queue the best of the new posts; returns their episode ids, best first. Each
+        watch's newest post is saved only once the cycle's choice is queued: a scan killed
+        between the two finds the same posts again, and a post queued already is not queued
+        twice (its request key)."""
         found: list[tuple[Post, str]] = []
+        seen: list[tuple[str, str | None, str | None]] = []  # (watch, newest id, user id)
         if self.eligible is not None:
             try:
                 for payload in await self.eligible.eligible_posts(test_mode=self.test_mode):
@@ -184,5 +188,8 @@ class WatchScanner:
             newest = max((int(p.post_id or 0) for p in posts), default=None)
             if newest is not None and (since is None or newest > int(since)):
                 since = str(newest)
+            seen.append((key, since, user_id))
+        queued = await self.queue(found)
+        for key, since, user_id in seen:
             await self.state.save(key, since, user_id)
-        return await self.queue(found)
+        return queued

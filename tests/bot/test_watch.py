@@ -274,3 +274,31 @@ async def test_a_scan_drafts_no_post_past_the_age_limit_and_says_why(
         assert await watcher.run_once() == []
     assert screen.seen == []
     assert caplog.text.count("h old, past the 24 h limit") == 3
+
+
+async def test_a_scan_that_dies_while_queueing_finds_the_same_posts_next_time(
+    engine: AsyncEngine, feed: XWatchFeed
+) -> None:
+    """The database goes away after the first post is queued: the watch's newest id is not
+    saved, so the next scan fetches the posts again and queues the rest, each once."""
+    watches = [("account", "healthguru")]
+    dying = scanner(engine, feed, Screen(), watches)
+    real = dying.notes.enqueue_post
+    calls = 0
+
+    async def enqueue_then_fail(request: Any, post: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise ConnectionError("the database went away")
+        return await real(request, post)
+
+    dying.notes.enqueue_post = enqueue_then_fail  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        await dying.run_once()
+    assert await WatchStore(engine).get("account:healthguru") is None  # nothing marked seen
+    again = await scanner(engine, feed, Screen(), watches).run_once()
+    rows = [await EpisodeStore(engine).get(i) for i in again]
+    assert [r.post.post_id for r in rows if r] == ["502"]  # 501 was queued before: not twice
+    every = await EpisodeStore(engine).recent(10)
+    assert sorted(r.post.post_id or "" for r in every) == ["501", "502"]
