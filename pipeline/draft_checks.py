@@ -476,7 +476,7 @@ class DraftChecks:
         `mark_unused=False` is the prompt before that marking, for the benchmark's comparison."""
         sentences = split_sentences(action.text)
         support = self.cited_for_each(action)
-        unused = self.unused_terms(action) if mark_unused else {}
+        unused = self.unused_terms(action, support) if mark_unused else {}
         sources = [self.evidence[u] for u in action.cited_urls() if u in self.evidence]
         return sentences, support_messages(self.post, sentences, support, sources, unused)
 
@@ -491,11 +491,12 @@ class DraftChecks:
             ]
         return cited
 
-    def unused_terms(self, action: Write) -> dict[int, list[str]]:
-        """For each sentence that has them, its `ungrounded_terms` by its own sources."""
+    def unused_terms(self, action: Write, cited: dict[int, list[str]]) -> dict[int, list[str]]:
+        """For each sentence that has them, its `ungrounded_terms` by its own sources (`cited`:
+        `cited_for_each`)."""
         every = action.cited_urls()
         found = {
-            i: self.ungrounded_terms(sentence, self.cited_for_each(action)[i] or every)
+            i: self.ungrounded_terms(sentence, cited[i] or every)
             for i, sentence in enumerate(split_sentences(action.text), start=1)
         }
         return {i: terms for i, terms in found.items() if terms}
