@@ -8,6 +8,7 @@ status. X allows 90 requests per 15 minutes across these endpoints and 250 submi
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections import deque
 from datetime import UTC, datetime
@@ -59,6 +60,9 @@ class RequestQuota:
         self.used[kind].append(now)
 
 
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,59}")
+
+
 def top_tags(scoring: object, kind: str) -> list[str]:
     """From `scoring_status`, each rater-factor bucket's top tag of `kind` ("helpful" or
     "not_helpful") as "bucket: tag" — X gives one {tag_name, tag_count} object per bucket, not
@@ -84,9 +88,12 @@ def top_tags(scoring: object, kind: str) -> list[str]:
         top = counts.get(f"{kind}_tag_counts") if isinstance(counts, dict) else None
         if isinstance(top, list):  # tolerate a list: its first
             top = top[0] if top else None
-        if isinstance(top, dict) and top.get("tag_name"):
-            name = str(top["tag_name"])[:60]
-            tags.append(f"{bucket[:40]}: {name}" if bucket else name)
+        name = str(top.get("tag_name") or "") if isinstance(top, dict) else ""
+        # the tags become a vote's reason that the judge and the distiller read: only names in
+        # X's shape (identifier words) pass, whatever else an answer carries
+        if not _TAG_NAME.fullmatch(name):
+            continue
+        tags.append(f"{bucket}: {name}" if _TAG_NAME.fullmatch(bucket) else name)
     return tags[:6]
 
 
