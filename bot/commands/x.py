@@ -27,7 +27,8 @@ def add_parser(sub: Subparsers) -> None:
     submit.add_argument(
         "--anyway",
         action="store_true",
-        help="send a note X's evaluator scored under the bar (a moderator's override)",
+        help="send a note held under X's evaluator's bar or the forecast's (a moderator's "
+        "override)",
     )
     xsub.add_parser("sync", help="fetch the status of the notes written")
     xsub.add_parser(

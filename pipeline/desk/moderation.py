@@ -171,7 +171,8 @@ class ModeratorDesk:
         return Answer(refresh=True, destination=where)
 
     async def submit(self, voter: Voter, episode_id: int, *, anyway: bool = False) -> Answer:
-        """Submit to X; `anyway`: a moderator overrides the evaluator's bar for a held note."""
+        """Submit to X; `anyway`: a moderator overrides the evaluator's or the forecast's bar
+        for a held note."""
         if self.submitter is None:
             return Answer(
                 message="Submitting notes is not configured (EVONOTE_X__CONSUMER_KEY …, or "

@@ -228,7 +228,8 @@ class SubmissionDesk:
     ) -> SubmissionOutcome:
         """`test_mode` None: the destination's configured mode (EVONOTE_X__TEST_MODE,
         EVONOTE_BLUESKY__TEST_MODE), whatever front end submits; the CLI's `--live` passes
-        False. `anyway`: a moderator overrides the evaluator's bar for a held note.
+        False. `anyway`: a moderator overrides the evaluator's or the forecast's bar for a held
+        note.
         `from_queue`: it passed the bar (or was overridden) when it was queued."""
         if episode_id in self.busy:  # a double click while X is asked: one submission
             return SubmissionOutcome(
