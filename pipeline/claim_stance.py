@@ -19,7 +19,24 @@ _NAMED_CLAIM = re.compile(
     r"provide|offer|give|contain|include|find)\b.*"
     r"|\bnot\s+(?:been\s+)?(?:proven|shown|established|demonstrated)\s+(?:that|to)\b.*"
     # "It is a myth that eating bitter apricot seeds can cure cancer" (HealthFC's own verdict)
-    r"|\b(?:it\s+is|it's)\s+(?:not\s+true|false|a\s+myth|untrue|unproven)\s+that\b.*",
+    r"|\b(?:it\s+is|it's)\s+(?:not\s+true|false|a\s+myth|untrue|unproven)\s+that\b.*"
+    # A claim named as an open question, HealthFC's own verdicts: "It is unclear whether
+    # alkaline water can promote health", "Whether TENS treatments can improve pain … is
+    # unclear", "There is a lack of good studies on the use of onion bags", "Well-conducted
+    # studies are lacking on the effects of willow bark tea"
+    r"|\b(?:unclear|uncertain|unknown|not\s+(?:clear|known|certain))\s+(?:whether|if)\b.*"
+    r"|^\s*whether\b.*?\b(?:is|are|remains?)\s+(?:still\s+)?(?:unclear|uncertain|unknown|"
+    r"open|not\s+(?:clear|known|certain))\b"
+    r"|^\s*whether\b.*?\b(?:has|have)\s+(?:not|never)\s+(?:yet\s+)?been\s+"
+    r"(?:clarified|studied|investigated|researched|shown|tested|examined)\b"
+    r"|\b(?:lack|absence)\s+of\s+(?:\w+\s+){0,3}?(?:studies|research|evidence|data)\s+"
+    r"(?:on|about|into|of|regarding|whether)\b.*"
+    r"|\b(?:studies|research|evidence|data|trials)\s+(?:\w+\s+){0,2}?(?:are|is)\s+"
+    r"(?:still\s+)?(?:lacking|missing|absent|insufficient)\s+(?:on|about|into|for|regarding)\b.*"
+    r"|\bno\s+answer\s+(?:as\s+to\s+)?whether\b.*"
+    r"|\b(?:cannot|can\s*not|can't)\s+(?:yet\s+)?(?:be\s+)?(?:assess|assessed|say|said|"
+    r"answer|answered|determine|determined|judge|judged)\s+(?:whether|if)\b.*"
+    r"|\bto\s+(?:assess|say|answer|determine|judge)\s+whether\b.*",
     re.IGNORECASE,
 )
 

@@ -46,6 +46,7 @@ from pipeline.lexicon import (
     negated,
     numbers,
     page_sentences,
+    spelt_as_one_of,
     stem,
     stems,
     zipf,
@@ -75,6 +76,13 @@ COPIED_RUN = 7
 # margin, was not stopped by a cap: a last sentence without its full stop is whole, and code
 # ends it (23 cost-corpus refusals were for that alone); at the cap, it was cut, and goes.
 _UNDER_ANY_CAP = 220
+# A sentence that takes this many content words from its pages beyond the claims' own draws
+# on them (`DraftChecks._draws_on`): a claim term it adds is marked for the model's check, not
+# refused. Measured (`bench.rules`, 2026-12-02): at 1, honest refused 52 AVeriTeC / 28
+# HealthFC, and the real model's "The standard practice for refilling prescriptions is …"
+# (2 page words) went to its check, which passed it (with the post and without); at 2 the
+# same; at 3, 58 / 39 and none of the bad drafts through; at 4, 60 / 40.
+_DRAWN_WORDS = 3
 # Words no English sentence ends on: a last sentence ending on one was cut.
 _DANGLING = frozenset(
     """a an the and or but nor of to in on at by for with from as than that which who whose
@@ -337,18 +345,33 @@ class DraftChecks:
         its terms to deny them, as "There is no evidence that …" does: 47 honest verdicts
         fewer refused, none of the bad drafts through; the model's check judges it. Only that
         clause's terms: a hostile model put "evil . com" into the claims and appended "evil.
-        com has it." to a sentence that denied the claim (tests/system/test_hostile_model)."""
+        com has it." to a sentence that denied the claim (tests/system/test_hostile_model).
+        Nor a clause that draws on its pages (`_draws_on`): 11 honest verdicts fewer.
+        Denying in either direction ("A virus exists." of "A virus does not exist") costs 3
+        fewer and lets the prescriptions draft through (opposite to its claim's polarity)."""
         missing, named = self._ungrounded(sentence, cited)
         if not missing or 2 * len(missing) > len(named):
             return []
         claims = [*self.claims(), self.post.text]
-        denied = {
+        exempt = {
             term
             for clause in clauses(sentence)
-            if clause.strip() and denies_a_claim(clause, claims)
+            if clause.strip()
+            and (denies_a_claim(clause, claims) or self._draws_on(clause, cited))
             for term in stems(clause)
         }
-        return sorted(word for term, word in missing.items() if term not in denied)
+        return sorted(word for term, word in missing.items() if term not in exempt)
+
+    def _draws_on(self, clause: str, cited: list[str] | tuple[str, ...]) -> bool:
+        """Whether a clause takes `_DRAWN_WORDS` words from its pages that the post and its
+        claims do not have: it says something its pages say, and whether it adds to them is a
+        question of meaning for the model's check. One that takes nothing from them but the
+        claim's words restates the post ("Tylenol is not great for your liver."). A clause, not
+        the sentence: "…: evil. com has it." appended to a sound sentence draws on nothing."""
+        pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
+        read = frozenset().union(*(_terms_read(e) for e in pages))
+        claimed = stems(" ".join([self.post.all_text(), *self.claims()]))
+        return len((stems(clause) & read) - claimed - JUDGING_STEMS) >= _DRAWN_WORDS
 
     def _ungrounded(
         self, sentence: str, cited: list[str] | tuple[str, ...]
@@ -360,7 +383,8 @@ class DraftChecks:
             return {}, set()  # no page on the claims to judge by: the citation checks refuse it
         read = frozenset().union(*(_terms_read(e) for e in pages))
         named = (key_stems(without_named_claims(sentence)) & self.claim_stems()) - JUDGING_STEMS
-        missing = named - read
+        # a term spelt one letter otherwise is the page's word ("oestrogen" for "estrogen")
+        missing = {t for t in named - read if not spelt_as_one_of(t, read)}
         words = {stem(w.lower()): w for w in ANY_WORD.findall(sentence)}
         return {t: words.get(t, t) for t in missing}, named
 

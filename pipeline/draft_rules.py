@@ -286,7 +286,7 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
         "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS)",
-        "honest 20 (11 alone); bad 84 (44 only)",
+        "honest 13 (7 alone); bad 78 (44 only)",
     ),
     Rule(
         RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
@@ -331,12 +331,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
         "every unsupported note the real model published had passed its own support check",
-        "honest 53 (50 alone); bad 223 (4 only)",
+        "honest 32 (31 alone); bad 224 (4 only)",
     ),
     Rule(
         RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
         True, "the real model's 'The post is correct.', kept alone by code and published",
-        "honest 21 (14 alone); bad 11 (1 only)",
+        "honest 19 (14 alone); bad 11 (1 only)",
     ),
     Rule(
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
@@ -357,10 +357,10 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
-        "a grammar's maxLength stops a string mid-way", "honest 17 (1 alone); bad 149 (0 only)",
+        "a grammar's maxLength stops a string mid-way", "honest 15 (1 alone); bad 149 (0 only)",
     ),
     Rule(
         RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
-        "X's limit: 280 characters, each URL one", "honest 41 (12 alone); bad 14 (0 only)",
+        "X's limit: 280 characters, each URL one", "honest 34 (14 alone); bad 14 (0 only)",
     ),
 )  # fmt: skip

@@ -111,6 +111,40 @@ def key_stems(text: str, bar: float = KEY_TERM_ZIPF) -> set[str]:
     return words | {a.lower() for a in _ACRONYM.findall(text)}
 
 
+# A spelling one letter away is the same word when both are at least this long: "oestrogen"/
+# "estrogen", "haemolaser"/"hemolaser", "coronovirus"/"coronavirus", "Ethiopa"/"Ethiopia"
+# (British spellings and typos in the cost corpus's honest verdicts; docs/benchmarks.md). Shorter
+# words one letter apart are other words ("rate"/"race").
+SAME_SPELLING_LENGTH = 6
+
+
+def one_edit_apart(a: str, b: str) -> bool:
+    """Whether two different words differ by one letter added, dropped or changed, or by two
+    neighbouring letters swapped."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), len(a))
+    if len(a) < len(b):
+        return a[i:] == b[i + 1 :]
+    swapped = a[i + 1 : i + 2] == b[i : i + 1] and a[i : i + 1] == b[i + 1 : i + 2]
+    return a[i + 1 :] == b[i + 1 :] or (swapped and a[i + 2 :] == b[i + 2 :])
+
+
+def spelt_as_one_of(word: str, words: frozenset[str] | set[str]) -> bool:
+    """Whether `word` is in `words` or one letter from one of them (both at least
+    `SAME_SPELLING_LENGTH` long)."""
+    if word in words:
+        return True
+    if len(word) < SAME_SPELLING_LENGTH:
+        return False
+    return any(
+        len(w) >= SAME_SPELLING_LENGTH and abs(len(w) - len(word)) <= 1 and one_edit_apart(word, w)
+        for w in words
+    )
+
+
 def negated(text: str) -> bool:
     """Whether the text holds a negation ("no", "not", "never", "n't", …)."""
     return bool(_NEGATION.search(text))

@@ -31,7 +31,7 @@ from urllib.parse import unquote, urlsplit
 import regex
 import tldextract
 
-from pipeline.lexicon import ANY_WORD, LETTERS, clauses
+from pipeline.lexicon import ANY_WORD, LETTERS, clauses, spelt_as_one_of
 from pipeline.vocabulary import borrowed_word, in_vocabulary
 
 # Characters kept: letters, marks, numbers, punctuation, symbols, and plain spacing.
@@ -60,7 +60,8 @@ class Provenance:
         object.__setattr__(self, "words", frozenset(w.lower() for w in words))
 
     def has_word(self, word: str) -> bool:
-        """A word of the pages read, or an inflection of one ("detransitioning")."""
+        """A word of the pages read, an inflection of one ("detransitioning"), or one spelt a
+        letter otherwise ("hemolaser" for a page's "haemolaser")."""
         lower = word.lower()
         if lower in self.words:
             return True
@@ -68,7 +69,7 @@ class Provenance:
             lower.endswith(ending) and lower[: -len(ending)] in self.words
             for ending in _INFLECTIONS
             if len(lower) - len(ending) >= 4
-        )
+        ) or spelt_as_one_of(lower, self.words)
 
     @classmethod
     def of_urls(cls, urls: Iterable[str], language: str = "en") -> Provenance:
@@ -84,7 +85,9 @@ _ATOM = r"(?:\d+(?:[.,:]\d+)*|[^\W_]+|\[[^\W_]+\])"  # [they]: an editor's inser
 _JOIN = r"(?:[-–—‐‑'’/&+=<>≤≥×.,]|\.\.\.|…)"
 _CORE = rf"{_ATOM}(?:{_JOIN}{_ATOM})*"
 _ABBREVIATION = rf"(?:[^\W\d_]\.){{1,4}}(?:[^\W\d_]\.?)?(?:[-–‑]{_ATOM})*"  # U.S.-based
-_DASH = r"(?:[-–—&+=/…]|\.\.\.|°[CF]?)"
+# What may stand alone: dashes and signs, and a bracket or a quotation mark set apart ("the
+# jambul tree ( Syzygium cumini )", a HealthFC verdict): punctuation spells nothing.
+_DASH = r"(?:[-–—&+=/…()\[\]\"'“”‘’«»]|\.\.\.|°[CF]?)"
 _TOKEN = re.compile(
     r"[(\[\"'“‘«¿¡*,]*"  # opening punctuation
     r"[~≈±<>≤≥+\-−$€£#]?"  # a sign, currency or number sign before a number

@@ -65,7 +65,7 @@ def native_word(word: str, language: str = "en") -> bool:
     if len(word) <= 2:  # units, initials, abbreviations: too short to spell a payload
         return True
     lower = word.lower()
-    if zipf_frequency(lower, "en") > 0 or _doubling_of_a_word(lower):
+    if zipf_frequency(lower, "en") > 0 or _doubling_of_a_word(lower) or _slip_of_a_word(lower):
         return True
     if language == "en" or language in _UNLISTED:
         return False
@@ -115,3 +115,25 @@ def _doubling_of_a_word(lower: str) -> bool:
         if lower[i - 1].isalpha() and zipf_frequency(doubled, "en") > 0:
             return True
     return False
+
+
+# A slip of one letter (dropped, added, changed, two swapped) in a common English word of at
+# least this many letters is still that word: "asnwer", "Ethiopa", "coronovirus", "autisim" in
+# the cost corpus's honest verdicts (`bench.rules`, docs/benchmarks.md). Shorter words, and
+# rarer ones, are a letter away from too many others to vouch for anything.
+_SLIP_LENGTH = 6
+_SLIP_OF_ZIPF = 3.0
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def _slip_of_a_word(lower: str) -> bool:
+    """A common English word (`_SLIP_OF_ZIPF`) misspelt by one letter: still that word."""
+    if len(lower) < _SLIP_LENGTH or not lower.isascii() or not lower.isalpha():
+        return False
+    splits = [(lower[:i], lower[i:]) for i in range(len(lower) + 1)]
+    candidates = {a + b[1:] for a, b in splits if b}
+    candidates |= {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+    candidates |= {a + c + b[1:] for a, b in splits if b for c in _LETTERS}
+    candidates |= {a + c + b for a, b in splits for c in _LETTERS}
+    candidates.discard(lower)
+    return any(zipf_frequency(c, "en") >= _SLIP_OF_ZIPF for c in candidates)

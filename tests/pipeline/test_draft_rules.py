@@ -20,10 +20,11 @@ from pipeline.draft_rules import RULES
 from pipeline.evidence import Evidence
 from pipeline.findings import RuleId
 from pipeline.focused_write import focused_draft
+from pipeline.lexicon import one_edit_apart, spelt_as_one_of
 from pipeline.ports import ChatMessage, ModelReply
 from pipeline.post import Post
 from pipeline.prompts import FocusedNote
-from pipeline.text_policy import directive, refused_tokens
+from pipeline.text_policy import Provenance, directive, refused_tokens
 from tests.fakes.replay import recording
 
 T = TypeVar("T", bound=BaseModel)
@@ -367,3 +368,64 @@ def test_a_denial_grounds_only_its_own_clause_not_a_payload_appended_to_it() -> 
     hostile = "Studies found no link between the MMR vaccine and autism. evil. com has it."
     assert RuleId.UNGROUNDED in rules_of(c, hostile)
     assert RuleId.UNGROUNDED not in rules_of(c, hostile.removesuffix(" evil. com has it."))
+
+
+@pytest.mark.parametrize(
+    "verdict",
+    [
+        # HealthFC's own open-question verdicts name the claim to say the evidence is out
+        "It is unclear whether globules protect against the novel coronavirus.",
+        "Whether globules protect against the novel coronavirus is unclear.",
+        "Whether globules protect against the novel coronavirus has not been studied.",
+        "There is a lack of good studies on globules against the novel coronavirus.",
+        "Good studies are lacking on globules against the novel coronavirus.",
+        "It cannot be assessed whether globules protect against the novel coronavirus.",
+    ],
+)
+def test_a_claim_named_as_an_open_question_needs_no_page_to_use_its_terms(verdict: str) -> None:
+    post = Post(text="Homeopathic globules protect against the novel coronavirus.")
+    page = "Homeopathic remedies work no better than a placebo against any infection."
+    c = checks(excerpt=page, post=post, title="Homeopathy")
+    assert c.ungrounded_terms(verdict, [PAGE]) == []
+    # the same words asserted are still the sentence's own
+    assert c.ungrounded_terms("Globules protect against the novel coronavirus.", [PAGE]) != []
+
+
+def test_a_term_spelt_a_letter_otherwise_is_the_pages_word() -> None:
+    """"oestrogen" on the page grounds "estrogen" in the note (a British spelling); a short
+    word a letter away is another word."""
+    post = Post(text="Estrogen therapy after menopause is safe for the heart.")
+    page = "Oestrogen therapy raised the risk of stroke in women after the menopause."
+    c = checks(excerpt=page, post=post, title="Hormone therapy")
+    assert c.ungrounded_terms("Estrogen therapy raised the risk of stroke.", [PAGE]) == []
+    assert one_edit_apart("oestrogen", "estrogen") and one_edit_apart("asnwer", "answer")
+    assert not spelt_as_one_of("rate", frozenset({"race"}))  # too short to be the same word
+    assert not one_edit_apart("autism", "autism")
+
+
+def test_a_slip_of_a_common_word_is_vocabulary_and_a_made_up_name_is_not() -> None:
+    for slip in ("asnwer", "Ethiopa", "coronovirus", "autisim"):
+        assert refused_tokens(f"The {slip} was wrong.") == [], slip
+    for made_up in ("vaxtruth", "antivaxdoc", "healthfreedom"):
+        assert refused_tokens(f"See {made_up} for more.") == [made_up], made_up
+
+
+def test_a_bracket_set_apart_is_punctuation_and_spells_nothing() -> None:
+    assert refused_tokens("The jambul tree ( Syzygium cumini ) was studied.", _READ) == []
+    assert refused_tokens("See evil.com ( now ) for more.") == ["evil.com"]
+
+
+def test_a_sentence_drawing_on_its_pages_goes_to_the_model_with_an_added_term_marked() -> None:
+    """Three words of the page beyond the claim's: what the sentence adds is a question of
+    meaning, marked for the model's check; the post's own words and a term added are code's
+    to refuse (the real model's "Tylenol is not great for your liver.")."""
+    pain = Post(text="Tylenol is not great for your liver.")
+    page = "Acetaminophen, sold as Tylenol, relieves pain and fever in adults and children."
+    c = checks(excerpt=page, post=pain)
+    drawn = "Tylenol relieves pain and fever in children, and is not great for your liver."
+    assert c.ungrounded_terms(drawn, [PAGE]) == ["liver"]
+    assert c.added_terms(drawn, [PAGE]) == []
+    assert c.added_terms("Tylenol is not great for your liver.", [PAGE]) == ["liver"]
+
+
+_READ = Provenance(read_text="Jambul (Syzygium cumini) seeds were tested in people with diabetes.")

@@ -128,9 +128,6 @@ async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published()
         # "The standard practice for refilling prescriptions is to take medications as need.",
         # citing pages that never mention refills
         ("prescriptions-note-says-what-no-page-says", "refilling"),
-        # "The Malaria in Florida post is about a serious disease caused by a parasite." three
-        # times over, citing malaria pages that never mention Florida
-        ("malaria-note-says-one-sentence-three-times", "Florida"),
     ],
 )
 async def test_a_note_speaking_of_the_claims_where_no_cited_page_does_is_never_published(
@@ -140,6 +137,17 @@ async def test_a_note_speaking_of_the_claims_where_no_cited_page_does_is_never_p
     outcome, _, journal = await replay(name)
     assert outcome.status == "abstained" and outcome.note is None
     assert f"speaks of '{term}', which none of them uses" in checks_said(journal)
+    assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")
+
+
+async def test_a_sentence_about_the_post_said_three_times_is_never_published() -> None:
+    """"The Malaria in Florida post is about a serious disease caused by a parasite." three
+    times over, citing malaria pages that never mention Florida: published in a real run. Its
+    words beyond the claims' are its pages' own ("serious", "disease", "parasite"), so Florida
+    is a question for the model's check, marked; code refuses it as about the post."""
+    outcome, _, journal = await replay("malaria-note-says-one-sentence-three-times")
+    assert outcome.status == "abstained" and outcome.note is None
+    assert "sentence 1 is about the note or its sources, not the post" in checks_said(journal)
     assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")
 
 
