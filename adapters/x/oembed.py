@@ -15,8 +15,8 @@ import lxml.html
 from pydantic import BaseModel, ValidationError
 
 from adapters.answers import AnswerUnreadable, get_capped, shape_problem
-from adapters.x.urls import is_x_url, post_id
-from pipeline.errors import InvalidPostInput, PostUnavailable
+from adapters.x.urls import XStatusLinks, post_id
+from pipeline.errors import PostUnavailable
 from pipeline.post import MAX_POST_CHARS, Post
 
 OEMBED_URL = "https://publish.twitter.com/oembed"
@@ -24,22 +24,13 @@ X_PAGES = ("https://twitter.com/", "https://x.com/")  # hashtags, mentions, the 
 UNSEEN = "media, alt text and quoted posts (read through X's embed, without an API token)"
 
 
-class XOEmbedSource:
+class XOEmbedSource(XStatusLinks):
     def __init__(
         self, client: httpx.AsyncClient, timeout_s: float = 15.0, endpoint: str = OEMBED_URL
     ) -> None:
         self.client = client
         self.timeout_s = timeout_s
         self.endpoint = endpoint
-
-    def handles(self, url: str) -> bool:
-        return is_x_url(url)
-
-    def post_key(self, url: str) -> str | None:
-        try:
-            return f"x:{post_id(url)}"
-        except InvalidPostInput:
-            return None
 
     async def fetch(self, url: str) -> Post:
         number = post_id(url)

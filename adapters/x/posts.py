@@ -16,7 +16,7 @@ import aiohttp
 import tweepy
 from tweepy.asynchronous import AsyncClient
 
-from adapters.x.urls import is_x_url, post_id
+from adapters.x.urls import XStatusLinks, post_id
 from pipeline.errors import InvalidPostInput, PostUnavailable, SourceRefused
 from pipeline.post import (
     MAX_POST_CHARS,
@@ -79,19 +79,10 @@ def engagement(metrics: object) -> int | None:
     return sum(c for c in counts if isinstance(c, int) and c >= 0)
 
 
-class XPostSource:
+class XPostSource(XStatusLinks):
     def __init__(self, client: AsyncClient, timeout_s: float = 15.0) -> None:
         self.client = client
         self.timeout_s = timeout_s
-
-    def handles(self, url: str) -> bool:
-        return is_x_url(url)
-
-    def post_key(self, url: str) -> str | None:
-        try:
-            return f"x:{post_id(url)}"
-        except InvalidPostInput:
-            return None
 
     async def fetch(self, url: str) -> Post:
         number = post_id(url)

@@ -42,3 +42,17 @@ def post_id(url: str) -> str:
     if not candidate.isdigit() or not 1 <= len(candidate) <= 20:
         raise InvalidPostInput(f"'{candidate[:40]}' in {url[:120]} is not a post number")
     return candidate
+
+
+class XStatusLinks:
+    """What every X post source says of a link: whether it is X's, and the post it names (the
+    key two sources agree on, so a post fetched by either is one post)."""
+
+    def handles(self, url: str) -> bool:
+        return is_x_url(url)
+
+    def post_key(self, url: str) -> str | None:
+        try:
+            return f"x:{post_id(url)}"
+        except InvalidPostInput:
+            return None
