@@ -76,12 +76,12 @@ COPIED_RUN = 7
 # margin, was not stopped by a cap: a last sentence without its full stop is whole, and code
 # ends it (23 cost-corpus refusals were for that alone); at the cap, it was cut, and goes.
 _UNDER_ANY_CAP = 220
-# A sentence that takes this many content words from its pages beyond the claims' own draws
-# on them (`DraftChecks._draws_on`): a claim term it adds is marked for the model's check, not
-# refused. Measured (`bench.rules`, 2026-12-02): at 1, honest refused 52 AVeriTeC / 28
-# HealthFC, and the real model's "The standard practice for refilling prescriptions is …"
-# (2 page words) went to its check, which passed it (with the post and without); at 2 the
-# same; at 3, 58 / 39 and none of the bad drafts through; at 4, 60 / 40.
+# A clause that takes this many content words from its pages beyond the claims' own draws on
+# them (`DraftChecks._draws_on`): a claim term it adds (not a name) is marked for the model's
+# check, not refused. Measured (`bench.rules`, 2026-12-02): at 1, honest refused 55 AVeriTeC /
+# 26 HealthFC, and the real model's "The standard practice for refilling prescriptions is …"
+# (2 page words) went to its check, which passed it (with the post and without); at 2, 57 / 33
+# and the same; at 3, 61 / 39 and none of the bad drafts through; at 4, 62 / 40. Never: 64 / 44.
 _DRAWN_WORDS = 3
 # Words no English sentence ends on: a last sentence ending on one was cut.
 _DANGLING = frozenset(
@@ -346,21 +346,34 @@ class DraftChecks:
         fewer refused, none of the bad drafts through; the model's check judges it. Only that
         clause's terms: a hostile model put "evil . com" into the claims and appended "evil.
         com has it." to a sentence that denied the claim (tests/system/test_hostile_model).
-        Nor a clause that draws on its pages (`_draws_on`): 11 honest verdicts fewer.
+        Nor a clause that draws on its pages (`_draws_on`), unless the term is a name: 8 honest
+        verdicts fewer.
         Denying in either direction ("A virus exists." of "A virus does not exist") costs 3
         fewer and lets the prescriptions draft through (opposite to its claim's polarity)."""
         missing, named = self._ungrounded(sentence, cited)
         if not missing or 2 * len(missing) > len(named):
             return []
         claims = [*self.claims(), self.post.text]
-        exempt = {
+        denied = {
             term
             for clause in clauses(sentence)
-            if clause.strip()
-            and (denies_a_claim(clause, claims) or self._draws_on(clause, cited))
+            if clause.strip() and denies_a_claim(clause, claims)
             for term in stems(clause)
         }
-        return sorted(word for term, word in missing.items() if term not in exempt)
+        # a name the pages never use is no question of wording: "The Malaria in Florida post
+        # is about a serious disease caused by a parasite." (the real model, published) draws
+        # three words from its malaria page and adds Florida
+        drawn = {
+            term
+            for clause in clauses(sentence)
+            if clause.strip() and self._draws_on(clause, cited)
+            for term in stems(clause)
+        }
+        return sorted(
+            word
+            for term, word in missing.items()
+            if term not in denied and (term not in drawn or _named(word, sentence))
+        )
 
     def _draws_on(self, clause: str, cited: list[str] | tuple[str, ...]) -> bool:
         """Whether a clause takes `_DRAWN_WORDS` words from its pages that the post and its
@@ -622,6 +635,12 @@ _ATTRIBUTION = re.compile(
 
 # A word at least this common is no one's name: "Health", "Normally".
 _NAME_ZIPF = 4.8
+
+
+def _named(word: str, sentence: str) -> bool:
+    """Whether a word of the sentence is a name: capitalised where a sentence does not start,
+    and a name by `_a_name` ("Florida", "WHO"; not "Rising" opening a sentence)."""
+    return word[:1].isupper() and not sentence.lstrip().startswith(word) and _a_name(word)
 
 
 def _a_name(word: str) -> bool:

@@ -65,7 +65,11 @@ def native_word(word: str, language: str = "en") -> bool:
     if len(word) <= 2:  # units, initials, abbreviations: too short to spell a payload
         return True
     lower = word.lower()
-    if zipf_frequency(lower, "en") > 0 or _doubling_of_a_word(lower) or _slip_of_a_word(lower):
+    if zipf_frequency(lower, "en") > 0 or _doubling_of_a_word(lower):
+        return True
+    # a slip of an English word, unless a borrowed language has the word as written: "ignora"
+    # is Spanish, not "ignore" misspelt, and two such words make a phrase (`borrowed_word`)
+    if _slip_of_a_word(lower) and lower not in _BORROWED:
         return True
     if language == "en" or language in _UNLISTED:
         return False

@@ -392,7 +392,7 @@ def test_a_claim_named_as_an_open_question_needs_no_page_to_use_its_terms(verdic
 
 
 def test_a_term_spelt_a_letter_otherwise_is_the_pages_word() -> None:
-    """"oestrogen" on the page grounds "estrogen" in the note (a British spelling); a short
+    """ "oestrogen" on the page grounds "estrogen" in the note (a British spelling); a short
     word a letter away is another word."""
     post = Post(text="Estrogen therapy after menopause is safe for the heart.")
     page = "Oestrogen therapy raised the risk of stroke in women after the menopause."
