@@ -103,7 +103,11 @@ class Distiller:
                     rationale=lesson.rationale.strip(),
                     kind=kind,
                     source_episodes=[episode.id],
-                    requesters=[episode.requester] if episode.requester else [],
+                    # only a requester a moderator vouches for supports a lesson: two plain
+                    # accounts sending one post never activate what it taught
+                    requesters=[episode.requester]
+                    if episode.requester and episode.requester_vouched
+                    else [],
                     learned_from_post_at=episode.post_created_at,
                 )
             )

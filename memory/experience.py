@@ -3,7 +3,8 @@
 The store (the database) is the truth. Each phase has its own FAISS index over trigger
 embeddings and its own BM25 over trigger words; both are derived and rebuilt from the store at
 start. Retrieval fuses the dense and the lexical ranking (reciprocal rank fusion), puts active
-lessons before provisional ones, and never returns retired ones.
+lessons before provisional ones, and never returns retired ones; what reaches an episode's
+prompts (`retrieve`) is active lessons only.
 """
 
 from __future__ import annotations
@@ -155,7 +156,11 @@ class ExperienceMemory:
     async def retrieve(
         self, phase: MemoryPhase, query: str, *, k: int, learned_before: datetime | None = None
     ) -> list[Lesson]:
-        found = await self.ranked(phase, query, k, learned_before)
+        """The active lessons for a query, best first: a provisional lesson is in no prompt
+        until a moderator approves it or requesters a moderator vouches for support it (the
+        trust issue: provisional lessons reached 12 of 15 later prompts)."""
+        ranked = await self.ranked(phase, query, self.policy.candidates, learned_before)
+        found = [i for i in ranked if i.status == LessonStatus.ACTIVE][:k]
         if found:
             await self.store.record_use([i.id for i in found if i.id is not None])
         return [

@@ -71,6 +71,7 @@ class FinishedEpisode(BaseModel):
     id: int
     post: Post
     requester: str = ""  # "source:user" of whoever asked for it
+    requester_vouched: bool = False  # a moderator vouches for them (`NoteRequest.vouched`)
     post_created_at: datetime | None = None
     status: str
     brief: VerificationBrief | None = None

@@ -28,6 +28,13 @@ class NoteRequest(BaseModel):
     )
     requester: str = "cli"
     source: str = Field(default="cli", description="cli, slack, discord or x_watch")
+    vouched: bool = Field(
+        default=False,
+        description="whether a moderator vouches for the requester (a Slack moderator or "
+        "member of a moderators' user group, a Discord moderator role) or the operator asked "
+        "(the CLI, a configured watch): only such requesters' episodes count as support that "
+        "activates a lesson, so two plain accounts sending one post activate nothing",
+    )
     reply_to: ReplyTarget = Field(default_factory=ReplyTarget)
     key: str | None = Field(
         default=None,

@@ -80,6 +80,7 @@ class SqlEpisodeFeed:
                 id=episode_id,
                 post=typed.post,
                 requester=f"{row.source}:{row.requester}",
+                requester_vouched=row.requester_vouched,
                 post_created_at=row.post_created_at,
                 status=row.status,
                 brief=typed.brief,

@@ -66,6 +66,7 @@ class EpisodeStore:
         row = EpisodeRow(
             source=request.source,
             requester=request.requester,
+            requester_vouched=request.vouched,
             reply_platform=request.reply_to.platform,
             reply_channel=request.reply_to.channel,
             reply_thread=request.reply_to.thread,

@@ -26,6 +26,9 @@ class EpisodeRow(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     source: str = Field(max_length=32)
     requester: str = Field(max_length=200)
+    # a moderator vouches for the requester (`NoteRequest.vouched`): their episode's lessons
+    # count as support
+    requester_vouched: bool = False
     reply_platform: str = Field(default="cli", max_length=32)
     reply_channel: str | None = Field(default=None, max_length=200)
     reply_thread: str | None = Field(default=None, max_length=200)

@@ -39,8 +39,8 @@ def cli_request(post: str) -> NoteRequest:
     """`@path` names a JSON file of the post: the one place a request may name a file."""
     ref = post.strip()
     if ref.startswith("@") and len(ref) > 1 and not any(c.isspace() for c in ref):
-        return NoteRequest(post_ref=ref, post_file=ref[1:])
-    return NoteRequest(post_ref=post)
+        return NoteRequest(post_ref=ref, post_file=ref[1:], vouched=True)
+    return NoteRequest(post_ref=post, vouched=True)  # whoever runs the CLI operates it
 
 
 def progress_lines(personas: int) -> Callable[[Progress], Awaitable[None]]:

@@ -104,19 +104,33 @@ class DiscordFrontend:
 
     def voter(self, interaction: Interaction) -> Voter:
         user = interaction.user
-        moderator = bool(
-            {r.id for r in getattr(user, "roles", [])} & self.settings.moderator_role_ids
+        return Voter(
+            "discord", str(user.id), self.moderates(user), "EVONOTE_DISCORD__MODERATOR_ROLES"
         )
-        return Voter("discord", str(user.id), moderator, "EVONOTE_DISCORD__MODERATOR_ROLES")
 
-    def start(self, text: str, editor: CardView, user: int, channel: int | None, key: str) -> None:
-        """Persist the request, show its card in `editor`, run the episode behind it."""
+    def moderates(self, user: object) -> bool:
+        """Whether a member holds a moderator role (a user outside a server holds none)."""
+        return bool({r.id for r in getattr(user, "roles", [])} & self.settings.moderator_role_ids)
+
+    def start(
+        self,
+        text: str,
+        editor: CardView,
+        user: int,
+        channel: int | None,
+        key: str,
+        vouched: bool,
+    ) -> None:
+        """Persist the request, show its card in `editor`, run the episode behind it.
+        `vouched`: the requester holds a moderator role, so their episodes' lessons count as
+        support."""
         message = getattr(getattr(editor, "message", None), "id", None)
         request = NoteRequest(
             post_ref=text,
             requester=str(user),
             source="discord",
             key=key,
+            vouched=vouched,
             reply_to=ReplyTarget(
                 platform="discord",
                 channel=None if channel is None else str(channel),
@@ -152,7 +166,9 @@ class DiscordFrontend:
         await interaction.response.defer(thinking=True)
         editor = InteractionEditor(interaction, self.settings.progress_interval_s)
         key = key or f"discord:interaction:{interaction.id}"
-        self.start(url_or_text.strip(), editor, interaction.user.id, interaction.channel_id, key)
+        user = interaction.user
+        vouched = self.moderates(user)
+        self.start(url_or_text.strip(), editor, user.id, interaction.channel_id, key, vouched)
 
     async def on_message(self, interaction: Interaction, message: discord.Message) -> None:
         links = [e.url for e in message.embeds if e.url and e.url not in message.content]
@@ -179,7 +195,8 @@ class DiscordFrontend:
         reply = await target.reply(embed=card_embed(queued))
         editor = MessageEditor(reply, self.settings.progress_interval_s)
         key = f"discord:reaction:{payload.message_id}"
-        self.start(target.content, editor, payload.user_id, payload.channel_id, key)
+        vouched = self.moderates(payload.member)
+        self.start(target.content, editor, payload.user_id, payload.channel_id, key, vouched)
 
     async def on_posted(self, message: discord.Message) -> None:
         """A message in a link channel: each post link in it gets a preview reply with Draft a
@@ -200,7 +217,8 @@ class DiscordFrontend:
             if self.settings.auto_draft and preview.episode is None and preview.post is not None:
                 reply = await message.reply(embed=preview_embed(preview, drafting=True))
                 editor = MessageEditor(reply, self.settings.progress_interval_s)
-                self.start(url, editor, message.author.id, channel, key)
+                vouched = self.moderates(message.author)
+                self.start(url, editor, message.author.id, channel, key, vouched)
             else:
                 if preview.post is not None:
                     await message.reply(embed=preview_embed(preview), view=draft_view())

@@ -131,15 +131,22 @@ class SlackFrontend:
 
     def start(self, asked: Asked) -> None:
         """Persist the request, post the card, run the episode behind it (in the background)."""
+        self.background.spawn(self._request(asked))
+
+    async def _request(self, asked: Asked) -> None:
+        # a moderator (or a member of a moderators' user group) is vouched for: their
+        # episodes' lessons count as support
+        vouched = await self.moderators.is_moderator(asked.user)
         request = NoteRequest(
             post_ref=asked.text,
             requester=asked.user,
             source="slack",
             key=asked.key,
             reply_to=ReplyTarget(platform="slack", channel=asked.channel, thread=asked.thread),
+            vouched=vouched,
         )
         place = card_placer(self.client, asked.channel, asked.thread, self.interval_s)
-        self.background.spawn(self.cards.request(request, place, run=self.run_episodes))
+        await self.cards.request(request, place, run=self.run_episodes)
 
     async def follow(self, episode_id: int, channel: str, thread: str | None = None) -> None:
         """Post the card of a queued episode (a watchlist find), run it behind the card."""

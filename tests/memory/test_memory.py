@@ -34,7 +34,12 @@ EVIDENCE = MemoryPhase.EVIDENCE_ACQUISITION
 WRITING = MemoryPhase.NOTE_WRITING
 
 
+# Two requesters a moderator vouches for: a lesson they support is active, and retrievable.
+VOUCHED = ["slack:U1", "slack:U2"]
+
+
 def lesson(phase: MemoryPhase, trigger: str, strategy: str, **kw: Any) -> MemoryItem:
+    kw.setdefault("requesters", VOUCHED)
     return MemoryItem(
         phase=phase, trigger=trigger, strategy=strategy, kind=LessonKind.IMPROVE, **kw
     )
@@ -178,13 +183,16 @@ async def test_merging_can_be_switched_off(engine: AsyncEngine) -> None:
     assert len(await memory.store.items()) == 2
 
 
-async def test_active_lessons_come_before_provisional_ones(engine: AsyncEngine) -> None:
+async def test_a_provisional_lesson_is_ranked_after_active_ones_and_reaches_no_prompt(
+    engine: AsyncEngine,
+) -> None:
     memory = await memory_on(engine)
     provisional, _ = await memory.add_or_reinforce(
         lesson(
             EVIDENCE,
             "posts about measles outbreaks and vaccines",
             "check case counts on the agency page",
+            requesters=[],
         ),
         "t",
     )
@@ -198,8 +206,11 @@ async def test_active_lessons_come_before_provisional_ones(engine: AsyncEngine) 
         ),
         "t",
     )
-    found = await memory.retrieve(EVIDENCE, "posts about measles outbreaks and vaccines", k=2)
-    assert [f.id for f in found] == [active.id, provisional.id]
+    query = "posts about measles outbreaks and vaccines"
+    assert provisional.status == LessonStatus.PROVISIONAL
+    assert [i.id for i in await memory.ranked(EVIDENCE, query, 2)] == [active.id, provisional.id]
+    # what an episode's prompts get (the trust issue: provisional lessons reached 12 of 15)
+    assert [f.id for f in await memory.retrieve(EVIDENCE, query, k=2)] == [active.id]
 
 
 async def test_with_approval_required_only_a_moderator_activates_a_lesson(
@@ -236,14 +247,20 @@ async def test_with_approval_required_only_a_moderator_activates_a_lesson(
 async def test_retire_and_restore_are_audited(engine: AsyncEngine) -> None:
     memory = await memory_on(engine)
     item, _ = await memory.add_or_reinforce(
-        lesson(EVIDENCE, "posts quoting a retracted study", "search for the retraction notice"), "t"
+        lesson(
+            EVIDENCE,
+            "posts quoting a retracted study",
+            "search for the retraction notice",
+            requesters=[],
+        ),
+        "t",
     )
     assert item.id is not None
     await memory.set_status(item.id, LessonStatus.RETIRED, "alice", "misleading advice")
     assert await memory.retrieve(EVIDENCE, "posts quoting a retracted study", k=4) == []
     restored = await memory.set_status(item.id, LessonStatus.PROVISIONAL, "bob")
     assert restored.why_retired is None
-    assert [f.id for f in await memory.retrieve(EVIDENCE, "a retracted study", k=4)] == [item.id]
+    assert [i.id for i in await memory.ranked(EVIDENCE, "a retracted study", 4)] == [item.id]
     audit = await memory.store.audit(item.id)
     assert [(a.actor, a.action) for a in audit] == [
         ("t", "add"),
@@ -303,7 +320,13 @@ async def test_a_changed_store_invalidates_the_saved_index(
     )
     await memory.persist()
     await SqlMemoryStore(engine).add(
-        lesson(EVIDENCE, "posts about chemtrails", "search atmospheric science pages"), "other"
+        lesson(
+            EVIDENCE,
+            "posts about chemtrails",
+            "search atmospheric science pages",
+            status=LessonStatus.ACTIVE,
+        ),
+        "other",
     )
     reloaded = await memory_on(engine, tmp_path)
     found = await reloaded.retrieve(EVIDENCE, "chemtrails", k=1)
@@ -371,13 +394,18 @@ def test_a_good_lesson_passes() -> None:
     )
 
 
-async def finished_episodes(engine: AsyncEngine, n: int, requester: str | None = None) -> list[int]:
-    """`n` noted episodes, asked for by `requester` (default: a different one each)."""
+async def finished_episodes(
+    engine: AsyncEngine, n: int, requester: str | None = None, vouched: bool = True
+) -> list[int]:
+    """`n` noted episodes, asked for by `requester` (default: a different one each), whom a
+    moderator vouches for unless `vouched` is False."""
     store = EpisodeStore(engine)
     ids = []
     for i in range(n):
         post = Post(text=f"claim {i}", created_at=datetime(2021, 1, n - i, tzinfo=UTC))
-        asked = NoteRequest(post_ref=f"claim {i}", requester=requester or f"U{i}", source="slack")
+        asked = NoteRequest(
+            post_ref=f"claim {i}", requester=requester or f"U{i}", source="slack", vouched=vouched
+        )
         row = await store.create(asked, post, "evolving")
         assert row.id is not None
         await store.claim(row.id, "w", 60)
@@ -543,7 +571,7 @@ async def test_unused_lessons_are_retired(engine: AsyncEngine) -> None:
     )
     retired = await memory.retire_unused("upkeep")
     assert [r.id for r in retired] == [old.id]
-    assert (await memory.store.get(fresh.id or 0)).status == LessonStatus.PROVISIONAL  # type: ignore[union-attr]
+    assert (await memory.store.get(fresh.id or 0)).status == LessonStatus.ACTIVE  # type: ignore[union-attr]
 
 
 async def an_episode_that_used_a_lesson(
@@ -661,3 +689,25 @@ async def test_a_late_down_vote_rejudges_and_teaches_what_to_avoid(engine: Async
     assert [i.strategy for i in avoid] == [
         "cite the health agency's own page rather than a blog post"
     ]  # distilled from the moderator's reason, as what to avoid
+
+
+async def test_two_plain_accounts_sending_one_post_activate_nothing(engine: AsyncEngine) -> None:
+    """The trust issue: two ordinary Slack users sending the same post made its lesson active
+    with no moderator. Only requesters a moderator vouches for count as support; the lesson
+    stays provisional and reaches no prompt until one does, or a moderator approves it."""
+    await finished_episodes(engine, 3, vouched=False)  # three different plain accounts
+    memory = await memory_on(engine)
+    from tests.fakes import policy as defaults
+
+    class Policy:
+        answers = frozenset({"JudgeVerdict"})
+
+        def __call__(self, schema: str, messages: list[dict[str, Any]]) -> Any:
+            return defaults.satisfactory(messages)
+
+    evolve, _ = evolver(engine, memory, Policy(), batch=4)
+    report = await evolve.run_once()
+    assert report.added == 1 and report.reinforced == 2  # the same lesson, three times over
+    [item] = await memory.store.items()
+    assert item.status == LessonStatus.PROVISIONAL and item.requesters == []
+    assert await memory.retrieve(item.phase, item.trigger, k=4) == []

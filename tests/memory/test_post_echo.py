@@ -128,7 +128,9 @@ async def test_the_distiller_refuses_a_lesson_that_restates_its_post() -> None:
 
     model = FakeChatModel(Distils())
     distiller = Distiller(model, echo=PostEcho(HashingEmbedder()))
-    episode = FinishedEpisode(id=1, post=Post(text=post), status="noted", requester="slack:U1")
+    episode = FinishedEpisode(
+        id=1, post=Post(text=post), status="noted", requester="slack:U1", requester_vouched=True
+    )
     verdict = JudgeVerdict(
         understandability=4,
         meaningfulness=4,
