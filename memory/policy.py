@@ -21,9 +21,11 @@ class MemoryPolicy(BaseModel):
     activation_support: int = Field(
         default=2,
         ge=1,
-        description="different requesters whose episodes must support a provisional lesson "
-        "before it becomes active (one requester's episodes count once; a moderator's approval "
-        "activates it at any support)",
+        description="different requesters a moderator vouches for (Slack moderators and their "
+        "groups, Discord moderator roles, the CLI's operator, a configured watch) whose "
+        "episodes must support a provisional lesson before it becomes active and reaches a "
+        "prompt (one requester's episodes count once, a plain account's not at all; a "
+        "moderator's approval activates it at any support)",
     )
     require_approval: bool = Field(
         default=False,

@@ -53,11 +53,17 @@ Excellent, and give short feedback. Answer with JSON only."""
 JUDGE_OUTPUT = JudgeVerdict
 
 
+# A lesson's bounds, for the distiller's answer and for a file `memory import` reads.
+TRIGGER_MAX_CHARS = 300
+STRATEGY_MAX_CHARS = 400
+RATIONALE_MAX_CHARS = 300
+
+
 class DistilledLesson(BaseModel):
     phase: MemoryPhase
-    trigger: str = Field(max_length=300, description="the kind of post or situation")
-    strategy: str = Field(max_length=400, description="what to do in that situation")
-    rationale: str = Field(default="", max_length=300)
+    trigger: str = Field(max_length=TRIGGER_MAX_CHARS, description="the kind of post or situation")
+    strategy: str = Field(max_length=STRATEGY_MAX_CHARS, description="what to do in that situation")
+    rationale: str = Field(default="", max_length=RATIONALE_MAX_CHARS)
 
 
 class DistilledLessons(BaseModel):

@@ -12,7 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from memory.distil import normalised, rejection_reason
 from memory.experience import ExperienceMemory
 from memory.models import LessonKind, MemoryItem
-from memory.prompts import DistilledLesson
+from memory.prompts import (
+    RATIONALE_MAX_CHARS,
+    STRATEGY_MAX_CHARS,
+    TRIGGER_MAX_CHARS,
+    DistilledLesson,
+)
 from pipeline.ports import MemoryPhase
 
 
@@ -30,9 +35,10 @@ class LessonLine(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     phase: MemoryPhase
-    trigger: str = Field(min_length=1)
-    strategy: str = Field(min_length=1)
-    rationale: str = ""
+    # a distilled lesson's bounds: a longer one is no lesson (it was a traceback)
+    trigger: str = Field(min_length=1, max_length=TRIGGER_MAX_CHARS)
+    strategy: str = Field(min_length=1, max_length=STRATEGY_MAX_CHARS)
+    rationale: str = Field(default="", max_length=RATIONALE_MAX_CHARS)
     kind: LessonKind
     source_episodes: list[int] = Field(default_factory=list)
     learned_from_post_at: datetime | None = None

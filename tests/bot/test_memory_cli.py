@@ -42,6 +42,8 @@ def test_a_lesson_learned_from_one_post_guides_the_next(
     code, out, _ = run(capsys, "memory", "list")
     assert "evidence_acquisition" in out
     assert "posts claiming a vaccine causes a chronic" in out
+    assert "provisional" in out  # one requester's support: in no prompt until approved
+    assert run(capsys, "memory", "approve", "1")[0] == 0
 
     app_env.requests.clear()
     code, out, _ = run(capsys, "check", "MMR shots cause autism in toddlers!", "--json")
@@ -174,13 +176,15 @@ def test_import_names_every_line_that_is_not_a_lesson_and_adds_nothing(
     good = {"phase": "note_writing", "trigger": "a", "strategy": "b", "kind": "improve"}
     lines = [json.dumps(good), json.dumps({"trigger": "x"}), "not json", json.dumps({})]
     lines.append(json.dumps({**good, "phase": "evidence"}))
+    lines.append(json.dumps({**good, "strategy": "name the agency " * 30}))  # 480 characters
     lessons = tmp_path / "lessons.jsonl"
     lessons.write_text("\n".join(lines), encoding="utf-8")
     code, out, err = run(capsys, "memory", "import", str(lessons))
     assert code == 3 and out == ""
     assert err.count("\n") == 1 and "Traceback" not in err and "pydantic" not in err
-    assert "4 line(s) are not lessons: line 2: no 'phase'; line 3: not JSON; line 4: no " in err
+    assert "5 line(s) are not lessons: line 2: no 'phase'; line 3: not JSON; line 4: no " in err
     assert "line 5: 'phase': Input should be 'claim_analysis'" in err
+    assert "line 6: 'strategy': String should have at most 400 characters" in err
     code, out, _ = run(capsys, "memory", "list")
     assert code == 0 and "note_writing" not in out  # the good line waits for a clean file
 
