@@ -22,6 +22,7 @@ from pydantic import BaseModel, ValidationError
 from pipeline.errors import ModelOutputInvalid, ModelTimeout, ModelUnavailable
 from pipeline.ports import ChatMessage, ModelReply
 from pipeline.prompts import REPAIR_INSTRUCTION
+from pipeline.redact import redacted_answer
 
 T = TypeVar("T", bound=BaseModel)
 LONGEST_ANSWER = 4096  # tokens: the most a lengthened retry asks for
@@ -204,7 +205,7 @@ class OpenAIChatModel:
                 attempt += 1
                 continue
             return ModelReply(
-                value=value,
+                value=redacted_answer(value),
                 model=str(response.get("model") or model),
                 prompt_tokens=prompt_tokens,
                 completion_tokens=completion_tokens,

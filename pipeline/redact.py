@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import base64
 import re
+from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from pydantic import BaseModel
+
 MASK = "***"
+M = TypeVar("M", bound=BaseModel)
 _KNOWN: set[str] = set()  # configured secrets, and their base64 forms
 
-_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^\s/@:]*)(?::[^\s/@]*)?@", re.I)
+# The password runs to the authority's last "@": a password may hold one ("p@ss"), and the
+# host never does.
+_USERINFO = re.compile(r"(?P<scheme>[a-z][a-z0-9+.-]*://)(?P<user>[^\s/@:]*)(?::[^\s/]*)?@", re.I)
 _QUERY_SECRET = re.compile(
     r"(?P<key>[?&;](?:api[_-]?key|key|token|access[_-]?token|auth|password|passwd|pwd|secret|"
     r"client[_-]?secret|sig|signature)=)[^&#\s\"']+",
@@ -68,13 +74,31 @@ def _userinfo(match: re.Match[str]) -> str:
 
 def redact(text: str) -> str:
     """`text` with every secret it carries replaced by ***."""
+    for secret in sorted(_KNOWN, key=len, reverse=True):  # what no pattern could know, first:
+        if secret in text:  # a pattern could cut one in two
+            text = text.replace(secret, MASK)
     text = _AUTHORIZATION.sub(lambda m: m.group("key") + MASK, text)
     text = _BASIC.sub(lambda m: m.group("word") + MASK, text)
     text = _USERINFO.sub(_userinfo, text)
     text = _QUERY_SECRET.sub(lambda m: m.group("key") + MASK, text)
     text = _BEARER.sub(lambda m: m.group("word") + MASK, text)
-    text = _TOKENS.sub(MASK, text)
-    for secret in sorted(_KNOWN, key=len, reverse=True):  # what no pattern could know
-        if secret in text:
-            text = text.replace(secret, MASK)
-    return text
+    return _TOKENS.sub(MASK, text)
+
+
+def _redacted(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _redacted(v) for k, v in value.items()}
+    return value
+
+
+def redacted_answer(answer: M) -> M:
+    """A model's answer with every secret in its text masked, as `redact` masks them: a model
+    that echoes a key it was shown (an API key in a page, the configured one) writes it into a
+    thought, a note or a reason that reaches cards, the database and the CLI (the trust issue)."""
+    dumped = answer.model_dump(mode="python")
+    masked = _redacted(dumped)
+    return answer if masked == dumped else type(answer).model_validate(masked)

@@ -7,6 +7,7 @@ import base64
 import json
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ from bot.metrics import configure_logging
 from pipeline.redact import redact
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.policy import ResearchPolicy
 from tests.fakes.postgres import fresh_database
 from tests.fakes.processes import free_port
 
@@ -143,3 +145,50 @@ def test_an_echoed_basic_auth_header_and_configured_query_values_are_masked(
     assert redact("Proxy-Authorization: Digest c2VjcmV0LXZhbHVl") == (
         "Proxy-Authorization: Digest ***"
     )
+
+
+@pytest.mark.parametrize(
+    "url", [f"postgresql://evo:p@ss{PASSWORD}@db/evonote", f"postgresql://evo:{PASSWORD}@x@db/e"]
+)
+def test_a_password_holding_an_at_sign_is_masked_whole(url: str) -> None:
+    masked = redact(url)
+    assert PASSWORD not in masked and "ss" + PASSWORD[:4] not in masked
+    assert masked.startswith("postgresql://evo:***@db/")
+
+
+class EchoesTheKey(ResearchPolicy):
+    """A model that writes the API key it was configured with into its brief's evidence needs
+    (stored with the episode, shown as its analysis) and its search queries (stored steps)."""
+
+    def __call__(self, schema: str, messages: list[dict[str, Any]]) -> dict[str, Any]:
+        answer = super().__call__(schema, messages)
+        echo = f"key {PASSWORD} sk-{PASSWORD}-abcdefgh"
+        if schema == "VerificationBrief":
+            return {**answer, "evidence_needs": [f"pages on vaccines, {echo}"]}
+        if answer.get("action", {}).get("kind") == "search":
+            return {**answer, "action": {"kind": "search", "query": f"measles vaccine {echo}"}}
+        return answer
+
+
+def test_a_key_the_model_echoes_reaches_no_output_and_no_stored_step(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    corpus_file: Path,
+    network_guard: NetworkGuard,
+) -> None:
+    """The trust issue: an API key the model echoed inside its answer reached the card, the
+    database and the CLI. Every answer is masked as it arrives (`redacted_answer`)."""
+    server = ScriptedModelServer(EchoesTheKey()).start()
+    network_guard.allow(server.port)
+    try:
+        monkeypatch.setenv("EVONOTE_LLM__BASE_URL", server.base_url)
+        monkeypatch.setenv("EVONOTE_LLM__API_KEY", PASSWORD)
+        monkeypatch.setenv("EVONOTE_SEARCH__CORPUS", str(corpus_file))
+        assert main(["check", "The MMR vaccine causes autism.", "--json"]) == 0
+        out = capsys.readouterr().out
+        assert main(["episodes", "show", "1", "--json"]) == 0
+        shown = capsys.readouterr().out
+    finally:
+        server.stop()
+    assert PASSWORD not in out + shown
+    assert "key *** sk-***" in shown  # what the model wrote is kept, the key masked

@@ -141,7 +141,7 @@ async def test_a_note_speaking_of_the_claims_where_no_cited_page_does_is_never_p
 
 
 async def test_a_sentence_about_the_post_said_three_times_is_never_published() -> None:
-    """"The Malaria in Florida post is about a serious disease caused by a parasite." three
+    """ "The Malaria in Florida post is about a serious disease caused by a parasite." three
     times over, citing malaria pages that never mention Florida: published in a real run. Its
     words beyond the claims' are its pages' own ("serious", "disease", "parasite"), so Florida
     is a question for the model's check, marked; code refuses it as about the post."""
