@@ -137,6 +137,12 @@ _SUFFIXES = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 # A one-letter word before a suffix with a path is a short-link host spelt apart: "t co/AbC123".
 _SPACED_SUFFIX = re.compile(r"(?<=[^\W\d_])\s+([a-z]{2,4})(/\S+)?(?![\w'’\-])")
 _ADDRESS_ONLY_SUFFIXES = frozenset({"com", "org", "edu"})
+# A dot with a space after it (and maybe before) and then a suffix, lowercase where a sentence
+# would start: "evil. com has it." (a hostile model appended it to a sound sentence), "evil .
+# org". After a word of two letters or more: "the U.S. org chart" is prose.
+_SPACED_DOT_SUFFIX = re.compile(
+    r"(?<=[^\W\d_]{2})\s*\.\s+(?:com|org|edu|net|gov|info)(?:/\S*)?(?![\w'’\-])"
+)
 _SLASHED_IN_PROSE = frozenset("mg kg ml km cm mm tv hr pm ac".split())
 # Letters spaced apart ("e v i l d o t c o m") spell what no token shows.
 _SPACED_LETTERS = re.compile(r"(?<!\S)(?:[^\W\d_]\.? ){3,}[^\W\d_]\.?(?!\S)")
@@ -299,6 +305,7 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     refused.extend(m.group(0) for m in _JOINED_DOT.finditer(text) if _is_suffix(m.group(1)))
     refused.extend(m.group(0) for m in _SPACED_LETTERS.finditer(text))
     refused.extend(m.group(0).strip() for m in _SPACED_SUFFIX.finditer(text) if _spaced_address(m))
+    refused.extend(m.group(0).strip() for m in _SPACED_DOT_SUFFIX.finditer(text))
     prose = " ".join(t for t in text.split() if "://" not in t and t not in allowed)
     refused.extend(m.group(0) for m in _NUMBER_RUN.finditer(prose) if m.group(0) not in read)
     refused.extend(m.group(0) for m in _NUMBER_GROUPS.finditer(prose) if m.group(0) not in read)

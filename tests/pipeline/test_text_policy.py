@@ -12,7 +12,7 @@ from memory.distil import normalised, rejection_reason
 from memory.prompts import DistilledLesson
 from pipeline.note_text import assemble_note, prose_findings
 from pipeline.ports import MemoryPhase
-from pipeline.text_policy import Provenance, normalise, shared_run
+from pipeline.text_policy import Provenance, normalise, refused_tokens, shared_run
 
 READ = ["https://www.cdc.gov/vaccines/mmr-safety", "https://medlineplus.gov/measles.html"]
 ORDINARY_PROSE = (
@@ -245,3 +245,13 @@ def test_no_published_prose_holds_a_token_x_takes_for_a_link(words: list[str]) -
     prose = " ".join(words)
     if not prose_findings(prose, PAGES):
         assert link_like_tokens(note_prose(prose)) == [], prose
+
+
+@pytest.mark.parametrize("suffix", ["com", "org", "edu", "net", "gov", "info", "com/report"])
+def test_a_dot_spaced_before_a_suffix_is_an_address(suffix: str) -> None:
+    """A hostile model appended "evil. com has it." to a sound sentence: the dot with a space
+    after it, the suffix lowercase where a sentence would start. "The U.S. org chart" is
+    prose (real Community Notes: 0 of 4,152 newly refused, `bench.text_policy`)."""
+    assert refused_tokens(f"Studies found no link. evil. {suffix} has it.")
+    assert refused_tokens(f"Studies found no link, see evil . {suffix} today.")
+    assert not refused_tokens("The U.S. org chart and 5 p.m. net figures are prose.")
