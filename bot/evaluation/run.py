@@ -79,7 +79,12 @@ def variant_settings(base: Settings, variant: str, folder: Path) -> Settings:
     update = {
         "data_dir": folder,
         "db": base.db.model_copy(update={"url": f"sqlite+aiosqlite:///{folder / 'evonote.db'}"}),
-        "memory": base.memory.model_copy(update={"mode": VARIANTS[variant][0]}),
+        # every post of a benchmark is the operator's own request: the operator vouches for
+        # each lesson, as a moderator's approval does in a deployment (where two vouched
+        # requesters or an approval activate one, and only active lessons reach a prompt)
+        "memory": base.memory.model_copy(
+            update={"mode": VARIANTS[variant][0], "activation_support": 1}
+        ),
         "budget": base.budget.model_copy(
             update={"as_of_post_time": True, "claim_analysis": VARIANTS[variant][1]}
         ),
