@@ -23,6 +23,14 @@ class CardAction(StrEnum):
     SUBMIT_ANYWAY = "submit_anyway"
 
 
+class CardNotice(StrEnum):
+    """A warning beside a note's length; each front end gives it its own mark."""
+
+    SUPPORT_UNVERIFIED = "support_unverified"
+    MEDIA_NOT_INSPECTED = "media_not_inspected"
+    UNSEEN = "unseen"
+
+
 class CardSource(BaseModel):
     url: str
     title: str
@@ -92,6 +100,20 @@ class NoteCard(BaseModel):
         if action is CardAction.SUBMIT and self.submit_to:
             return f"Submit to {self.submit_to}"
         return label
+
+    def notices(self) -> list[tuple[CardNotice, str]]:
+        """The warnings the card shows beside the note's length, in order, as plain text (each
+        front end escapes it and adds its mark): written once for every platform."""
+        found: list[tuple[CardNotice, str]] = []
+        if self.support_unverified:
+            found.append(
+                (CardNotice.SUPPORT_UNVERIFIED, "support not verified sentence by sentence")
+            )
+        if self.media_not_inspected:
+            found.append((CardNotice.MEDIA_NOT_INSPECTED, "media not inspected"))
+        if self.unseen:
+            found.append((CardNotice.UNSEEN, "not visible: " + "; ".join(self.unseen)))
+        return found
 
     def actions(self) -> list[CardAction]:
         """The buttons: none while running; Retry after a failure; votes and Regenerate on a

@@ -76,12 +76,7 @@ def card_embed(card: NoteCard) -> discord.Embed:
             description=_cut(_safe(card.note), MAX_DESCRIPTION),
         )
         label = f"{card.char_count}/{card.char_limit} characters · {card.label}"
-        if card.support_unverified:
-            label += " · support not verified sentence by sentence"
-        if card.media_not_inspected:
-            label += " · media not inspected"
-        if card.unseen:
-            label += " · not visible: " + _safe("; ".join(card.unseen))
+        label += "".join(f" · {_safe(text)}" for _, text in card.notices())
         embed.add_field(name="Length", value=_cut(label, MAX_FIELD), inline=False)
         sources = "\n".join(
             f"[{s.tier_name}] [{_safe(_cut(s.title, 80))}]({_link_target(s.url)})"

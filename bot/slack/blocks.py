@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from memory.curation import LessonAction, LessonBoard, actions_for, provenance
-from pipeline.card import CardAction, NoteCard
+from pipeline.card import CardAction, CardNotice, NoteCard
 from pipeline.desk.standing import WriterStanding
 from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
@@ -14,6 +14,11 @@ from pipeline.trajectory import EpisodeStatus
 MAX_TEXT = 3000
 MAX_BLOCKS = 50
 MAX_SOURCES = 8
+_NOTICE_MARKS = {
+    CardNotice.SUPPORT_UNVERIFIED: ":warning:",
+    CardNotice.MEDIA_NOT_INSPECTED: ":frame_with_picture:",
+    CardNotice.UNSEEN: ":eyes:",
+}
 
 
 def _cut(text: str, limit: int = MAX_TEXT) -> str:
@@ -74,12 +79,9 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
             )
         )
         label = f"{card.char_count}/{card.char_limit} characters · _{card.label}_"
-        if card.support_unverified:
-            label += " · :warning: support not verified sentence by sentence"
-        if card.media_not_inspected:
-            label += " · :frame_with_picture: media not inspected"
-        if card.unseen:
-            label += " · :eyes: not visible: " + _escaped("; ".join(card.unseen))
+        label += "".join(
+            f" · {_NOTICE_MARKS[kind]} {_escaped(text)}" for kind, text in card.notices()
+        )
         blocks.append(_context(label))
         lines = []
         for source in card.sources[:MAX_SOURCES]:

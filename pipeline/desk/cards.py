@@ -132,7 +132,8 @@ def card_for(
     if submission is None and (said := evaluation_line(row, evaluations or [])):
         card.evaluation, card.held = said
     if queued is not None and submission is None:
-        card.evaluation = f"Queued for X: {queued}; sent when a slot opens"
+        # the destination's own name: a Bluesky post's note goes to Open Community Notes
+        card.evaluation = f"Queued for {submit_to or 'X'}: {queued}; sent when a slot opens"
     if held_by is not None and submission is None and queued is None:
         card.evaluation, card.held = f"Held: {held_by}", True
     if brief := row.brief:

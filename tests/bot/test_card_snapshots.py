@@ -4,6 +4,7 @@ diff). A hostile card shows what every untrusted field becomes on Slack and on D
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -116,3 +117,29 @@ def test_renderers_of_a_hostile_card(snapshot: SnapshotAssertion) -> None:
     """Every untrusted field carries markup meant to ping, mask a link or close ours."""
     for status in ("noted", "abstained", "failed"):
         assert rendered(hostile_card(status)) == snapshot(name=status)
+
+
+def test_a_queued_note_names_its_own_destination() -> None:
+    """A Bluesky post's note waits for Open Community Notes, not for X (#46: the card said
+    "Queued for X" whatever the destination)."""
+    for destination in ("X", "Open Community Notes"):
+        card = card_for(episode(), VOTES, submit_to=destination, queued="today's limit is reached")
+        assert (
+            card.evaluation
+            == f"Queued for {destination}: today's limit is reached; sent when a slot opens"
+        )
+
+
+def test_the_warnings_beside_the_length_are_written_once_for_every_platform() -> None:
+    card = card_for(episode(), VOTES).model_copy(
+        update={"support_unverified": True, "media_not_inspected": True, "unseen": ["a *quote*"]}
+    )
+    assert [text for _, text in card.notices()] == [
+        "support not verified sentence by sentence",
+        "media not inspected",
+        "not visible: a *quote*",
+    ]
+    slack = json.dumps(rendered(card)["slack"])
+    discord = json.dumps(rendered(card)["discord"], ensure_ascii=False)
+    assert ":warning: support not verified" in slack and ":eyes: not visible" in slack
+    assert "support not verified sentence by sentence · media not inspected" in discord
