@@ -27,6 +27,7 @@ from memory.experience import ExperienceMemory
 from memory.models import LessonStatus, MemoryItem
 from memory.ports import Embedder
 from memory.transfer import import_lessons
+from pipeline.budget import RESEARCH_PRESETS, Preset
 from pipeline.desk.episode import Episode
 from pipeline.desk.notes import EpisodeFailed
 from pipeline.desk.ports import EpisodeRepository
@@ -42,12 +43,12 @@ from pipeline.trajectory import EpisodeStatus
 
 log = logging.getLogger(__name__)
 
-# variant → (memory mode, claim analysis)
-VARIANTS: dict[str, tuple[MemoryMode, bool]] = {
-    "full": (MemoryMode.EVOLVING, True),
-    "memory-frozen": (MemoryMode.FROZEN, True),
-    "memory-off": (MemoryMode.OFF, True),
-    "no-analyzer": (MemoryMode.EVOLVING, False),
+# variant → (memory mode, the research preset it runs under, if any: `RESEARCH_PRESETS`)
+VARIANTS: dict[str, tuple[MemoryMode, Preset | None]] = {
+    "full": (MemoryMode.EVOLVING, None),
+    "memory-frozen": (MemoryMode.FROZEN, None),
+    "memory-off": (MemoryMode.OFF, None),
+    "no-analyzer": (MemoryMode.EVOLVING, "no-analysis"),
 }
 LEDGER = "ledger.jsonl"
 
@@ -76,6 +77,8 @@ def read_ledger(folder: Path) -> list[dict[str, Any]]:
 
 
 def variant_settings(base: Settings, variant: str, folder: Path) -> Settings:
+    name = VARIANTS[variant][1]
+    preset: dict[str, Any] = {} if name is None else {**RESEARCH_PRESETS[name], "preset": name}
     update = {
         "data_dir": folder,
         "db": base.db.model_copy(update={"url": f"sqlite+aiosqlite:///{folder / 'evonote.db'}"}),
@@ -85,9 +88,7 @@ def variant_settings(base: Settings, variant: str, folder: Path) -> Settings:
         "memory": base.memory.model_copy(
             update={"mode": VARIANTS[variant][0], "activation_support": 1}
         ),
-        "budget": base.budget.model_copy(
-            update={"as_of_post_time": True, "claim_analysis": VARIANTS[variant][1]}
-        ),
+        "budget": base.budget.model_copy(update={"as_of_post_time": True, **preset}),
     }
     return base.model_copy(update=update)
 

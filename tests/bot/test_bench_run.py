@@ -334,3 +334,14 @@ def test_memory_from_an_earlier_stream_starts_a_frozen_memory(
     assert bench(str(dataset), *args, str(tmp_path / "nowhere.jsonl")) == 3
     assert bench(str(dataset), *args, str(tmp_path)) == 2  # a folder without evonote.db
     assert "holds no evonote.db" in capsys.readouterr().err
+
+
+def test_the_no_analyzer_variant_runs_the_no_analysis_preset(tmp_path: Path) -> None:
+    """One name for the ablation's switches: the preset's own (#46)."""
+    from bot.evaluation.run import variant_settings
+    from bot.settings import Settings
+
+    ablated = variant_settings(Settings(), "no-analyzer", tmp_path)
+    assert ablated.budget.preset == "no-analysis" and ablated.budget.claim_analysis is False
+    full = variant_settings(Settings(), "full", tmp_path)
+    assert full.budget.claim_analysis is True and full.memory.activation_support == 1
