@@ -110,6 +110,7 @@ def score_command(args: argparse.Namespace) -> int:
     first-round status; raters' intercepts and factors."""
     from bot.progress import ProgressBar
     from pipeline.forecast.factorisation import fit
+    from pipeline.forecast.gaussian import gaussian_scores
     from pipeline.forecast.scoring import NoteStatus, first_round_status
 
     try:
@@ -123,10 +124,24 @@ def score_command(args: argparse.Namespace) -> int:
         first_round_status(float(i), float(f))
         for i, f in zip(model.note_intercept, model.note_factor, strict=True)
     ]
-    lines = ["noteId\tinternalNoteIntercept\tinternalNoteFactor1\tratingStatus"] + [
-        f"{note}\t{i:.6f}\t{f:.6f}\t{s.value}"
-        for note, i, f, s in zip(
-            table.note_ids, model.note_intercept, model.note_factor, statuses, strict=True
+    # X's second aggregation, on the same raters' factors (`pipeline.forecast.gaussian`)
+    gaussian = gaussian_scores(
+        table.note, model.rater_factor[table.rater], table.value, table.notes
+    )
+    by_gaussian = gaussian.statuses()
+    lines = [
+        "noteId\tinternalNoteIntercept\tinternalNoteFactor1\tratingStatus"
+        "\tgaussianNoteIntercept\tgaussianRatingStatus"
+    ] + [
+        f"{note}\t{i:.6f}\t{f:.6f}\t{s.value}\t{g:.6f}\t{gs.value}"
+        for note, i, f, s, g, gs in zip(
+            table.note_ids,
+            model.note_intercept,
+            model.note_factor,
+            statuses,
+            gaussian.intercept,
+            by_gaussian,
+            strict=True,
         )
     ]
     args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -139,11 +154,15 @@ def score_command(args: argparse.Namespace) -> int:
         ]
         args.raters_out.write_text("\n".join(raters) + "\n", encoding="utf-8")
     counts = {s: statuses.count(s) for s in NoteStatus}
+    gaussian_counts = {s: by_gaussian.count(s) for s in NoteStatus}
+    agree = sum(a == b for a, b in zip(statuses, by_gaussian, strict=True))
     print(
         f"{len(table):,} ratings by {table.raters:,} raters on {table.notes:,} notes; "
         f"μ {model.mu:.3f}; "
         + ", ".join(f"{s.value} {n}" for s, n in counts.items())
-        + f"; wrote {args.out}"
+        + "; Gaussian model: "
+        + ", ".join(f"{s.value} {n}" for s, n in gaussian_counts.items())
+        + f"; the two agree on {agree} of {table.notes}; wrote {args.out}"
     )
     return EXIT_OK
 

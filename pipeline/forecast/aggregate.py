@@ -14,6 +14,7 @@ from enum import StrEnum
 import numpy as np
 from pydantic import BaseModel
 
+from pipeline.forecast.gaussian import gaussian_scores
 from pipeline.forecast.personas import PersonaProfile
 from pipeline.forecast.prompts import Helpfulness, HelpfulReason, NotHelpfulReason, RatingForm
 
@@ -43,14 +44,15 @@ FEATURES = (
     "confidence",
     "agree_share",
     "understanding",
+    "gaussian_intercept",
     *(f"reason_{r.value}" for r in HelpfulReason),
     *(f"reason_{r.value}" for r in NotHelpfulReason),
 )
 
 
 def features(votes: list[PersonaVote]) -> dict[str, float]:
-    weights = np.array([v.size for v in votes], dtype=float)
-    weights /= weights.sum()
+    sizes = np.array([v.size for v in votes], dtype=float)
+    weights = sizes / sizes.sum()
     score = np.array([SCORE[v.form.helpfulness] for v in votes])
     factor = np.array([v.factor for v in votes])
 
@@ -81,6 +83,11 @@ def features(votes: list[PersonaVote]) -> dict[str, float]:
         out[f"reason_{bad.value}"] = mean(
             np.array([bad in v.form.not_helpful_reasons for v in votes], dtype=float)
         )
+    # X's second aggregation across the factor axis, each persona standing for its raters
+    # (`pipeline.forecast.gaussian`): low unless the personas on each side lean helpful
+    out["gaussian_intercept"] = float(
+        gaussian_scores(np.zeros(len(votes), dtype=np.int64), factor, score, 1, sizes).intercept[0]
+    )
     for vote in votes:  # each persona's own verdict, for the stacked aggregator's meta model
         out[f"persona_{vote.persona}"] = SCORE[vote.form.helpfulness]
     return out

@@ -548,12 +548,21 @@ def test_personas_score_writes_the_official_layout(
     # MatrixFactorization, run side by side): 5,256 ratings, 204 raters, 627 notes, μ 0.158,
     # 71 Helpful / 14 Not Helpful / 542 Needs More Ratings
     assert printed.startswith("5,256 ratings by 204 raters on 627 notes; μ 0.158; ")
-    counts = dict(re.findall(r"(CURRENTLY_RATED_\w+|NEEDS_MORE_RATINGS) (\d+)", printed))
+    factorised, gaussian = printed.split("; Gaussian model: ")
+    counts = dict(re.findall(r"(CURRENTLY_RATED_\w+|NEEDS_MORE_RATINGS) (\d+)", factorised))
     official = {"HELPFUL": 71, "NOT_HELPFUL": 14}
     for status, n in official.items():
         assert abs(int(counts[f"CURRENTLY_RATED_{status}"]) - n) <= 2, counts
+    # X's Gaussian model on the same factors: far stricter on notes of ~8 ratings (a side with
+    # fewer than 3 ratings gets a prior of 0.1 at every point); measured 2 / 5 / 620
+    by_gaussian = dict(re.findall(r"(CURRENTLY_RATED_\w+|NEEDS_MORE_RATINGS) (\d+)", gaussian))
+    assert int(by_gaussian["CURRENTLY_RATED_HELPFUL"]) < int(counts["CURRENTLY_RATED_HELPFUL"])
+    assert sum(map(int, by_gaussian.values())) == 627
     rows = out.read_text().splitlines()
-    assert rows[0] == "noteId\tinternalNoteIntercept\tinternalNoteFactor1\tratingStatus"
+    assert rows[0] == (
+        "noteId\tinternalNoteIntercept\tinternalNoteFactor1\tratingStatus"
+        "\tgaussianNoteIntercept\tgaussianRatingStatus"
+    )
     assert len(rows) == 628
     assert raters.read_text().splitlines()[0] == (
         "raterParticipantId\tinternalRaterIntercept\tinternalRaterFactor1"
