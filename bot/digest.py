@@ -20,7 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.simulator.profile import PROFILES
 from memory.models import LessonStatus, MemoryItem, utcnow
 from memory.ports import MemoryStore
-from pipeline.desk.episode import CROWD_PLATFORM, Episode, Vote
+from pipeline.desk.episode import CROWD_PLATFORM, Episode, FailureKind, Vote
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.desk.standing import WriterStanding
 from pipeline.ports import MemoryPhase
@@ -118,7 +118,7 @@ OUTCOMES = {
 def outcome(episode: Episode) -> str | None:
     """What became of a finished episode, as the digest counts it (None: not finished)."""
     if episode.status == EpisodeStatus.FAILED:
-        return "rejected input" if episode.failure_kind == "input" else "failed"
+        return "rejected input" if episode.failure_kind == FailureKind.INPUT else "failed"
     if episode.status in (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED):
         return str(episode.status.value)
     return None

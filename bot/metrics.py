@@ -15,7 +15,7 @@ from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from pipeline.desk.episode import Episode
+from pipeline.desk.episode import Episode, FailureKind
 from pipeline.redact import redact
 from pipeline.trajectory import EpisodeStatus
 
@@ -67,7 +67,7 @@ class Metrics:
     def observe(self, row: Episode) -> None:
         self.episodes.labels(row.status).inc()
         if row.status == EpisodeStatus.FAILED:
-            self.failures.labels(row.failure_kind or "internal").inc()
+            self.failures.labels(row.failure_kind or FailureKind.INTERNAL).inc()
         for phase, value in (
             ("search", row.search_s),
             ("visit", row.visit_s),

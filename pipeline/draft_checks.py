@@ -18,7 +18,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Literal
+from enum import StrEnum
 
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
@@ -90,7 +90,13 @@ _DANGLING = frozenset(
     may might must its their his her our your my this these those such very""".split()
 )
 
-Verdict = Literal["published_by_code", "to_model", "refused"]
+
+class Verdict(StrEnum):
+    """What the writing step decides of a draft without a model call."""
+
+    PUBLISHED_BY_CODE = "published_by_code"
+    TO_MODEL = "to_model"
+    REFUSED = "refused"
 
 
 @dataclass(frozen=True)
@@ -171,9 +177,9 @@ class DraftChecks:
         if findings:
             fixed = self.repaired_by_code(action, findings)
             if fixed is None:
-                return CodeDecision("refused", action, tuple(findings))
+                return CodeDecision(Verdict.REFUSED, action, tuple(findings))
             action, repaired = fixed, True
-        verdict: Verdict = "published_by_code" if self.quotes_bear_out(action) else "to_model"
+        verdict = Verdict.PUBLISHED_BY_CODE if self.quotes_bear_out(action) else Verdict.TO_MODEL
         return CodeDecision(verdict, action, tuple(findings), repaired)
 
     def citing_read_pages(self, action: Write) -> Write:

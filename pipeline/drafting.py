@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.actions import Abstain, Write
-from pipeline.draft_checks import support_findings
+from pipeline.draft_checks import Verdict, support_findings
 from pipeline.episode_state import MIN_SECONDS_FOR_A_CALL, EpisodeState
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import SupportVerdicts
@@ -58,8 +58,8 @@ class Drafting:
             findings += self.s.checks.findings(action)
         else:
             decision = self.s.checks.decide(action)
-            findings = [] if decision.verdict != "refused" else list(decision.findings)
-            by_code = decision.verdict == "published_by_code"
+            findings = [] if decision.verdict != Verdict.REFUSED else list(decision.findings)
+            by_code = decision.verdict == Verdict.PUBLISHED_BY_CODE
             if decision.repaired:
                 removed = len(split_sentences(action.text)) - len(
                     split_sentences(decision.action.text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.brief import VerificationBrief
-from pipeline.draft_checks import DraftChecks, support_findings
+from pipeline.draft_checks import DraftChecks, Verdict, support_findings
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import Evidence, SupportVerdicts
 from pipeline.note_text import assemble_note
@@ -71,10 +71,10 @@ class EpisodeReviser:
                 timeout_s=self.timeout_s,
             )
             decision = checks.decide(checks.citing_read_pages(reply.value.action))
-            if decision.verdict == "refused":
+            if decision.verdict == Verdict.REFUSED:
                 return Revision(problems=[f.feedback for f in decision.findings])
             action = decision.action
-            if decision.verdict == "to_model":
+            if decision.verdict == Verdict.TO_MODEL:
                 sentences, messages = checks.support_request(action)
                 verdicts = await self.model.structured(
                     messages, SupportVerdicts, timeout_s=self.timeout_s

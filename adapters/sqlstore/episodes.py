@@ -14,7 +14,7 @@ from sqlmodel import col, delete, select
 
 from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow, utcnow
-from pipeline.desk.episode import Episode, Vote
+from pipeline.desk.episode import Episode, FailureKind, Vote
 from pipeline.errors import DuplicateRequest, EpisodeNotFound
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import ApprovalRefused, VoteOutcome, approval_refusal
@@ -191,7 +191,9 @@ class EpisodeStore:
     async def save_forecast(self, episode_id: int, forecast: Forecast) -> Episode:
         return await self._update(episode_id, forecast=forecast.model_dump(mode="json"))
 
-    async def fail(self, episode_id: int, reason: str, kind: str = "internal") -> Episode:
+    async def fail(
+        self, episode_id: int, reason: str, kind: FailureKind = FailureKind.INTERNAL
+    ) -> Episode:
         return await self._update(
             episode_id,
             status=EpisodeStatus.FAILED,
@@ -289,7 +291,7 @@ class EpisodeStore:
                     lease_owner=None,
                     failure_reason=f"gave up after {max_attempts} attempts: the worker "
                     "stopped before the episode finished",
-                    failure_kind="worker",
+                    failure_kind=FailureKind.WORKER,
                 )
             )
             requeued = await session.exec(
@@ -341,7 +343,7 @@ class EpisodeStore:
                             lease_expires_at=None,
                             failure_reason=f"{describe(row.lease_owner)} stopped before the "
                             "episode finished",
-                            failure_kind="worker",
+                            failure_kind=FailureKind.WORKER,
                         )
                     )
                     target = failed

@@ -59,7 +59,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     from bot.database import open_stores
     from pipeline.desk.outcomes import outcome_report, tokens_per_note
     from pipeline.desk.standing import standing_of
-    from pipeline.desk.submission import DAY_S, SubmissionRefused
+    from pipeline.desk.submission import DAY_S, OutcomeKind, SubmissionRefused
     from pipeline.errors import EvoNoteError
 
     async with httpx.AsyncClient() as http, open_stores(settings) as stores:
@@ -122,7 +122,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     row = outcome.submission
     if row is None:  # revised, held or queued: nothing went to X
         print(f"episode {args.episode}: {outcome.message}")
-        return EXIT_OK if outcome.kind == "queued" else EXIT_INPUT
+        return EXIT_OK if outcome.kind == OutcomeKind.QUEUED else EXIT_INPUT
     print(
         f"submitted episode {row.episode_id} as X note {row.note_id} "
         f"({'test mode' if row.test_mode else 'live'}); {row.classification} "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.desk.episode import CROWD_PLATFORM, Episode, Submission, Vote
-from pipeline.desk.submission import NoteEvaluation, sent_line
+from pipeline.desk.submission import EvaluationVerdict, NoteEvaluation, sent_line
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus
@@ -37,7 +37,7 @@ def evaluation_line(row: Episode, evaluations: list[NoteEvaluation]) -> tuple[st
     mine = [e for e in evaluations if e.note_text == row.note_text]
     if mine:
         last = mine[-1]
-        if last.verdict == "held":
+        if last.verdict == EvaluationVerdict.HELD:
             return (
                 f"Held: X's evaluator scores this note {last.claim_opinion_score:.2f}, under "
                 "the bar, and no revision cleared it",

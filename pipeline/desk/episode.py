@@ -8,6 +8,7 @@ composition root) sees a row. Stored JSON that an older version wrote and this o
 from __future__ import annotations
 
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -18,6 +19,17 @@ from pipeline.forecast.aggregate import Forecast
 from pipeline.ports import MemoryMode
 from pipeline.post import MAX_POST_CHARS, Post
 from pipeline.trajectory import EpisodeStatus
+
+
+class FailureKind(StrEnum):
+    """Why an episode failed: the requester's input, the model server, its answer, a worker
+    that stopped, or our own fault."""
+
+    INPUT = "input"
+    MODEL_UNAVAILABLE = "model_unavailable"
+    MODEL_OUTPUT = "model_output"
+    WORKER = "worker"
+    INTERNAL = "internal"
 
 
 class Episode(BaseModel):
@@ -56,7 +68,7 @@ class Episode(BaseModel):
     evidence: list[Evidence] = Field(default_factory=list)
     abstain_reason: str | None = None
     failure_reason: str | None = None
-    failure_kind: str | None = None
+    failure_kind: FailureKind | None = None
     retrieved_memory_ids: list[int] = Field(default_factory=list)
     support_checked: bool | None = None
     delay_reason: str | None = None

@@ -15,7 +15,7 @@ from pipeline.desk.admission import (
     GateClosed,
     priority_of,
 )
-from pipeline.desk.episode import Episode
+from pipeline.desk.episode import Episode, FailureKind
 from pipeline.desk.ports import EpisodeRepository, PastNotes
 from pipeline.desk.posts import PostResolver, read_post_file
 from pipeline.episode import EpisodeRunner
@@ -52,15 +52,16 @@ REQUEUED_AFTER_STORAGE = (
 TIMEOUT_ATTEMPTS = 3  # runs of one episode whose model call timed out before it is failed
 
 
-def failure_kind(error: BaseException) -> str:
+def failure_kind(error: BaseException) -> FailureKind:
     """What kind of failure an error is; a rejected input is the requester's, not ours."""
     if isinstance(error, InvalidPostInput | PostUnavailable):
-        return "input"
+        return FailureKind.INPUT
     if isinstance(error, ModelUnavailable | ModelTimeout):
-        return "model_unavailable"  # a hung call is the server's state, not the answer's fault
+        # a hung call is the server's state, not the answer's fault
+        return FailureKind.MODEL_UNAVAILABLE
     if isinstance(error, ModelOutputInvalid):
-        return "model_output"
-    return "internal"
+        return FailureKind.MODEL_OUTPUT
+    return FailureKind.INTERNAL
 
 
 class EpisodeFailed(Exception):
@@ -311,7 +312,7 @@ class NoteService:
             if self._stopping and inner.cancelled() and task is not None and not task.cancelling():
                 return await asyncio.shield(self.store.delay(episode_id, REQUEUED_AT_SHUTDOWN))
             await asyncio.shield(
-                self.store.fail(episode_id, "interrupted before it finished", "worker")
+                self.store.fail(episode_id, "interrupted before it finished", FailureKind.WORKER)
             )
             raise
         except (ModelUnavailable, ModelTimeout) as e:

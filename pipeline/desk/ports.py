@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from pipeline.desk.episode import Episode, Vote
+from pipeline.desk.episode import Episode, FailureKind, Vote
 from pipeline.forecast.aggregate import Forecast
 from pipeline.moderation import VoteOutcome
 from pipeline.ports import MemoryMode
@@ -51,7 +51,9 @@ class EpisodeRepository(Protocol):
 
     async def finish(self, episode_id: int, outcome: EpisodeOutcome) -> Episode: ...
 
-    async def fail(self, episode_id: int, reason: str, kind: str = "internal") -> Episode: ...
+    async def fail(
+        self, episode_id: int, reason: str, kind: FailureKind = FailureKind.INTERNAL
+    ) -> Episode: ...
 
     async def delay(self, episode_id: int, reason: str) -> Episode: ...
 

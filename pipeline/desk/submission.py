@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Protocol
 
 from pydantic import BaseModel, Field
@@ -61,6 +62,24 @@ class WrittenNote(BaseModel):
     not_helpful_tags: list[str] = Field(default_factory=list)
 
 
+class EvaluationVerdict(StrEnum):
+    """What the desk did with a note the destination's evaluator scored."""
+
+    CLEARED = "cleared"
+    REVISED = "revised"
+    HELD = "held"
+
+
+class OutcomeKind(StrEnum):
+    """What became of a press of Submit."""
+
+    SUBMITTED = "submitted"
+    REVISED = "revised"
+    HELD = "held"
+    QUEUED = "queued"
+    BUSY = "busy"
+
+
 class NoteEvaluation(BaseModel):
     """One score of the destination's evaluator for one text of an episode's note."""
 
@@ -68,7 +87,7 @@ class NoteEvaluation(BaseModel):
     note_text: str
     claim_opinion_score: float
     revision: int = 0  # 0: the note as approved; n: the writer's n-th revision
-    verdict: str = "cleared"  # cleared | revised | held (what the desk did with it)
+    verdict: EvaluationVerdict = EvaluationVerdict.CLEARED
     evaluated_at: datetime | None = None
 
 
@@ -183,7 +202,7 @@ class SubmissionOutcome(BaseModel):
     """What became of a press of Submit: sent, revised (approve the revision), held, or
     queued for the next day."""
 
-    kind: str  # submitted | revised | held | queued | busy
+    kind: OutcomeKind
     message: str
     submission: Submission | None = None
 
@@ -233,7 +252,8 @@ class SubmissionDesk:
         `from_queue`: it passed the bar (or was overridden) when it was queued."""
         if episode_id in self.busy:  # a double click while X is asked: one submission
             return SubmissionOutcome(
-                kind="busy", message="This note is being submitted already; wait for its card."
+                kind=OutcomeKind.BUSY,
+                message="This note is being submitted already; wait for its card.",
             )
         self.busy.add(episode_id)
         try:
@@ -254,7 +274,7 @@ class SubmissionDesk:
         to = destination.name
         if not from_queue and (why := await self.log.queued_for(episode_id)) is not None:
             return SubmissionOutcome(
-                kind="queued",
+                kind=OutcomeKind.QUEUED,
                 message=f"Already queued for {to}: {why}. It is sent when a slot opens.",
             )
         note = episode.note_text
@@ -276,7 +296,7 @@ class SubmissionDesk:
         order = self.send_decision(episode, destination, test_mode)
         if order is not None and order.held and not anyway:
             return SubmissionOutcome(
-                kind="held",
+                kind=OutcomeKind.HELD,
                 message=f"Held, not sent: {order.why}. A moderator may Submit anyway.",
             )
         if not from_queue and (
@@ -285,7 +305,8 @@ class SubmissionDesk:
         ):
             await self.log.queue(episode_id, by, test_mode, why)
             return SubmissionOutcome(
-                kind="queued", message=f"Queued for {to}: {why}. It is sent when a slot opens."
+                kind=OutcomeKind.QUEUED,
+                message=f"Queued for {to}: {why}. It is sent when a slot opens.",
             )
         label = (
             await self.model.structured(
@@ -318,7 +339,9 @@ class SubmissionDesk:
             )
         )
         await self.log.unqueue(episode_id)
-        return SubmissionOutcome(kind="submitted", message=f"{sent_line(row, to)}.", submission=row)
+        return SubmissionOutcome(
+            kind=OutcomeKind.SUBMITTED, message=f"{sent_line(row, to)}.", submission=row
+        )
 
     def send_decision(
         self, episode: Episode, destination: NotesDestination, test_mode: bool
@@ -445,7 +468,9 @@ class SubmissionDesk:
         earlier = [e for e in history if e.note_text == note]
         if earlier and earlier[-1].claim_opinion_score >= self.min_claim_opinion:
             return None  # this text was scored already (a revision, now approved)
-        if earlier and earlier[-1].verdict == "held":  # asked again: X is not asked again
+        if (
+            earlier and earlier[-1].verdict == EvaluationVerdict.HELD
+        ):  # asked again: X is not asked again
             return self.held(earlier[0].claim_opinion_score, earlier[-1].claim_opinion_score)
         revisions = sum(1 for e in history if e.revision > 0)
         first = best = await self.score(destination, episode.id, post_id, note, revisions)
@@ -475,7 +500,7 @@ class SubmissionDesk:
                     revision.char_count,
                 )
                 return SubmissionOutcome(
-                    kind="revised",
+                    kind=OutcomeKind.REVISED,
                     message=(
                         f"X's evaluator scored the approved note {first:.2f}, under the bar of "
                         f"{self.min_claim_opinion:.2f}; revision "
@@ -489,14 +514,14 @@ class SubmissionDesk:
                 note_text=note,
                 claim_opinion_score=best,
                 revision=0,
-                verdict="held",
+                verdict=EvaluationVerdict.HELD,
             )
         )
         return self.held(first, best)
 
     def held(self, first: float, best: float) -> SubmissionOutcome:
         return SubmissionOutcome(
-            kind="held",
+            kind=OutcomeKind.HELD,
             message=(
                 f"Held, not sent: X's evaluator scores the note {first:.2f}, under the bar of "
                 f"{self.min_claim_opinion:.2f} (EVONOTE_X__MIN_CLAIM_OPINION), and "
@@ -516,7 +541,7 @@ class SubmissionDesk:
                 note_text=text,
                 claim_opinion_score=score,
                 revision=revision,
-                verdict="cleared" if cleared else "revised",
+                verdict=EvaluationVerdict.CLEARED if cleared else EvaluationVerdict.REVISED,
             )
         )
         return score

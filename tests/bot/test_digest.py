@@ -15,6 +15,7 @@ from adapters.sqlstore.tables import utcnow
 from bot.cli import main
 from bot.digest import build_digest, daily_outcomes, post_to_slack
 from memory.models import LessonKind, LessonStatus, MemoryItem
+from pipeline.desk.episode import FailureKind
 from pipeline.ports import MemoryPhase
 from pipeline.post import Post
 from pipeline.request import NoteRequest
@@ -41,9 +42,9 @@ async def fill(engine: AsyncEngine) -> None:
             vote=1 if outcome.status == "noted" else -1,
         )
     failed = await store.create(NoteRequest(post_ref=""), Post(text=""), "evolving")
-    await store.fail(failed.id or 0, "the post is empty", "input")
+    await store.fail(failed.id or 0, "the post is empty", FailureKind.INPUT)
     broken = await store.create(NoteRequest(post_ref="p"), Post(text="p"), "evolving")
-    await store.fail(broken.id or 0, "cannot reach the model server", "model_unavailable")
+    await store.fail(broken.id or 0, "cannot reach the model server", FailureKind.MODEL_UNAVAILABLE)
     # a vote on a failed episode judges no answer: it is left out of the helpful share
     await store.record_vote(broken.id or 0, platform="slack", user="U1", vote=1)
     memory = SqlMemoryStore(engine)

@@ -186,3 +186,35 @@ def test_no_test_module_imports_another() -> None:
         if module.startswith("tests.") and module.rsplit(".", 1)[-1].startswith("test_")
     ]
     assert offenders == []
+
+
+# Fields that hold a closed set: an episode's status, a draft's or an evaluation's verdict, a
+# submission outcome's kind, a failure's kind. Each is an enum; a string compared with one
+# would go stale silently when the set changes.
+_CLOSED_SETS = {"status", "verdict", "kind", "failure_kind"}
+
+
+def _string_comparisons(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.Compare):
+            continue
+        sides = [node.left, *node.comparators]
+        named = [s.attr for s in sides if isinstance(s, ast.Attribute) and s.attr in _CLOSED_SETS]
+        strings = [s for s in sides if isinstance(s, ast.Constant) and isinstance(s.value, str)]
+        literals = [
+            e
+            for s in sides
+            if isinstance(s, ast.Tuple | ast.Set | ast.List)
+            for e in s.elts
+            if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+        if named and (strings or literals):
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} compares .{named[0]}")
+    return found
+
+
+def test_no_shipped_module_compares_a_closed_set_as_a_string() -> None:
+    """Episode statuses, verdicts, outcome kinds and failure kinds are enums
+    (`EpisodeStatus`, `Verdict`, `EvaluationVerdict`, `OutcomeKind`, `FailureKind`)."""
+    assert [hit for p in files(*SHIPPED) for hit in _string_comparisons(p)] == []
