@@ -50,7 +50,7 @@ def post_excerpt(text: str) -> str:
 
 class NoteCard(BaseModel):
     episode_id: int
-    status: str = Field(description="queued, running, noted, abstained or failed")
+    status: EpisodeStatus = Field(description="queued, running, noted, abstained or failed")
     progress: str | None = Field(default=None, description="while running: what is happening")
     post_excerpt: str = Field(default="", description="the post being checked, trimmed")
     note: str | None = None
