@@ -34,6 +34,7 @@ from memory.curation import LessonDesk
 from memory.experience import ExperienceMemory
 from memory.ports import Embedder, MemoryStore
 from pipeline.desk.admission import AdmissionGate, ObservedModel
+from pipeline.desk.cards import EpisodeCrowdVerdicts
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
@@ -518,6 +519,14 @@ def make_scanner(app: App) -> WatchScanner | None:
     )
 
 
+def lesson_desk(app: App) -> LessonDesk | None:
+    """The moderators' lesson board, with what X's raters found of each lesson's notes; None
+    when the memory is off."""
+    if app.memory is None:
+        return None
+    return LessonDesk(app.memory, EpisodeCrowdVerdicts(app.store))
+
+
 def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
     """The Slack app, when its bot token is set. `run_episodes`: False where workers run them."""
     s = app.settings.slack
@@ -532,7 +541,7 @@ def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
         s,
         client,
         run_episodes=run_episodes,
-        lessons=LessonDesk(app.memory) if app.memory is not None else None,
+        lessons=lesson_desk(app),
     )
 
 
@@ -559,7 +568,7 @@ def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | Non
         app.desk,
         app.settings.discord,
         run_episodes=run_episodes,
-        lessons=LessonDesk(app.memory) if app.memory is not None else None,
+        lessons=lesson_desk(app),
     )
 
 

@@ -49,6 +49,9 @@ class LessonBoard:
     new: list[MemoryItem] = field(default_factory=list)
     most_used: list[MemoryItem] = field(default_factory=list)
     retired: list[MemoryItem] = field(default_factory=list)
+    # per lesson on the board: what X's raters found of the notes it was learned from, and
+    # where the moderators' votes say otherwise (`CrowdVerdicts`)
+    crowd: dict[int, list[str]] = field(default_factory=dict)
 
     def sections(self) -> list[tuple[str, list[MemoryItem]]]:
         return [
@@ -77,15 +80,23 @@ def provenance(item: MemoryItem) -> str:
     )
 
 
+class CrowdVerdicts(Protocol):
+    async def crowd_said(self, episode_id: int) -> str | None:
+        """What X's raters found of the episode's note (and whether the moderators' votes say
+        otherwise); None when they have not said."""
+        ...
+
+
 class LessonDesk:
-    def __init__(self, lessons: Lessons) -> None:
+    def __init__(self, lessons: Lessons, verdicts: CrowdVerdicts | None = None) -> None:
         self.lessons = lessons
+        self.verdicts = verdicts
 
     async def board(self, now: datetime, days: float = 7) -> LessonBoard:
         since = now - timedelta(days=days)
         items = await self.lessons.all_items()
         live = [i for i in items if i.status != LessonStatus.RETIRED]
-        return LessonBoard(
+        board = LessonBoard(
             since=since,
             awaiting_approval=[i for i in live if i.status == LessonStatus.PROVISIONAL][
                 :BOARD_SIZE
@@ -102,6 +113,17 @@ class LessonDesk:
                 if i.status == LessonStatus.RETIRED and _aware(i.updated_at) >= since
             ][:BOARD_SIZE],
         )
+        if self.verdicts is not None:
+            shown = {i.id: i for _, items in board.sections() for i in items if i.id is not None}
+            for lesson_id, item in shown.items():
+                said = [
+                    f"episode {e}: {line}"
+                    for e in item.source_episodes
+                    if (line := await self.verdicts.crowd_said(e)) is not None
+                ]
+                if said:
+                    board.crowd[lesson_id] = said
+        return board
 
     async def act(self, voter: Voter, lesson_id: int, action: LessonAction) -> Answer:
         if not voter.is_moderator:

@@ -66,12 +66,13 @@ def _item_line(item: MemoryItem) -> str:
 async def show_verdicts(store: EpisodeRepository, episodes: list[int]) -> None:
     """What X's raters found of the notes a lesson was learned from, and where the
     moderators' votes say otherwise."""
-    from pipeline.desk.cards import crowd_line
+    from pipeline.desk.cards import EpisodeCrowdVerdicts
 
+    verdicts = EpisodeCrowdVerdicts(store)
     lines = [
         f"  episode {episode}: {said}"
         for episode in episodes
-        if (said := crowd_line(await store.votes(episode))) is not None
+        if (said := await verdicts.crowd_said(episode)) is not None
     ]
     if lines:
         print("raters on X:\n" + "\n".join(lines))

@@ -187,6 +187,7 @@ def lessons_embed(board: LessonBoard) -> discord.Embed:
     for title, items in board.sections():
         lines = [
             f"**{item.id}** when {item.trigger} → {item.strategy}\n-# {provenance(item)}"
+            + "".join(f"\n-# raters on X: {said}" for said in board.crowd.get(item.id or 0, []))
             for item in items
         ]
         embed.add_field(name=title, value=("\n".join(lines) or "none")[:1024], inline=False)

@@ -254,6 +254,8 @@ def lesson_blocks(board: LessonBoard, moderator: bool) -> list[dict[str, Any]]:
             text = f"*When* {_escaped(item.trigger)}\n*Do* {_escaped(item.strategy)}"
             blocks.append(_section(_cut(text)))
             blocks.append(_context(f"lesson {item.id} · {provenance(item)}"))
+            if said := board.crowd.get(item.id or 0):
+                blocks.append(_context(_escaped("raters on X: " + "; ".join(said))))
             if moderator:
                 blocks.append(
                     {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.desk.episode import CROWD_PLATFORM, Episode, Submission, Vote
+from pipeline.desk.ports import EpisodeRepository
 from pipeline.desk.submission import EvaluationVerdict, NoteEvaluation, sent_line
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier
@@ -63,6 +64,17 @@ def crowd_line(votes: list[Vote]) -> str | None:
     moderators = sum(v.vote for v in votes if v.platform != CROWD_PLATFORM)
     disagree = moderators and (moderators > 0) != (crowd.vote > 0)
     return (crowd.reason or "") + (" — the moderators' votes say otherwise" if disagree else "")
+
+
+class EpisodeCrowdVerdicts:
+    """`memory.curation.CrowdVerdicts` over the episodes' votes: the crowd's verdict as the
+    card says it (`crowd_line`)."""
+
+    def __init__(self, store: EpisodeRepository) -> None:
+        self.store = store
+
+    async def crowd_said(self, episode_id: int) -> str | None:
+        return crowd_line(await self.store.votes(episode_id))
 
 
 def card_for(
