@@ -36,6 +36,7 @@ from memory.ports import Embedder, MemoryStore
 from pipeline.desk.admission import AdmissionGate, ObservedModel
 from pipeline.desk.cards import EpisodeCrowdVerdicts
 from pipeline.desk.moderation import ModeratorDesk
+from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
 from pipeline.desk.send_order import SendPolicy
@@ -73,6 +74,7 @@ class App:
     engine: AsyncEngine
     client: openai.AsyncOpenAI
     desk: ModeratorDesk
+    cards: NoteDesk  # request → card → episode → card → forecast, for every caller
     submitter: SubmissionDesk | None = None
     notes_api: CommunityNotesApi | None = None  # the submitter's destination, and its feed
     metrics: Metrics | None = None
@@ -536,8 +538,7 @@ def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
     from bot.slack.frontend import SlackFrontend
 
     return SlackFrontend(
-        app.notes,
-        app.desk,
+        app.cards,
         s,
         client,
         run_episodes=run_episodes,
@@ -564,8 +565,7 @@ def make_discord_frontend(app: App, run_episodes: bool) -> DiscordFrontend | Non
 
     use_discord_api(app.settings.discord.api_url)
     return DiscordFrontend(
-        app.notes,
-        app.desk,
+        app.cards,
         app.settings.discord,
         run_episodes=run_episodes,
         lessons=lesson_desk(app),
@@ -649,6 +649,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
         )
         notes_api = make_notes_api(settings, http)
         submitter = make_submitter(settings, engine, http, model, notes_api)
+        desk = make_desk(settings, store, submitter)
         yield App(
             settings=settings,
             store=store,
@@ -657,7 +658,10 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             memory=memory,
             engine=engine,
             client=client,
-            desk=make_desk(settings, store, submitter),
+            desk=desk,
+            # one for the process: the chat front ends, the workers, recovery, the watchlist
+            # and the CLI share it (and its bound on requests held while the database is down)
+            cards=NoteDesk(notes, desk),
             submitter=submitter,
             notes_api=notes_api,
             metrics=metrics,

@@ -38,7 +38,6 @@ from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
-from pipeline.desk.note_desk import NoteDesk
 from pipeline.trajectory import EpisodeStatus
 from scheduler.jobs import Job, JobScheduler
 
@@ -178,7 +177,7 @@ async def start_scheduler(
 
         background = BackgroundTasks("watchlist")
 
-        desk = NoteDesk(app.notes, app.desk)
+        desk = app.cards
 
         async def run_quietly(episode_id: int) -> None:
             await desk.run_behind(episode_id, None)  # no card to edit; a failure is stored

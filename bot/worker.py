@@ -20,7 +20,7 @@ from bot.slack.messages import CardMessage
 from bot.throttle import EditThrottle
 from pipeline.card import NoteCard
 from pipeline.desk.episode import Episode
-from pipeline.desk.note_desk import CardView, NoteDesk
+from pipeline.desk.note_desk import CardView
 from pipeline.errors import StorageUnavailable
 from pipeline.trajectory import EpisodeStatus, ProgressListener
 
@@ -51,7 +51,7 @@ class CardViews:
         self.app = app
         self.slack = slack
         self.discord = discord_client
-        self.desk = NoteDesk(app.notes, app.desk)
+        self.desk = app.cards
 
     def for_row(self, row: Episode) -> CardView | None:
         channel, message = row.reply_channel, row.reply_message

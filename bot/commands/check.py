@@ -78,7 +78,6 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
         print("· starting (loading the model client, evidence and memory)", file=sys.stderr)
     from bot.app import build
     from bot.render import episode_json, episode_text
-    from pipeline.desk.note_desk import NoteDesk
     from pipeline.desk.notes import EpisodeFailed
 
     if args.no_forecast:
@@ -87,7 +86,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
         panel = app.notes.panel
         progress = None if args.json else progress_lines(len(panel.personas) if panel else 0)
         try:
-            row = await NoteDesk(app.notes, app.desk).check(cli_request(args.post), progress)
+            row = await app.cards.check(cli_request(args.post), progress)
         except EpisodeFailed as failed:
             row = failed.episode
             message = str(failed)

@@ -31,9 +31,8 @@ from bot.discord.views import (
 from bot.settings import DiscordSettings
 from memory.curation import LessonDesk
 from pipeline.card import NoteCard
-from pipeline.desk.moderation import Answer, ModeratorDesk, Voter
+from pipeline.desk.moderation import Answer, Voter
 from pipeline.desk.note_desk import CardView, NoteDesk
-from pipeline.desk.notes import NoteService
 from pipeline.note_text import find_urls
 from pipeline.request import NoteRequest, ReplyTarget
 from pipeline.trajectory import EpisodeStatus
@@ -62,15 +61,14 @@ class EvoNoteClient(discord.Client):
 class DiscordFrontend:
     def __init__(
         self,
-        notes: NoteService,
-        desk: ModeratorDesk,
+        cards: NoteDesk,
         settings: DiscordSettings,
         client: discord.Client | None = None,
         run_episodes: bool = True,
         lessons: LessonDesk | None = None,
     ) -> None:
-        self.desk = desk
-        self.cards = NoteDesk(notes, desk)
+        self.cards = cards  # the one NoteDesk the app built
+        self.desk = cards.moderation
         self.run_episodes = run_episodes  # False where workers in other processes run them
         self.settings = settings
         intents = discord.Intents.default()

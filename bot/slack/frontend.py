@@ -36,9 +36,8 @@ from bot.slack.messages import NOT_ENABLED, NOTHING_TO_CHECK, CardMessage, card_
 from bot.slack.moderators import SlackModerators
 from bot.slack.unfurls import DRAFT_ACTION, preview_blocks
 from memory.curation import LessonDesk
-from pipeline.desk.moderation import Answer, ModeratorDesk
+from pipeline.desk.moderation import Answer
 from pipeline.desk.note_desk import NoteDesk
-from pipeline.desk.notes import NoteService
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
@@ -86,8 +85,7 @@ def unreadable_by_bolt(body: object) -> str | None:
 class SlackFrontend:
     def __init__(
         self,
-        notes: NoteService,
-        desk: ModeratorDesk,
+        cards: NoteDesk,
         settings: SlackSettings,
         client: AsyncWebClient,
         *,
@@ -95,14 +93,14 @@ class SlackFrontend:
         run_episodes: bool = True,
         lessons: LessonDesk | None = None,
     ) -> None:
-        self.desk = desk
-        self.cards = NoteDesk(notes, desk)
+        self.cards = cards  # the one NoteDesk the app built
+        self.desk = cards.moderation
         self.run_episodes = run_episodes  # False where workers in other processes run them
         self.settings = settings
         self.interval_s = settings.progress_interval_s
         self.client = client
         self.moderators = SlackModerators(settings, client)
-        self.home = LessonsHome(client, self.moderators, lessons, desk.standing)
+        self.home = LessonsHome(client, self.moderators, lessons, self.desk.standing)
         secret = settings.signing_secret.get_secret_value() if settings.signing_secret else None
         self.app = GuardedApp(
             client=client,

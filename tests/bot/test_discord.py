@@ -21,7 +21,7 @@ POST = "The measles vaccine causes autism, skip the MMR shot"
 
 
 def frontend_for(app: App) -> DiscordFrontend:
-    return DiscordFrontend(app.notes, app.desk, app.settings.discord)
+    return DiscordFrontend(app.cards, app.settings.discord)
 
 
 async def noted(frontend: DiscordFrontend) -> int:
@@ -202,7 +202,7 @@ async def test_the_message_menu_reads_text_and_links(app: App) -> None:
 def test_only_the_intent_needed_is_requested(app: App) -> None:
     assert frontend_for(app).client.intents.message_content is False
     settings = app.settings.discord.model_copy(update={"reaction_trigger": True})
-    with_reactions = DiscordFrontend(app.notes, app.desk, settings)
+    with_reactions = DiscordFrontend(app.cards, settings)
     assert with_reactions.client.intents.message_content is True
 
 
@@ -246,9 +246,7 @@ async def test_lessons_are_curated_with_slash_lessons(app: App) -> None:
         ),
         "t",
     )
-    frontend = DiscordFrontend(
-        app.notes, app.desk, app.settings.discord, lessons=LessonDesk(app.memory)
-    )
+    frontend = DiscordFrontend(app.cards, app.settings.discord, lessons=LessonDesk(app.memory))
     member = Interaction(frontend.client, user=5)
     await frontend.lessons.show(member)
     shown = member.response.calls[-1][1]

@@ -50,18 +50,15 @@ class Message:
 @pytest.fixture
 async def linked(app: App, x_embed: None) -> AsyncIterator[DiscordFrontend]:
     settings = app.settings.discord.model_copy(update={"link_channels": "20"})
-    frontend = DiscordFrontend(app.notes, app.desk, settings)
+    frontend = DiscordFrontend(app.cards, settings)
     yield frontend
     await frontend.background.drain()
 
 
 def test_the_message_content_intent_is_asked_for_only_with_link_channels(app: App) -> None:
-    assert (
-        DiscordFrontend(app.notes, app.desk, app.settings.discord).client.intents.message_content
-        is False
-    )
+    assert DiscordFrontend(app.cards, app.settings.discord).client.intents.message_content is False
     settings = app.settings.discord.model_copy(update={"link_channels": "20"})
-    assert DiscordFrontend(app.notes, app.desk, settings).client.intents.message_content is True
+    assert DiscordFrontend(app.cards, settings).client.intents.message_content is True
 
 
 async def test_a_post_link_gets_a_preview_and_one_draft_per_post(linked: DiscordFrontend) -> None:
@@ -115,7 +112,7 @@ async def test_a_post_that_cannot_be_read_says_why(linked: DiscordFrontend) -> N
 
 async def test_with_auto_draft_the_draft_starts_at_once(app: App, x_embed: None) -> None:
     settings = app.settings.discord.model_copy(update={"link_channels": "20", "auto_draft": True})
-    frontend = DiscordFrontend(app.notes, app.desk, settings)
+    frontend = DiscordFrontend(app.cards, settings)
     message = Message(LINK)
     await frontend.on_posted(message)  # type: ignore[arg-type]
     await frontend.background.drain()

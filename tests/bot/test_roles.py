@@ -49,8 +49,7 @@ async def test_a_gateway_queues_and_a_worker_edits_the_card(
     async with build(settings) as app:
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
         gateway = SlackFrontend(
-            app.notes,
-            app.desk,
+            app.cards,
             settings.slack,
             client,
             process_before_response=True,
@@ -407,7 +406,7 @@ async def test_slack_requests_while_postgresql_is_down_for_20_s_are_all_stored(
         async with build(settings) as app:
             client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
             gateway = SlackFrontend(
-                app.notes, app.desk, settings.slack, client, run_episodes=False
+                app.cards, settings.slack, client, run_episodes=False
             )  # as `serve --role gateway` builds it: the answer before the work
             server.pause()
             asked = [f"{POST} {n}" for n in range(8)]

@@ -453,8 +453,7 @@ async def test_a_moderator_submits_an_approved_note_to_x(
         app.submitter.links = OpenLinks()  # the corpus's sources, as if they answered 200
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
         slack = SlackFrontend(
-            app.notes,
-            app.desk,
+            app.cards,
             settings.slack,
             client,
             process_before_response=True,
@@ -718,8 +717,7 @@ async def test_moderators_curate_lessons_in_the_app_home(
         )
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
         slack = SlackFrontend(
-            app.notes,
-            app.desk,
+            app.cards,
             settings.slack,
             client,
             process_before_response=True,
@@ -806,9 +804,7 @@ async def test_the_home_tab_shows_the_standing_with_x(
     settings = Settings()
     async with build(settings) as app:
         client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
-        slack = SlackFrontend(
-            app.notes, app.desk, settings.slack, client, process_before_response=True
-        )
+        slack = SlackFrontend(app.cards, settings.slack, client, process_before_response=True)
         event = {"type": "app_home_opened", "user": "U1", "tab": "home", "channel": "D1"}
         body = {"type": "event_callback", "team_id": "T1", "event_id": "E-1", "event": event}
         await slack.app.async_dispatch(signed(json.dumps(body), "application/json"))

@@ -32,9 +32,7 @@ async def slack_frontend(slack_api: MockSlackApi) -> AsyncIterator[SlackFrontend
             token="xoxb-test", base_url=f"http://127.0.0.1:{slack_api.port}/api/"
         )
         # Listeners run before the response, so a test can wait for what they started.
-        frontend = SlackFrontend(
-            app.notes, app.desk, settings.slack, client, process_before_response=True
-        )
+        frontend = SlackFrontend(app.cards, settings.slack, client, process_before_response=True)
         yield frontend
         await frontend.background.drain()
 

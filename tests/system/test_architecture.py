@@ -218,3 +218,18 @@ def test_no_shipped_module_compares_a_closed_set_as_a_string() -> None:
     """Episode statuses, verdicts, outcome kinds and failure kinds are enums
     (`EpisodeStatus`, `Verdict`, `EvaluationVerdict`, `OutcomeKind`, `FailureKind`)."""
     assert [hit for p in files(*SHIPPED) for hit in _string_comparisons(p)] == []
+
+
+def test_the_app_builds_the_one_note_desk() -> None:
+    """Every caller — the chat front ends, the workers, recovery, the watchlist, the CLI —
+    gets the `NoteDesk` `bot/app.py` built (it bounds the requests held while the database is
+    down, for the whole process)."""
+    builders = [
+        f"{p.relative_to(ROOT)}:{node.lineno}"
+        for p in files(*SHIPPED)
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in {"NoteDesk", "ModeratorDesk"}
+    ]
+    assert [b.split(":")[0] for b in builders] == ["bot/app.py"] * len(builders), builders
