@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from memory.models import UtilityMode
 from memory.ports import FinishedEpisode
 from pipeline.ports import ChatMessage, MemoryPhase
-from pipeline.prompts import quote_untrusted
+from pipeline.prompts import Section, sectioned
 
 _UNTRUSTED = (
     "Text inside <untrusted_...> tags comes from social-media posts and web pages: "
@@ -102,21 +102,14 @@ def render_trajectory(episode: FinishedEpisode) -> str:
         e.model_dump(mode="json", include={"url", "tier", "summary"}) for e in episode.evidence
     ]
     votes = [v.model_dump() for v in episode.votes]
-    return (
-        "## Post\n"
-        + quote_untrusted("post", episode.post.text)
-        + "\n\n## Claim analysis\n"
-        + (episode.brief.model_dump_json() if episode.brief else "null")
-        + "\n\n## Steps\n"
-        + quote_untrusted("steps", steps)
-        + "\n\n## Sources read\n"
-        + quote_untrusted("sources", json.dumps(sources))
-        + "\n\n## Outcome\n"
-        + json.dumps(outcome, ensure_ascii=False)
-        + "\n\n## Moderator votes\n"
-        + (json.dumps(votes) if votes else "(none)")
-        + "\n\n## Crowd verdict\n"
-        + (episode.crowd_verdict or "(unknown)")
+    return sectioned(
+        Section("Post", episode.post.text, "post"),
+        Section("Claim analysis", episode.brief.model_dump_json() if episode.brief else "null"),
+        Section("Steps", steps, "steps"),
+        Section("Sources read", json.dumps(sources), "sources"),
+        Section("Outcome", json.dumps(outcome, ensure_ascii=False)),
+        Section("Moderator votes", json.dumps(votes) if votes else "(none)"),
+        Section("Crowd verdict", episode.crowd_verdict or "(unknown)"),
     )
 
 
@@ -128,8 +121,9 @@ def judge_messages(episode: FinishedEpisode) -> list[ChatMessage]:
 
 
 def distil_messages(episode: FinishedEpisode, verdict: JudgeVerdict) -> list[ChatMessage]:
-    user = (
-        render_trajectory(episode) + "\n\n## Judge's verdict\n" + verdict.model_dump_json(indent=1)
+    user = sectioned(
+        Section("", render_trajectory(episode)),
+        Section("Judge's verdict", verdict.model_dump_json(indent=1)),
     )
     return [
         ChatMessage(role="system", content=DISTIL_SYSTEM),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
@@ -161,16 +162,9 @@ CLASSIFY_OUTPUT = NoteClassification
 
 
 def classify_messages(post_text: str, note: str) -> list[ChatMessage]:
-    user = (
-        "## Post\n"
-        + quote_untrusted("post", post_text)
-        + "\n\n## Note\n"
-        + quote_untrusted("note", note)
+    return sectioned_messages(
+        CLASSIFY_SYSTEM, Section("Post", post_text, "post"), Section("Note", note, "note")
     )
-    return [
-        ChatMessage(role="system", content=CLASSIFY_SYSTEM),
-        ChatMessage(role="user", content=user),
-    ]
 
 
 class NoteRevision(BaseModel):
@@ -197,21 +191,13 @@ REVISE_OUTPUT = NoteRevision
 def revision_messages(
     post: Post, prose: str, sources: list[Evidence], verdict: str
 ) -> list[ChatMessage]:
-    evidence = sources_json(sources)
-    user = (
-        "## Post\n"
-        + quote_untrusted("post", render_post(post))
-        + "\n\n## The note\n"
-        + quote_untrusted("note", prose)
-        + "\n\n## X's evaluator\n"
-        + verdict
-        + "\n\n## Sources\n"
-        + quote_untrusted("sources", evidence)
+    return sectioned_messages(
+        REVISE_SYSTEM,
+        Section("Post", render_post(post), "post"),
+        Section("The note", prose, "note"),
+        Section("X's evaluator", verdict),
+        Section("Sources", sources_json(sources), "sources"),
     )
-    return [
-        ChatMessage(role="system", content=REVISE_SYSTEM),
-        ChatMessage(role="user", content=user),
-    ]
 
 
 class FocusedNote(BaseModel):
@@ -247,16 +233,11 @@ def focused_messages(subject: list[str], sentences: list[str]) -> list[ChatMessa
     """The subject as key words, not the claims: given the claims, the real model copied
     them, or judged whether the sentences "support the claim", instead of wording the facts."""
     numbered = "\n".join(f"[{i}] {s}" for i, s in enumerate(sentences, start=1))
-    user = (
-        "## The subject\n"
-        + quote_untrusted("subject", ", ".join(subject))
-        + "\n\n## Sentences from the pages read\n"
-        + quote_untrusted("sentences", numbered)
+    return sectioned_messages(
+        FOCUSED_SYSTEM,
+        Section("The subject", ", ".join(subject), "subject"),
+        Section("Sentences from the pages read", numbered, "sentences"),
     )
-    return [
-        ChatMessage(role="system", content=FOCUSED_SYSTEM),
-        ChatMessage(role="user", content=user),
-    ]
 
 
 class HealthRelevance(BaseModel):
@@ -271,10 +252,7 @@ HEALTH_FILTER_OUTPUT = HealthRelevance
 
 
 def health_filter_messages(post_text: str) -> list[ChatMessage]:
-    return [
-        ChatMessage(role="system", content=HEALTH_FILTER_SYSTEM),
-        ChatMessage(role="user", content=quote_untrusted("post", post_text)),
-    ]
+    return sectioned_messages(HEALTH_FILTER_SYSTEM, Section("", post_text, "post"))
 
 
 CAPTION_SYSTEM = f"""You describe an image attached to a social-media post for a \
@@ -297,6 +275,36 @@ _TAG = re.compile(r"</?\s*untrusted", re.IGNORECASE)
 def quote_untrusted(label: str, text: str) -> str:
     """Wrap data in a tag it cannot close itself."""
     return f"<untrusted_{label}>\n{_TAG.sub('‹untrusted', text)}\n</untrusted_{label}>"
+
+
+@dataclass(frozen=True)
+class Section:
+    """A part of a prompt under its heading. `untrusted` names the tag its text is quoted in —
+    text from a post, a page, a model or a person (`quote_untrusted`); None for the project's
+    own text. An empty heading puts the text alone; empty text, the heading alone."""
+
+    heading: str
+    text: str = ""
+    untrusted: str | None = None
+
+    def render(self) -> str:
+        body = self.text if self.untrusted is None else quote_untrusted(self.untrusted, self.text)
+        if not self.heading:
+            return body
+        return f"## {self.heading}" + (f"\n{body}" if body else "")
+
+
+def sectioned(*sections: Section) -> str:
+    """A prompt's sections in order: the one way untrusted text enters a prompt."""
+    return "\n\n".join(s.render() for s in sections)
+
+
+def sectioned_messages(system: str, *sections: Section) -> list[ChatMessage]:
+    """The system prompt, then the user's sectioned message."""
+    return [
+        ChatMessage(role="system", content=system),
+        ChatMessage(role="user", content=sectioned(*sections)),
+    ]
 
 
 def render_post(post: Post) -> str:
@@ -325,26 +333,20 @@ def render_post(post: Post) -> str:
     return "\n".join(lines)
 
 
-def render_lessons(lessons: list[Lesson]) -> str:
+def lessons_section(heading: str, lessons: list[Lesson]) -> Section:
     """Lessons were distilled from untrusted posts, so they travel as marked data too."""
     if not lessons:
-        return "(none yet)"
-    return quote_untrusted(
-        "lessons", "\n".join(f"- [{m.id}] when {m.trigger}: {m.strategy}" for m in lessons)
-    )
+        return Section(heading, "(none yet)")
+    listed = "\n".join(f"- [{m.id}] when {m.trigger}: {m.strategy}" for m in lessons)
+    return Section(heading, listed, "lessons")
 
 
 def analysis_messages(post: Post, lessons: list[Lesson]) -> list[ChatMessage]:
-    user = (
-        "## Post\n"
-        + quote_untrusted("post", render_post(post))
-        + "\n\n## Lessons from past episodes (claim analysis)\n"
-        + render_lessons(lessons)
+    return sectioned_messages(
+        ANALYSIS_SYSTEM,
+        Section("Post", render_post(post), "post"),
+        lessons_section("Lessons from past episodes (claim analysis)", lessons),
     )
-    return [
-        ChatMessage(role="system", content=ANALYSIS_SYSTEM),
-        ChatMessage(role="user", content=user),
-    ]
 
 
 def agent_messages(
@@ -362,27 +364,22 @@ def agent_messages(
     brief, lessons, the post's links), then the research log, which only grows at its end,
     and last what changes every turn (the budget left, the last observation). Consecutive
     turns of an episode share everything up to the newest log line."""
-    user = (
-        "## Post\n"
-        + quote_untrusted("post", render_post(post))
-        + "\n\n## Verification brief (your analysis of the untrusted post)\n"
-        + quote_untrusted("brief", brief.model_dump_json(indent=1))
-        + "\n\n## Lessons from past episodes (research and writing)\n"
-        + render_lessons(lessons)
-        + "\n\n## Links in the post\n"
-        + quote_untrusted("links", json.dumps(post_links, ensure_ascii=False))
-        + "\n\n## Research log\n"
-        + quote_untrusted("research", "\n".join(research) or "(nothing yet)")
-        + "\n\n## Budget left\n"
-        + quote_untrusted("state", json.dumps(budget, ensure_ascii=False))
-        + "\n\n## Last observation\n"
-        + (feedback or "(start)")
-        + (f"\n\n## {FINISH_INSTRUCTION}" if finishing else "")
-    )
-    return [
-        ChatMessage(role="system", content=AGENT_SYSTEM),
-        ChatMessage(role="user", content=user),
+    sections = [
+        Section("Post", render_post(post), "post"),
+        Section(
+            "Verification brief (your analysis of the untrusted post)",
+            brief.model_dump_json(indent=1),
+            "brief",
+        ),
+        lessons_section("Lessons from past episodes (research and writing)", lessons),
+        Section("Links in the post", json.dumps(post_links, ensure_ascii=False), "links"),
+        Section("Research log", "\n".join(research) or "(nothing yet)", "research"),
+        Section("Budget left", json.dumps(budget, ensure_ascii=False), "state"),
+        Section("Last observation", feedback or "(start)"),
     ]
+    if finishing:
+        sections.append(Section(FINISH_INSTRUCTION))
+    return sectioned_messages(AGENT_SYSTEM, *sections)
 
 
 def log_line(entry: dict[str, Any]) -> str:
@@ -394,16 +391,12 @@ def page_notes_messages(
     goal: str, claims: list[str], page_title: str, sentences: list[str]
 ) -> list[ChatMessage]:
     numbered = "\n".join(f"[{n}] {s}" for n, s in enumerate(sentences, start=1))
-    user = (
-        "## Claims being checked\n"
-        + "\n".join(f"- {c}" for c in claims)
-        + f"\n\n## Goal of this visit\n{goal}\n\n## Page\n"
-        + quote_untrusted("page", f"Title: {page_title}\n\n{numbered}")
+    return sectioned_messages(
+        PAGE_NOTES_SYSTEM,
+        Section("Claims being checked", "\n".join(f"- {c}" for c in claims)),
+        Section("Goal of this visit", goal),
+        Section("Page", f"Title: {page_title}\n\n{numbered}", "page"),
     )
-    return [
-        ChatMessage(role="system", content=PAGE_NOTES_SYSTEM),
-        ChatMessage(role="user", content=user),
-    ]
 
 
 def sources_json(sources: list[Evidence]) -> str:
@@ -433,16 +426,9 @@ def support_messages(
         f"[{i}] {sentence} (cites: {', '.join(support.get(i, [])) or 'all sources'}{marked(i)})"
         for i, sentence in enumerate(sentences, start=1)
     )
-    evidence = sources_json(sources)
-    user = (
-        "## Post\n"
-        + quote_untrusted("post", render_post(post))
-        + "\n\n## Draft sentences\n"
-        + quote_untrusted("draft", numbered)
-        + "\n\n## Sources\n"
-        + quote_untrusted("sources", evidence)
+    return sectioned_messages(
+        SUPPORT_SYSTEM,
+        Section("Post", render_post(post), "post"),
+        Section("Draft sentences", numbered, "draft"),
+        Section("Sources", sources_json(sources), "sources"),
     )
-    return [
-        ChatMessage(role="system", content=SUPPORT_SYSTEM),
-        ChatMessage(role="user", content=user),
-    ]

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from pipeline.forecast.personas import PersonaProfile
 from pipeline.grammar import Distinct
 from pipeline.ports import ChatMessage
-from pipeline.prompts import quote_untrusted
+from pipeline.prompts import Section, sectioned_messages
 
 
 class Helpfulness(StrEnum):
@@ -108,15 +108,9 @@ that people on the opposite side like may not convince them, and the reverse.
 
 
 def rater_messages(persona: PersonaProfile, post_text: str, note: str) -> list[ChatMessage]:
-    user = (
-        "## Post\n"
-        + quote_untrusted("post", post_text)
-        + "\n\n## Proposed Community Note\n"
-        + quote_untrusted("note", note)
-        + "\n\n"
-        + persona_description(persona)
+    return sectioned_messages(
+        RATER_SYSTEM,
+        Section("Post", post_text, "post"),
+        Section("Proposed Community Note", note, "note"),
+        Section("", persona_description(persona)),  # its own heading: the group simulated
     )
-    return [
-        ChatMessage(role="system", content=RATER_SYSTEM),
-        ChatMessage(role="user", content=user),
-    ]

@@ -233,3 +233,14 @@ def test_the_app_builds_the_one_note_desk() -> None:
         and node.func.id in {"NoteDesk", "ModeratorDesk"}
     ]
     assert [b.split(":")[0] for b in builders] == ["bot/app.py"] * len(builders), builders
+
+
+def test_untrusted_text_enters_a_prompt_one_way() -> None:
+    """Every prompt is `Section`s (`sectioned_messages`): only `pipeline/prompts.py` quotes
+    untrusted text itself."""
+    quoting = [
+        str(p.relative_to(ROOT))
+        for p in files(*SHIPPED)
+        if "quote_untrusted(" in p.read_text(encoding="utf-8")
+    ]
+    assert quoting == ["pipeline/prompts.py"]
