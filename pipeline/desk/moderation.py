@@ -15,7 +15,8 @@ from typing import Protocol
 
 from pipeline.card import NoteCard
 from pipeline.desk.cards import card_for
-from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.episode import Episode, Submission
+from pipeline.desk.ports import VoteBook
 from pipeline.desk.standing import WriterStanding
 from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
 from pipeline.errors import EpisodeNotFound, EvoNoteError
@@ -43,29 +44,6 @@ class Answer:
     # an approval: the notes destination that takes the post (None: no destination does, so
     # the note stays here, e.g. a post given as pasted text)
     destination: str | None = None
-
-
-class VoteBook(Protocol):
-    """Where episodes, their votes and approvals are kept (the `EpisodeRepository` has it)."""
-
-    async def get(self, episode_id: int) -> Episode | None: ...
-
-    async def votes(self, episode_id: int) -> list[Vote]: ...
-
-    async def record_vote(
-        self,
-        episode_id: int,
-        *,
-        platform: str,
-        user: str,
-        vote: int,
-        reason: str | None = None,
-        moderator: bool = False,
-    ) -> VoteOutcome: ...
-
-    async def approve(self, episode_id: int, user: str) -> object: ...
-
-    async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool: ...
 
 
 class Submitter(Protocol):

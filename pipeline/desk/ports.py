@@ -19,7 +19,30 @@ from pipeline.request import NoteRequest
 from pipeline.trajectory import EpisodeOutcome, StepRecord
 
 
-class EpisodeRepository(Protocol):
+class VoteBook(Protocol):
+    """Episodes as the moderator desk needs them: read, voted on, approved."""
+
+    async def get(self, episode_id: int) -> Episode | None: ...
+
+    async def votes(self, episode_id: int) -> list[Vote]: ...
+
+    async def record_vote(
+        self,
+        episode_id: int,
+        *,
+        platform: str,
+        user: str,
+        vote: int,
+        reason: str | None = None,
+        moderator: bool = False,
+    ) -> VoteOutcome: ...
+
+    async def approve(self, episode_id: int, user: str) -> Episode: ...
+
+    async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool: ...
+
+
+class EpisodeRepository(VoteBook, Protocol):
     # ---- the queue -------------------------------------------------------------------------
     async def create(
         self, request: NoteRequest, post: Post, memory_mode: MemoryMode
@@ -63,32 +86,14 @@ class EpisodeRepository(Protocol):
 
     async def set_reply_message(self, episode_id: int, message: str) -> Episode: ...
 
-    # ---- moderators ------------------------------------------------------------------------
-    async def record_vote(
-        self,
-        episode_id: int,
-        *,
-        platform: str,
-        user: str,
-        vote: int,
-        reason: str | None = None,
-        moderator: bool = False,
-    ) -> VoteOutcome: ...
-
-    async def approve(self, episode_id: int, user: str) -> Episode: ...
-
+    # ---- moderators (and `VoteBook`'s) ----------------------------------------------------
     async def revise_note(
         self, episode_id: int, note: str, urls: list[str], char_count: int
     ) -> Episode: ...
 
-    async def reopen_for_judging(self, episode_id: int, within_s: float) -> bool: ...
-
-    # ---- reading ---------------------------------------------------------------------------
-    async def get(self, episode_id: int) -> Episode | None: ...
+    # ---- reading (and `VoteBook`'s get and votes) ------------------------------------------
 
     async def steps(self, episode_id: int) -> list[StepRecord]: ...
-
-    async def votes(self, episode_id: int) -> list[Vote]: ...
 
     async def recent(self, limit: int = 20, status: str | None = None) -> list[Episode]: ...
 
