@@ -31,12 +31,19 @@ class CardNotice(StrEnum):
     UNSEEN = "unseen"
 
 
+# Beside a source that was read but vouches for nothing (`CardSource.vouches`).
+NOT_VOUCHING = "read, does not vouch (the post's own, a requester's or a low-tier page)"
+
+
 class CardSource(BaseModel):
     url: str
     title: str
     tier: int
     tier_name: str
     quotes: list[str] = Field(default_factory=list)
+    # an independent source of standing (`pipeline.source_quality.vouches`); one the post or
+    # its requesters named, or of a low tier, was read but vouches for nothing
+    vouches: bool = True
 
 
 POST_EXCERPT_CHARS = 200

@@ -60,15 +60,10 @@ from pipeline.note_text import (
 from pipeline.ports import ChatMessage
 from pipeline.post import Post
 from pipeline.prompts import EXAMPLE_NOTE_SENTENCE, support_messages
-from pipeline.source_quality import source_tier
+from pipeline.source_quality import vouches
 from pipeline.text_policy import Provenance
 from pipeline.urls import page_key
 
-# The least source tier (`pipeline.source_quality`: 2 news and reference, 3 scholarly, 4
-# official) of a page code cites on its own: "everything else" (1) is where an attacker's page
-# is. Measured (`bench.rules`): 5 honest AVeriTeC verdicts lose the page code added for them
-# (Healthline, a hospital's site, a tweet, two pages of tier 1 sites); at tier 3, 6.
-STANDING_TIER = 2
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
 # post, it does not repeat it (human notes copy at most 4 words of any length).
 COPIED_RUN = 7
@@ -217,11 +212,11 @@ class DraftChecks:
 
     def of_standing(self, url: str) -> bool:
         """Whether code may cite a page read on its own: a source of standing
-        (`STANDING_TIER`) that neither the post nor its requesters named. An
+        (`vouches`) that neither the post nor its requesters named. An
         attacker's page read from the results, the post's link or a suggested source would
         otherwise vouch for its own words (the trust issue: code added one as a second
         source)."""
-        return source_tier(url) >= STANDING_TIER and url not in self.post_links
+        return vouches(url, self.post_links)
 
     def repaired_by_code(
         self, action: Write, findings: list[Finding] | None = None

@@ -70,7 +70,7 @@ class EpisodeState:
         self.results: dict[str, SearchResult] = {}
         # the post's links and the sources its note requesters suggested: the only pages
         # besides search results a visit may read
-        self.post_links = list(dict.fromkeys([*post.all_links(), *post.suggested_links()]))
+        self.post_links = post.named_links()
         self.evidence: dict[str, Evidence] = {}
         self.checks = DraftChecks(self.post, self.evidence, post_links=self.post_links)
         self.unreadable: dict[str, str] = {}

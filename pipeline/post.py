@@ -192,6 +192,11 @@ class Post(BaseModel):
         links = [s.url for s in ranked] + [r.source_link for r in self.requests if r.source_link]
         return list(dict.fromkeys(links))
 
+    def named_links(self) -> list[str]:
+        """The links the post (and its quoted or replied-to posts) and its requesters named:
+        pages that may be read, never vouch (`pipeline.source_quality.vouches`)."""
+        return list(dict.fromkeys([*self.all_links(), *self.suggested_links()]))
+
     def all_links(self) -> list[str]:
         links = list(self.links)
         for other in (self.quoted, self.replied_to):

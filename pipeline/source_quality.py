@@ -10,6 +10,7 @@ import functools
 import json
 import math
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 import tldextract
@@ -56,3 +57,18 @@ def source_tier(url: str) -> int:
 def quality_score(url: str) -> float:
     """q(d) = 100 · log τ(d) / log 4: 0 for tier 1, 100 for official bodies."""
     return 100 * math.log(source_tier(url)) / math.log(4)
+
+
+# The least source tier (2 news and reference, 3 scholarly, 4 official) of a page that vouches
+# for a note's words: "everything else" (1) is where an attacker's page is. Code cites such a
+# page on its own (`DraftChecks.citing_the_pages_that_say_it`) and the card says which do.
+# Measured (`bench.rules`): 5 honest AVeriTeC verdicts lose the page code added for them
+# (Healthline, a hospital's site, a tweet, two pages of tier 1 sites); at tier 3, 6.
+STANDING_TIER = 2
+
+
+def vouches(url: str, named_by_the_post: Collection[str]) -> bool:
+    """Whether a page read is an independent source of standing: of `STANDING_TIER` or above,
+    and not one the post or its requesters named (`Post.named_links`) — a page the attacker
+    controls may be read to understand the claim, never vouch for the note (the trust issue)."""
+    return source_tier(url) >= STANDING_TIER and url not in named_by_the_post

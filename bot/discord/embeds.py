@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from pipeline.card import NoteCard
+from pipeline.card import NOT_VOUCHING, NoteCard
 from pipeline.desk.previews import PostPreview, first_line, what_became_of
 from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
@@ -80,6 +80,7 @@ def card_embed(card: NoteCard) -> discord.Embed:
         embed.add_field(name="Length", value=_cut(label, MAX_FIELD), inline=False)
         sources = "\n".join(
             f"[{s.tier_name}] [{_safe(_cut(s.title, 80))}]({_link_target(s.url)})"
+            + ("" if s.vouches else f" · {NOT_VOUCHING}")
             for s in card.sources[:10]
         )
         if sources:

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from memory.curation import LessonAction, LessonBoard, actions_for, provenance
-from pipeline.card import CardAction, CardNotice, NoteCard
+from pipeline.card import NOT_VOUCHING, CardAction, CardNotice, NoteCard
 from pipeline.desk.standing import WriterStanding
 from pipeline.evidence import Evidence
 from pipeline.trajectory import EpisodeStatus
@@ -88,6 +88,7 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
             lines.append(
                 f"• [{source.tier_name}] <{_link_target(source.url)}|"
                 f"{_escaped(_cut(source.title, 120)).replace('|', '¦')}>"
+                + ("" if source.vouches else f" · {NOT_VOUCHING}")
             )
         if lines:
             blocks.append(_section("*Sources*\n" + "\n".join(lines)))

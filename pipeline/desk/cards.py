@@ -7,7 +7,7 @@ from pipeline.desk.episode import CROWD_PLATFORM, Episode, Submission, Vote
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.desk.submission import EvaluationVerdict, NoteEvaluation, sent_line
 from pipeline.redact import redact
-from pipeline.source_quality import TIER_NAMES, source_tier
+from pipeline.source_quality import TIER_NAMES, source_tier, vouches
 from pipeline.trajectory import EpisodeStatus
 
 
@@ -94,6 +94,7 @@ def card_for(
     votes_of_all = votes or []
     votes = [v for v in votes_of_all if v.platform != CROWD_PLATFORM]
     read = {e.url: e for e in row.evidence}
+    named = row.post.named_links()  # pages the post or its requesters named vouch for nothing
     sources = []
     for url in row.cited_urls:
         source = read.get(url)
@@ -105,6 +106,7 @@ def card_for(
                 tier=tier,
                 tier_name=TIER_NAMES[tier],
                 quotes=[" ".join(q.split()) for q in (source.quotes if source else [])],
+                vouches=vouches(url, named),
             )
         )
     if progress is None and row.status == EpisodeStatus.QUEUED and row.delay_reason:

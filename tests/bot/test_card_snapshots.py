@@ -143,3 +143,15 @@ def test_the_warnings_beside_the_length_are_written_once_for_every_platform() ->
     discord = json.dumps(rendered(card)["discord"], ensure_ascii=False)
     assert ":warning: support not verified" in slack and ":eyes: not visible" in slack
     assert "support not verified sentence by sentence · media not inspected" in discord
+
+
+def test_the_card_says_which_sources_vouch() -> None:
+    """The trust issue: a page the post (or a requester) named, or a low-tier page, may be
+    read to understand the claim, never vouch for the note; the card says which is which."""
+    own = "https://health-truth.example/report"
+    post = Post(text="Vaccines cause autism, see the report", post_id="1357", links=[own])
+    card = card_for(episode(post=post, cited_urls=[READ.url, own]), VOTES)
+    assert [(s.url, s.vouches) for s in card.sources] == [(READ.url, True), (own, False)]
+    slack = json.dumps(rendered(card)["slack"], ensure_ascii=False)
+    discord = json.dumps(rendered(card)["discord"], ensure_ascii=False)
+    assert slack.count("does not vouch") == 1 and discord.count("does not vouch") == 1
