@@ -2,7 +2,7 @@
 Prints numbers; asserts nothing.
 
     python -m bench.research [--episodes 20] [--concurrency 1 30] [--rounds 6]
-                             [--profile h200-27b] [--scale 0.1] [--forecast] [--baseline]
+                             [--profile h200-27b] [--scale 0.1] [--forecast] [--preset P]
 
 The episode runner with the real OpenAI-compatible adapter, against the simulated server with
 a model-server profile (prefill first-come, decoding slowing with the batch, realistic output
@@ -11,9 +11,10 @@ other sites, each search returning 8 of them, searches taking a log-normal 1.2 s
 ≈ 2.7 s, tail to ~6 s) and page reads 2 s (p95 ≈ 5.4 s, tail to ~12 s), 5% of pages
 unreadable. The model's policy searches `--rounds` gaps, reading each search's unread results,
 then writes: 6 rounds is the paper's 12-turn episode (12 model-chosen steps allowed).
-`--scale 0.1` runs every latency ten times faster and reports times unscaled. `--baseline`
-turns off the shortcuts of issue #16 (the post searched during the analysis, code reading the
-first search's best results, notes only for long pages) to compare.
+`--scale 0.1` runs every latency ten times faster and reports times unscaled. `--preset` runs
+the episodes under a research preset (`pipeline.budget.RESEARCH_PRESETS`): `no-shortcuts` turns
+off the shortcuts of issue #16 (the post searched during the analysis, code reading the first
+search's best results, notes only for long pages) to compare.
 
 For each concurrency: per-episode wall time p50/p95, abstentions for lack of time, model turns
 and calls, output tokens, the share of each agent turn's prompt the previous one already had
@@ -42,7 +43,7 @@ from bot.app import openai_client
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.profile import PROFILES
 from bot.simulator.server import SimulatedModelServer
-from pipeline.budget import EvidenceBudget
+from pipeline.budget import RESEARCH_PRESETS, EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import PageUnreadable
 from pipeline.evidence import Page, SearchResult
@@ -165,7 +166,7 @@ async def one_episode(
     model = TimedModel(OpenAIChatModel(client, model=server.model, max_tokens_for=MAX_TOKENS))
     web = SimulatedWeb(scale, seed=seed)
     budget = EvidenceBudget(
-        preset="no-shortcuts" if args.baseline else "paper",
+        preset=args.preset,
         max_steps=12,
         deadline_s=120 * scale,
         writing_reserve_s=20 * scale,
@@ -259,10 +260,9 @@ async def main_async(args: argparse.Namespace) -> None:
         time_scale=args.scale,
     ).start()
     try:
-        mode = "baseline (no shortcuts)" if args.baseline else "shortcuts on"
         print(
             f"{args.episodes} episodes, {args.rounds} research rounds, profile {profile.name}, "
-            f"{mode}, times unscaled (run at {args.scale}×)"
+            f"preset {args.preset}, times unscaled (run at {args.scale}×)"
         )
         for at_once in args.concurrency:
             print(await measure(server, args, at_once), flush=True)
@@ -280,7 +280,12 @@ def main() -> None:
     parser.add_argument("--profile", choices=sorted(PROFILES), default="h200-27b")
     parser.add_argument("--scale", type=float, default=0.1, help="latency multiplier")
     parser.add_argument("--forecast", action="store_true", help="the persona panel too")
-    parser.add_argument("--baseline", action="store_true", help="without the shortcuts")
+    parser.add_argument(
+        "--preset",
+        choices=["paper", *RESEARCH_PRESETS],
+        default="paper",
+        help="the research preset (EVONOTE_BUDGET__PRESET): no-shortcuts is the baseline",
+    )
     asyncio.run(main_async(parser.parse_args()))
 
 
