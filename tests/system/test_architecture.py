@@ -244,3 +244,55 @@ def test_untrusted_text_enters_a_prompt_one_way() -> None:
         if "quote_untrusted(" in p.read_text(encoding="utf-8")
     ]
     assert quoting == ["pipeline/prompts.py"]
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The project modules a file imports when it runs (anywhere in it; not those imported
+    only for type checking, under `if TYPE_CHECKING:`)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only |= {id(n) for inner in node.body for n in ast.walk(inner)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found |= {f"{node.module}.{alias.name}" for alias in node.names}
+    return {m for m in found if m.split(".")[0] in SHIPPED}
+
+
+def test_no_import_circles_at_run_time() -> None:
+    """Dependencies form no loop: a module imports (when it runs) nothing that imports it back,
+    however far round. Imports for type checking only are left out (a card's view names its
+    front end's type, which imports the view)."""
+    modules = {
+        ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): p
+        for p in files(*SHIPPED)
+    }
+    graph = {
+        m: {i for i in _runtime_imports(p) if i in modules and i != m} for m, p in modules.items()
+    }
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+    path: list[str] = []
+    circles: list[str] = []
+
+    def visit(module: str) -> None:
+        state[module] = 1
+        path.append(module)
+        for nxt in sorted(graph[module]):
+            if state.get(nxt) == 1:
+                circles.append(" -> ".join([*path[path.index(nxt) :], nxt]))
+            elif nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[module] = 2
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module)
+    assert circles == []
