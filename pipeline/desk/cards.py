@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from pipeline.card import CardSource, NoteCard, post_excerpt
-from pipeline.desk.episode import CROWD_PLATFORM, Episode, Submission, Vote
+from pipeline.desk.episode import CROWD_PLATFORM, Episode, Vote
 from pipeline.desk.ports import EpisodeRepository
-from pipeline.desk.submission import EvaluationVerdict, NoteEvaluation, sent_line
+from pipeline.desk.submission import (
+    EvaluationVerdict,
+    NoteEvaluation,
+    SubmissionFacts,
+    sent_line,
+)
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier, vouches
 from pipeline.trajectory import EpisodeStatus
@@ -81,16 +86,14 @@ def card_for(
     row: Episode,
     votes: list[Vote] | None = None,
     progress: str | None = None,
-    submission: Submission | None = None,
-    submit_to: str | None = None,
-    evaluations: list[NoteEvaluation] | None = None,
-    queued: str | None = None,
-    held_by: str | None = None,
+    facts: SubmissionFacts | None = None,
 ) -> NoteCard:
-    """`submit_to`: the notes destination configured that takes this post (X, Open Community
-    Notes), so an approved note can be sent there; `queued`: why its submission waits for the
-    next slot, when it does; `held_by`: why the persona forecast holds it back from X (live),
-    when it does."""
+    """`facts`: what the submission desk says of sending the note (`SubmissionDesk.
+    card_facts`: the destination that takes the post, what was sent, the evaluator's scores,
+    why it waits or is held, whether Submit is offered); none where submitting is not set."""
+    facts = facts or SubmissionFacts()
+    submission, submit_to = facts.submission, facts.destination
+    queued, held_by = facts.queued, facts.held_by
     votes_of_all = votes or []
     votes = [v for v in votes_of_all if v.platform != CROWD_PLATFORM]
     read = {e.url: e for e in row.evidence}
@@ -136,14 +139,8 @@ def card_for(
         if (raters := crowd_line(votes_of_all)) is not None:
             card.submission += f" · {raters}"
     card.submit_to = submit_to
-    card.can_submit = (
-        submit_to is not None
-        and submission is None
-        and queued is None
-        and row.approved_by is not None
-        and row.status == EpisodeStatus.NOTED
-    )
-    if submission is None and (said := evaluation_line(row, evaluations or [])):
+    card.can_submit = facts.can_submit  # decided where submitting is, by its own rules
+    if submission is None and (said := evaluation_line(row, facts.evaluations)):
         card.evaluation, card.held = said
     if queued is not None and submission is None:
         # the destination's own name: a Bluesky post's note goes to Open Community Notes

@@ -15,10 +15,10 @@ from typing import Protocol
 
 from pipeline.card import NoteCard
 from pipeline.desk.cards import card_for
-from pipeline.desk.episode import Episode, Submission
+from pipeline.desk.episode import Episode
 from pipeline.desk.ports import VoteBook
 from pipeline.desk.standing import WriterStanding
-from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
+from pipeline.desk.submission import SubmissionFacts, SubmissionOutcome
 from pipeline.errors import EpisodeNotFound, EvoNoteError
 from pipeline.moderation import VOTE_WINDOW_DAYS, ApprovalRefused, VoteOutcome, vote_message
 from pipeline.redact import redact
@@ -53,17 +53,11 @@ class Submitter(Protocol):
         self, episode_id: int, by: str, *, anyway: bool = False
     ) -> SubmissionOutcome: ...
 
-    async def submission(self, episode_id: int) -> Submission | None: ...
-
-    async def evaluations(self, episode_id: int) -> list[NoteEvaluation]: ...
+    async def card_facts(self, episode: Episode) -> SubmissionFacts: ...
 
     async def standing(self) -> WriterStanding: ...
 
     async def live_outcome(self) -> str | None: ...
-
-    async def waiting(self, episode_id: int) -> str | None: ...
-
-    def forecast_hold(self, episode: Episode) -> str | None: ...
 
     async def destination_name(self, episode: Episode) -> str | None: ...
 
@@ -90,18 +84,11 @@ class ModeratorDesk:
         return await self.card_of(episode, progress)
 
     async def card_of(self, episode: Episode, progress: str | None = None) -> NoteCard:
-        """The card of an episode in hand (its votes and submission are read)."""
+        """The card of an episode in hand (its votes and what submitting says of it are
+        read)."""
         submitter = self.submitter
-        return card_for(
-            episode,
-            await self.book.votes(episode.id),
-            progress,
-            await submitter.submission(episode.id) if submitter is not None else None,
-            submit_to=await submitter.destination_name(episode) if submitter is not None else None,
-            evaluations=await submitter.evaluations(episode.id) if submitter is not None else [],
-            queued=await submitter.waiting(episode.id) if submitter is not None else None,
-            held_by=submitter.forecast_hold(episode) if submitter is not None else None,
-        )
+        facts = await submitter.card_facts(episode) if submitter is not None else None
+        return card_for(episode, await self.book.votes(episode.id), progress, facts)
 
     async def standing(self) -> WriterStanding | None:
         """Where the writer stands with X (admission, writing limit), when submitting is set."""

@@ -198,6 +198,20 @@ def sent_line(submission: Submission, to: str) -> str:
     return f"Submitted to {to} as note {submission.note_id} ({mode})"
 
 
+@dataclasses.dataclass(frozen=True)
+class SubmissionFacts:
+    """What a card says of an episode's way to its notes destination, read at once
+    (`SubmissionDesk.card_facts`): where it would go, what was sent, the evaluator's scores,
+    why it waits or is held, and whether Submit is offered — decided where submitting is."""
+
+    destination: str | None = None
+    submission: Submission | None = None
+    evaluations: list[NoteEvaluation] = dataclasses.field(default_factory=list)
+    queued: str | None = None
+    held_by: str | None = None
+    can_submit: bool = False
+
+
 class SubmissionOutcome(BaseModel):
     """What became of a press of Submit: sent, revised (approve the revision), held, or
     queued for the next day."""
@@ -415,6 +429,12 @@ class SubmissionDesk:
         episode = await self.episodes.get(episode_id)
         if episode is None:
             raise SubmissionRefused(f"there is no episode {episode_id}")
+        destination, post_id = await self.submittable_episode(episode)
+        return episode, destination, post_id
+
+    async def submittable_episode(self, episode: Episode) -> tuple[NotesDestination, str]:
+        """Where an episode in hand's note may go and the post's id there; else why not."""
+        episode_id = episode.id
         if episode.status != EpisodeStatus.NOTED or not episode.note_text:
             raise SubmissionRefused(f"episode {episode_id} has no note ({episode.status})")
         if not episode.approved_by:
@@ -434,7 +454,29 @@ class SubmissionDesk:
                 f"post {post_id} already has a note from EvoNote ({destination.name} note "
                 f"{earlier.note_id})"
             )
-        return episode, destination, post_id
+        return destination, post_id
+
+    async def card_facts(self, episode: Episode) -> SubmissionFacts:
+        """Everything a card says of submitting the episode's note, and whether Submit is
+        offered: by the same rules `submit` applies (`submittable_episode`: a post another
+        episode's note went to offers none), so the card never offers what would be refused."""
+        submission = await self.log.for_episode(episode.id)
+        queued = await self.log.queued_for(episode.id)
+        found = self.destination_for(episode)
+        can_submit = submission is None and queued is None and found is not None
+        if can_submit:
+            try:
+                await self.submittable_episode(episode)
+            except SubmissionRefused:
+                can_submit = False
+        return SubmissionFacts(
+            destination=found[0].name if found is not None else None,
+            submission=submission,
+            evaluations=await self.log.evaluations(episode.id),
+            queued=queued,
+            held_by=self.forecast_hold(episode),
+            can_submit=can_submit,
+        )
 
     async def over_a_limit(self, destination: NotesDestination, test_mode: bool) -> str | None:
         """Why no submission to `destination` may go today (its daily cap; live on X, the

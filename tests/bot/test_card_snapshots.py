@@ -17,7 +17,7 @@ from pipeline.brief import VerificationBrief
 from pipeline.card import NoteCard
 from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode, Submission, Vote
-from pipeline.desk.submission import NoteEvaluation
+from pipeline.desk.submission import NoteEvaluation, SubmissionFacts
 from pipeline.evidence import Evidence
 from pipeline.post import Post
 from tests.fakes.cards import hostile_card
@@ -100,17 +100,22 @@ def rendered(card: NoteCard) -> dict[str, Any]:
     }
 
 
+# an approved note the evaluator held, which the submission desk would still let a moderator
+# send (Submit anyway)
+HELD_FACTS = SubmissionFacts(destination="X", evaluations=HELD, can_submit=True)
+
+
 def test_the_card_of_a_stored_episode(snapshot: SnapshotAssertion) -> None:
     """What the desk puts on a card, once: votes, sources and their tiers, the brief's gaps,
     the evaluator's verdict, which buttons."""
-    held = card_for(episode(), VOTES, submit_to="X", evaluations=HELD)
-    sent = card_for(episode(), VOTES, submission=SENT, submit_to="X")
+    held = card_for(episode(), VOTES, facts=HELD_FACTS)
+    sent = card_for(episode(), VOTES, facts=SubmissionFacts(destination="X", submission=SENT))
     assert held.model_dump(mode="json") == snapshot(name="held")
     assert sent.model_dump(mode="json") == snapshot(name="submitted")
 
 
 def test_renderers_of_a_held_note(snapshot: SnapshotAssertion) -> None:
-    assert rendered(card_for(episode(), VOTES, submit_to="X", evaluations=HELD)) == snapshot
+    assert rendered(card_for(episode(), VOTES, facts=HELD_FACTS)) == snapshot
 
 
 def test_renderers_of_a_hostile_card(snapshot: SnapshotAssertion) -> None:
@@ -123,7 +128,8 @@ def test_a_queued_note_names_its_own_destination() -> None:
     """A Bluesky post's note waits for Open Community Notes, not for X (#46: the card said
     "Queued for X" whatever the destination)."""
     for destination in ("X", "Open Community Notes"):
-        card = card_for(episode(), VOTES, submit_to=destination, queued="today's limit is reached")
+        waits = SubmissionFacts(destination=destination, queued="today's limit is reached")
+        card = card_for(episode(), VOTES, facts=waits)
         assert (
             card.evaluation
             == f"Queued for {destination}: today's limit is reached; sent when a slot opens"

@@ -278,6 +278,29 @@ async def test_only_approved_notes_are_submitted_once(
 
 
 @respx.mock
+async def test_the_card_offers_submit_only_where_submitting_would_take_it(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """One rule for Submit (#46: the card's own copy of it ignored a post another episode's
+    note already went to): the card's facts come from the submission desk."""
+    scores(0.82)
+    respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18000"}})
+    store, submitter, first = await approved(engine, api)
+    second = await noted_episode(store)  # the same post, asked again
+    await store.approve(second, "UMOD")
+    assert (await submitter.card_facts(await store.get(second))).can_submit  # type: ignore[arg-type]
+    await submitter.submit(first, "mod")
+    sent = await submitter.card_facts(await store.get(first))  # type: ignore[arg-type]
+    assert sent.submission is not None and not sent.can_submit
+    again = await submitter.card_facts(await store.get(second))  # type: ignore[arg-type]
+    assert again.destination == "X" and not again.can_submit
+    with pytest.raises(SubmissionRefused, match="already has a note"):
+        await submitter.submit(second, "mod")
+    unapproved = await noted_episode(store)
+    assert not (await submitter.card_facts(await store.get(unapproved))).can_submit  # type: ignore[arg-type]
+
+
+@respx.mock
 async def test_a_note_below_the_bar_is_never_sent(
     engine: AsyncEngine, api: CommunityNotesApi
 ) -> None:

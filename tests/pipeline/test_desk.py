@@ -10,7 +10,7 @@ from pipeline.card import CardAction
 from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.moderation import ModeratorDesk, Voter
 from pipeline.desk.standing import WriterStanding, standing_of
-from pipeline.desk.submission import NoteEvaluation, SubmissionOutcome
+from pipeline.desk.submission import SubmissionFacts, SubmissionOutcome
 from pipeline.errors import EpisodeNotFound, EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome
 from pipeline.post import Post
@@ -89,14 +89,8 @@ class Submitter:
         self.sent.append(episode_id)
         return SubmissionOutcome(kind="submitted", message="Submitted to X as note 99.")
 
-    async def evaluations(self, episode_id: int) -> list[NoteEvaluation]:
-        return []
-
     async def standing(self) -> WriterStanding:
         return standing_of([])
-
-    async def waiting(self, episode_id: int) -> str | None:
-        return None
 
     async def destination_name(self, episode: Episode) -> str | None:
         return "X" if episode.post.post_id else None
@@ -104,19 +98,19 @@ class Submitter:
     async def live_outcome(self) -> str | None:
         return None
 
-    def forecast_hold(self, episode: Episode) -> str | None:
-        return None
-
-    async def submission(self, episode_id: int) -> Submission | None:
-        if episode_id not in self.sent:
-            return None
-        return Submission(
-            episode_id=episode_id,
+    async def card_facts(self, episode: Episode) -> SubmissionFacts:
+        to = await self.destination_name(episode)
+        if episode.id not in self.sent:
+            submittable = to is not None and episode.approved_by is not None
+            return SubmissionFacts(destination=to, can_submit=submittable)
+        sent = Submission(
+            episode_id=episode.id,
             post_id="1357",
             note_id="99",
             classification="misinformed_or_potentially_misleading",
             submitted_by="42",
         )
+        return SubmissionFacts(destination=to, submission=sent)
 
 
 ANA = Voter("slack", "U1")
