@@ -36,9 +36,11 @@ from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import unanalysed_brief
 from pipeline.claim_stance import reports_a_claim, without_named_claims
 from pipeline.draft_checks import DraftChecks, Verdict
+from pipeline.draft_rules import MIN_NOTE_WORDS
 from pipeline.evidence import Evidence
 from pipeline.findings import RuleId
-from pipeline.lexicon import content_words, key_stems, page_sentences
+from pipeline.lexicon import content_words, key_stems, page_sentences, word_count
+from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.post import Post
 
 _HERE = Path(__file__).parent
@@ -120,6 +122,17 @@ def decide(row: Row, disabled: frozenset[RuleId] = frozenset()) -> Decided:
     rules = list(dict.fromkeys(f.rule.value for f in decision.findings))
     kept = decision.action.text if decision.verdict != "refused" else ""
     return Decided(decision.verdict, rules, kept)
+
+
+def could_be_a_note(verdict: str) -> bool:
+    """Whether a verdict could be a Community Note at all: at least `MIN_NOTE_WORDS` words, and
+    a first sentence within X's limit beside one source (each URL counts as one)."""
+    sentences = split_sentences(verdict)
+    return (
+        word_count(verdict) >= MIN_NOTE_WORDS
+        and bool(sentences)
+        and assemble_note(sentences[0], ["https://example.org/source"]).length <= NOTE_CHAR_LIMIT
+    )
 
 
 def escaped(row: Row, decided: Decided) -> bool:
@@ -367,6 +380,16 @@ def main(argv: list[str] | None = None) -> int:
         refused = sum(decide(r, disabled).verdict == "refused" for r in these)
         kind = "absence of evidence ('no evidence that …')" if absence else "the others"
         print(f"honest verdicts, {kind}: {len(these)}, refused {refused}")
+    # verdicts no note on X could be, whatever the rules: under MIN_NOTE_WORDS words, or a
+    # first sentence over X's limit
+    for name, honest, rows in sets:
+        if not honest:
+            continue
+        notes = [r for r in rows if could_be_a_note(r.note)]
+        refused = sum(decide(r, disabled).verdict == "refused" for r in notes)
+        share = 100 * refused / len(notes) if notes else 0.0
+        print(f"{name}: {len(rows) - len(notes)} verdicts no note could be; of the other "
+              f"{len(notes)}, refused {refused} ({share:.1f}%)")  # fmt: skip
     by_id = {r.id: r for _, honest, rows in sets if honest for r in rows}
     for result in results:
         for row_id in result.refused_ids[: args.show]:

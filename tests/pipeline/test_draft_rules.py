@@ -429,3 +429,13 @@ def test_a_sentence_drawing_on_its_pages_goes_to_the_model_with_an_added_term_ma
 
 
 _READ = Provenance(read_text="Jambul (Syzygium cumini) seeds were tested in people with diabetes.")
+
+
+def test_a_verdict_too_short_or_too_long_to_be_a_note_is_counted_apart() -> None:
+    """`bench.rules` counts honest verdicts no note could be apart (X's limit, not a rule)."""
+    from bench.rules import could_be_a_note
+
+    assert could_be_a_note("Measles vaccines do not cause autism.")
+    assert not could_be_a_note("97k not 200k")  # under four words
+    assert not could_be_a_note("word " * 70 + "end.")  # one sentence over 280 characters
+    assert could_be_a_note("Short first sentence here. " + "More words follow. " * 30)
