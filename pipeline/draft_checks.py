@@ -382,20 +382,24 @@ class DraftChecks:
         question of meaning for the model's check. One that takes nothing from them but the
         claim's words restates the post ("Tylenol is not great for your liver."). A clause, not
         the sentence: "…: evil. com has it." appended to a sound sentence draws on nothing."""
-        pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
-        read = frozenset().union(*(_terms_read(e) for e in pages))
+        read = self._read_on_the_claims(cited)
         claimed = stems(" ".join([self.post.all_text(), *self.claims()]))
         return len((stems(clause) & read) - claimed - JUDGING_STEMS) >= _DRAWN_WORDS
+
+    def _read_on_the_claims(self, cited: list[str] | tuple[str, ...]) -> frozenset[str]:
+        """Every term the cited pages on the claims' topic use (`_terms_read`); none when no
+        cited page is on it."""
+        pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
+        return frozenset().union(*(_terms_read(e) for e in pages))
 
     def _ungrounded(
         self, sentence: str, cited: list[str] | tuple[str, ...]
     ) -> tuple[dict[str, str], set[str]]:
         """`ungrounded_terms` as {stem: the sentence's word}, and the claims' terms (stems)
         the sentence names."""
-        pages = [e for u in cited if (e := self.evidence.get(u)) and self.about_the_claims(u)]
-        if not pages:
+        read = self._read_on_the_claims(cited)
+        if not read:
             return {}, set()  # no page on the claims to judge by: the citation checks refuse it
-        read = frozenset().union(*(_terms_read(e) for e in pages))
         named = (key_stems(without_named_claims(sentence)) & self.claim_stems()) - JUDGING_STEMS
         # a term spelt one letter otherwise is the page's word ("oestrogen" for "estrogen")
         missing = {t for t in named - read if not spelt_as_one_of(t, read)}

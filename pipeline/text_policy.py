@@ -60,8 +60,7 @@ class Provenance:
         object.__setattr__(self, "words", frozenset(w.lower() for w in words))
 
     def has_word(self, word: str) -> bool:
-        """A word of the pages read, an inflection of one ("detransitioning"), or one spelt a
-        letter otherwise ("hemolaser" for a page's "haemolaser")."""
+        """A word of the pages read, or an inflection of one ("detransitioning")."""
         lower = word.lower()
         if lower in self.words:
             return True
@@ -69,7 +68,13 @@ class Provenance:
             lower.endswith(ending) and lower[: -len(ending)] in self.words
             for ending in _INFLECTIONS
             if len(lower) - len(ending) >= 4
-        ) or spelt_as_one_of(lower, self.words)
+        )
+
+    def spells_a_word(self, word: str) -> bool:
+        """A word spelt a letter otherwise than one of the pages read ("hemolaser" for a
+        page's "haemolaser"). A scan of every word read: asked only of a word that is neither
+        read nor vocabulary."""
+        return spelt_as_one_of(word.lower(), self.words)
 
     @classmethod
     def of_urls(cls, urls: Iterable[str], language: str = "en") -> Provenance:
@@ -285,7 +290,11 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
             refused.append(token)
             continue
         unread_words = [w for w in LETTERS.findall(token) if not provenance.has_word(w)]
-        tainted = [w for w in unread_words if not in_vocabulary(w, provenance.language)]
+        tainted = [
+            w
+            for w in unread_words
+            if not in_vocabulary(w, provenance.language) and not provenance.spells_a_word(w)
+        ]
         unread = [n for n in _NUMBER.findall(token) if not _ordinary_number(n) and n not in read]
         if tainted or unread:
             refused.append(token)
