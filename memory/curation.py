@@ -80,6 +80,12 @@ def provenance(item: MemoryItem) -> str:
     )
 
 
+# The newest episodes of a lesson whose crowd verdict the board reads: a lesson reinforced by
+# many episodes would otherwise cost a read of each every time the board is opened
+# (`evonote memory show` reads them all).
+BOARD_VERDICTS = 5
+
+
 class CrowdVerdicts(Protocol):
     async def crowd_said(self, episode_id: int) -> str | None:
         """What X's raters found of the episode's note (and whether the moderators' votes say
@@ -118,7 +124,7 @@ class LessonDesk:
             for lesson_id, item in shown.items():
                 said = [
                     f"episode {e}: {line}"
-                    for e in item.source_episodes
+                    for e in sorted(item.source_episodes)[-BOARD_VERDICTS:]
                     if (line := await self.verdicts.crowd_said(e)) is not None
                 ]
                 if said:
