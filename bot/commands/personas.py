@@ -32,7 +32,9 @@ def add_parser(sub: Subparsers) -> None:
     psub = personas.add_subparsers(dest="personas_command", required=True)
     build = psub.add_parser("build", help="fit the rater space on real ratings and cluster it")
     score = psub.add_parser(
-        "score", help="the official first round's fit and note status, in X's file layout"
+        "score",
+        help="the official first round's fit and note status, in X's file layout, with X's "
+        "Gaussian model's intercept and status beside it",
     )
     for command in (build, score):
         command.add_argument("--ratings", type=Path, required=True, help="ratings TSV (2021/now)")
