@@ -9,6 +9,7 @@ retries and double clicks harmless.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
@@ -41,6 +42,7 @@ from pipeline.desk.note_desk import NoteDesk
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
+VOUCH_WAIT_S = 2.0
 Ack = Callable[..., Awaitable[None]]
 T = TypeVar("T")
 
@@ -131,10 +133,20 @@ class SlackFrontend:
         """Persist the request, post the card, run the episode behind it (in the background)."""
         self.background.spawn(self._request(asked))
 
+    async def vouched(self, user: str) -> bool:
+        """Whether a moderator vouches for the requester (a moderator, or a member of a
+        moderators' user group): their episodes' lessons count as support. Asked of Slack at
+        most `VOUCH_WAIT_S`: a slow or failing Slack delays no request, whose lessons then
+        count as a plain account's (the safe side)."""
+        try:
+            async with asyncio.timeout(VOUCH_WAIT_S):
+                return await self.moderators.is_moderator(user)
+        except TimeoutError:
+            log.warning("moderator groups not read in %s s: %s asks unvouched", VOUCH_WAIT_S, user)
+            return False
+
     async def _request(self, asked: Asked) -> None:
-        # a moderator (or a member of a moderators' user group) is vouched for: their
-        # episodes' lessons count as support
-        vouched = await self.moderators.is_moderator(asked.user)
+        vouched = await self.vouched(asked.user)
         request = NoteRequest(
             post_ref=asked.text,
             requester=asked.user,

@@ -1,11 +1,17 @@
 """The moderators' lesson board says what X's raters found of the notes each lesson was
 learned from, and where the moderators' votes say otherwise (#45): on Slack's App Home and in
-Discord's lessons embed, as `memory show` does."""
+Discord's lessons embed, as `memory show` does. And who vouches for a lesson's requesters is
+asked of Slack without holding up the request (#43)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from datetime import UTC, datetime
+from types import SimpleNamespace
+
+import pytest
 
 from bot.discord.views import lessons_embed
 from bot.slack.blocks import lesson_blocks
@@ -55,3 +61,29 @@ async def test_the_board_shows_the_crowds_verdict_beside_the_lessons_it_concerns
     # without the crowd's verdicts (no store to ask), nothing is said
     plain = await LessonDesk(Items([lesson(1, [4])])).board(datetime.now(UTC))  # type: ignore[arg-type]
     assert plain.crowd == {} and "raters on X" not in json.dumps(lesson_blocks(plain, True))
+
+
+class Moderators:
+    def __init__(self, delay_s: float) -> None:
+        self.delay_s = delay_s
+
+    async def is_moderator(self, user: str, fresh: bool = False) -> bool:
+        await asyncio.sleep(self.delay_s)
+        return user == "UMOD"
+
+
+async def test_a_slow_slack_delays_no_request_and_vouches_for_no_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whether a requester is vouched for is asked of Slack's user groups for at most
+    VOUCH_WAIT_S: a hung Slack costs no request its storage, only the vouch."""
+    from bot.slack import frontend
+
+    monkeypatch.setattr(frontend, "VOUCH_WAIT_S", 0.05)
+    quick = SimpleNamespace(moderators=Moderators(0.0))
+    assert await frontend.SlackFrontend.vouched(quick, "UMOD")  # type: ignore[arg-type]
+    assert not await frontend.SlackFrontend.vouched(quick, "U1")  # type: ignore[arg-type]
+    hung = SimpleNamespace(moderators=Moderators(30.0))
+    started = time.monotonic()
+    assert not await frontend.SlackFrontend.vouched(hung, "UMOD")  # type: ignore[arg-type]
+    assert time.monotonic() - started < 5
