@@ -140,13 +140,16 @@ class TimedModel:
     """The adapter, keeping each call's latency and output tokens for the report."""
 
     inner: OpenAIChatModel
-    calls: list[tuple[str, float, int]] = field(default_factory=list)
+    # (schema, seconds, output tokens, prompt tokens)
+    calls: list[tuple[str, float, int, int]] = field(default_factory=list)
 
     async def structured(
         self, messages: Sequence[ChatMessage], output: type[T], *, timeout_s: float
     ) -> ModelReply[T]:
         reply = await self.inner.structured(messages, output, timeout_s=timeout_s)
-        self.calls.append((output.__name__, reply.latency_s, reply.completion_tokens))
+        self.calls.append(
+            (output.__name__, reply.latency_s, reply.completion_tokens, reply.prompt_tokens)
+        )
         return reply
 
 
@@ -209,6 +212,7 @@ async def one_episode(
         "search": (t.search_s / scale, sum(web.searched_s)),
         "visit": (t.visit_s / scale, sum(web.read_s) + sum(c[1] for c in notes) / scale),
         "inference": (t.inference_s / scale, sum(c[1] for c in inference) / scale),
+        "by_call": [(c[0], c[1] / scale, c[2], c[3]) for c in model.calls if c[0] != "RatingForm"],
     }
 
 
@@ -248,6 +252,14 @@ async def measure(server: SimulatedModelServer, args: argparse.Namespace, at_onc
         lines.append(
             f"  {phase:<9}: critical path {path / len(rows):5.1f} s of a sequential "
             f"{total / len(rows):5.1f} s (ratio {path / total if total else 0:.2f})"
+        )
+    lines.append("  by call type, per episode: calls · prompt / output tokens · seconds in calls")
+    for schema in sorted({c[0] for r in rows for c in r["by_call"]}):
+        calls = [c for r in rows for c in r["by_call"] if c[0] == schema]
+        n = len(rows)
+        lines.append(
+            f"    {schema:<18} {len(calls) / n:5.1f} · {sum(c[3] for c in calls) / n:6.0f} / "
+            f"{sum(c[2] for c in calls) / n:4.0f} · {sum(c[1] for c in calls) / n:5.1f} s"
         )
     return "\n".join(lines)
 

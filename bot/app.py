@@ -485,10 +485,11 @@ def make_memory_store(app: App) -> MemoryStore:
 
 
 def make_scheduler(app: App, jobs: list[Job]) -> JobScheduler:
-    """The periodic jobs behind the database lease: one active scheduler across processes."""
+    """The periodic jobs behind the database lease: one active scheduler across processes,
+    held by this process (its owner id, as its episodes' leases name it)."""
     from adapters.sqlstore.lease import SqlLeaseStore
 
-    return JobScheduler(SqlLeaseStore(app.engine), owner_id("serve"), jobs)
+    return JobScheduler(SqlLeaseStore(app.engine), app.notes.worker_id, jobs)
 
 
 def make_scanner(app: App) -> WatchScanner | None:
@@ -639,7 +640,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             store=store,
             posts=PostResolver(make_post_sources(settings, http)),
             runner=runner,
-            worker_id=owner_id(role),
+            worker_id=await asyncio.to_thread(owner_id, role),  # reads /proc: off the loop
             memory_mode=settings.memory.mode,
             panel=panel,
             on_finished=metrics.observe,

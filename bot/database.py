@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
@@ -84,6 +85,10 @@ async def open_stores(settings: Settings) -> AsyncIterator[Stores]:
         yield Stores(engine, EpisodeStore(engine), SqlMemoryStore(engine), SubmissionStore(engine))
 
 
+def newest_revision(config: Config) -> str | None:
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
 async def schema_of(settings: Settings) -> tuple[str, str | None, str]:
     """(where the database is, its schema revision, the newest one), after migrating it."""
     engine = await asyncio.to_thread(make_engine, settings.database_url)
@@ -94,7 +99,7 @@ async def schema_of(settings: Settings) -> tuple[str, str | None, str]:
                 lambda sync: MigrationContext.configure(sync).get_current_revision()
             )
         config = alembic_config(settings.database_url)
-        head = ScriptDirectory.from_config(config).get_current_head()
+        head = await asyncio.to_thread(newest_revision, config)  # reads the scripts' files
         return engine.url.render_as_string(), current, head or ""
     finally:
         await engine.dispose()
@@ -104,9 +109,9 @@ async def read_lessons(folder: Path) -> list[MemoryItem]:
     """The lessons in an earlier run's database (`OUT/<variant>/evonote.db`), read only: it is
     neither migrated nor changed."""
     path = folder / "evonote.db"
-    if not path.is_file():
+    if not await asyncio.to_thread(path.is_file):
         raise ConfigurationError(f"{folder} holds no evonote.db (an earlier run's variant folder)")
-    engine = make_engine(f"sqlite+aiosqlite:///{path}")
+    engine = await asyncio.to_thread(make_engine, f"sqlite+aiosqlite:///{path}")
     try:
         return await SqlMemoryStore(engine).items()
     except SQLAlchemyError as e:

@@ -12,6 +12,7 @@ import textwrap
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from enum import StrEnum
 
 import discord
 from matplotlib.figure import Figure
@@ -106,25 +107,37 @@ class Digest:
         return "\n".join(lines)
 
 
-# The outcomes the digest tells apart, in the text and in the chart alike, with their colours.
+class Outcome(StrEnum):
+    """What became of a finished episode, as the digest tells them apart: its status, with a
+    failure on input the requester's to fix (not a post EvoNote could check) told apart."""
+
+    NOTED = EpisodeStatus.NOTED.value
+    ABSTAINED = EpisodeStatus.ABSTAINED.value
+    FAILED = EpisodeStatus.FAILED.value
+    REJECTED_INPUT = "rejected input"
+
+
+# The outcomes' colours, in the chart
 OUTCOMES = {
-    "noted": "#2e7d32",
-    "abstained": "#9e9e9e",
-    "failed": "#c62828",
-    "rejected input": "#ffb300",  # not a post EvoNote could check: the requester's to fix
+    Outcome.NOTED: "#2e7d32",
+    Outcome.ABSTAINED: "#9e9e9e",
+    Outcome.FAILED: "#c62828",
+    Outcome.REJECTED_INPUT: "#ffb300",
 }
 
 
-def outcome(episode: Episode) -> str | None:
-    """What became of a finished episode, as the digest counts it (None: not finished)."""
+def outcome(episode: Episode) -> Outcome | None:
+    """What became of a finished episode (None: not finished)."""
     if episode.status == EpisodeStatus.FAILED:
-        return "rejected input" if episode.failure_kind == FailureKind.INPUT else "failed"
+        return (
+            Outcome.REJECTED_INPUT if episode.failure_kind == FailureKind.INPUT else Outcome.FAILED
+        )
     if episode.status in (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED):
-        return str(episode.status.value)
+        return Outcome(episode.status.value)
     return None
 
 
-def daily_outcomes(episodes: list[Episode], days: list[date]) -> dict[str, list[int]]:
+def daily_outcomes(episodes: list[Episode], days: list[date]) -> dict[Outcome, list[int]]:
     per_day = Counter((outcome(e), e.created_at.date()) for e in episodes)
     return {name: [per_day[(name, day)] for day in days] for name in OUTCOMES}
 
@@ -179,10 +192,10 @@ async def build_digest(
     votes = await votes_on_answers(store, await store.votes_since(since), month)
     digest = Digest(
         since=since,
-        noted=sum(outcome(e) == "noted" for e in today),
-        abstained=sum(outcome(e) == "abstained" for e in today),
-        failed=sum(outcome(e) == "failed" for e in today),
-        rejected=sum(outcome(e) == "rejected input" for e in today),
+        noted=sum(outcome(e) == Outcome.NOTED for e in today),
+        abstained=sum(outcome(e) == Outcome.ABSTAINED for e in today),
+        failed=sum(outcome(e) == Outcome.FAILED for e in today),
+        rejected=sum(outcome(e) == Outcome.REJECTED_INPUT for e in today),
         votes_up=sum(v.vote > 0 for v in votes),
         votes_down=sum(v.vote < 0 for v in votes),
         prompt_tokens=sum(e.prompt_tokens or 0 for e in today),

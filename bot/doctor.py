@@ -176,7 +176,7 @@ async def check_embedder(settings: Settings) -> Check:
 
 async def check_data_dir(settings: Settings) -> Check:
     try:
-        prepare_data_dir(settings)
+        await asyncio.to_thread(prepare_data_dir, settings)
     except ConfigurationError as e:
         return Check("data folder", False, str(e))
     return Check("data folder", True, str(settings.data_dir.expanduser()))

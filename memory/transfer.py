@@ -19,6 +19,7 @@ from memory.prompts import (
     DistilledLesson,
 )
 from pipeline.ports import MemoryPhase
+from pipeline.vocabulary import load_word_lists
 
 
 @dataclass
@@ -92,6 +93,7 @@ async def import_lessons(
     and requesters."""
     report = ImportReport()
     seen: set[tuple[str, str, str, str]] = set()
+    await load_word_lists()  # the lesson filter's word lists, read off the event loop
     for n, item in enumerate(items, start=1):
         lesson = normalised(
             DistilledLesson(

@@ -10,16 +10,38 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from pipeline.actions import Write
 from pipeline.claim_stance import states_nothing
+from pipeline.evidence import Evidence
 from pipeline.findings import Finding, RuleId
 from pipeline.lexicon import ends_a_sentence, said_as, word_count
 from pipeline.note_text import NOTE_CHAR_LIMIT, AssembledNote, prose_findings
+from pipeline.text_policy import Provenance
 
-if TYPE_CHECKING:
-    from pipeline.draft_checks import DraftChecks
+
+class DraftContext(Protocol):
+    """What the rules ask of the post and the pages read that a draft is checked against
+    (`pipeline.draft_checks.DraftChecks`, which holds them and runs the rules)."""
+
+    @property
+    def evidence(self) -> dict[str, Evidence]: ...
+
+    def provenance(self) -> Provenance: ...
+
+    def about_the_claims(self, url: str) -> bool: ...
+
+    def repeats_the_example(self, sentence: str) -> bool: ...
+
+    def repeats_the_post(self, sentence: str) -> bool: ...
+
+    def unsourced_attribution(
+        self, sentence: str, cited: list[str] | tuple[str, ...]
+    ) -> str | None: ...
+
+    def added_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]: ...
+
 
 Scope = Literal["sentence", "draft"]
 
@@ -69,7 +91,7 @@ class Draft:
     memo: dict[str, list[tuple[RuleId, str]]] = field(default_factory=dict, compare=False)
 
 
-DraftCheck = Callable[["DraftChecks", Draft], list[Finding]]
+DraftCheck = Callable[[DraftContext, Draft], list[Finding]]
 
 
 @dataclass(frozen=True)
@@ -92,11 +114,11 @@ class Rule:
 
 
 def _each_sentence(
-    check: Callable[[DraftChecks, Draft, int, str], str | None], rule: RuleId
+    check: Callable[[DraftContext, Draft, int, str], str | None], rule: RuleId
 ) -> DraftCheck:
     """A sentence rule as a draft check: a finding for each sentence it refuses."""
 
-    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+    def findings(checks: DraftContext, draft: Draft) -> list[Finding]:
         return [
             Finding(rule, feedback, i)
             for i, sentence in enumerate(draft.sentences, start=1)
@@ -106,8 +128,8 @@ def _each_sentence(
     return findings
 
 
-def _whole_draft(check: Callable[[DraftChecks, Draft], str | None], rule: RuleId) -> DraftCheck:
-    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+def _whole_draft(check: Callable[[DraftContext, Draft], str | None], rule: RuleId) -> DraftCheck:
+    def findings(checks: DraftContext, draft: Draft) -> list[Finding]:
         feedback = check(checks, draft)
         return [] if feedback is None else [Finding(rule, feedback)]
 
@@ -119,7 +141,7 @@ def _text_policy(rule: RuleId) -> DraftCheck:
     sentence, so that code may drop the one that fails, and on the whole prose (a link can be
     spelt across sentences), where no sentence alone shows it."""
 
-    def findings(checks: DraftChecks, draft: Draft) -> list[Finding]:
+    def findings(checks: DraftContext, draft: Draft) -> list[Finding]:
         provenance = checks.provenance()
         if "policy" not in draft.memo:
             draft.memo["policy"] = prose_findings(draft.action.text, provenance)
@@ -138,7 +160,7 @@ def _text_policy(rule: RuleId) -> DraftCheck:
     return findings
 
 
-def _not_read(checks: DraftChecks, draft: Draft) -> str | None:
+def _not_read(checks: DraftContext, draft: Draft) -> str | None:
     if not draft.unread:
         return None
     # a weak model cited the post's own link three times over: the pages it may cite are
@@ -152,7 +174,7 @@ def _not_read(checks: DraftChecks, draft: Draft) -> str | None:
     )
 
 
-def _off_topic(checks: DraftChecks, draft: Draft) -> str | None:
+def _off_topic(checks: DraftContext, draft: Draft) -> str | None:
     off = [u for u in draft.cited if not checks.about_the_claims(u)]
     if not off:
         return None
@@ -163,7 +185,7 @@ def _off_topic(checks: DraftChecks, draft: Draft) -> str | None:
     )
 
 
-def _no_citation(checks: DraftChecks, draft: Draft) -> str | None:
+def _no_citation(checks: DraftContext, draft: Draft) -> str | None:
     if draft.note.urls or draft.unread:
         return None
     return "Cite at least one page you have read."
@@ -173,25 +195,25 @@ def _prose(draft: Draft) -> str:
     return draft.note.text.split("\n\n")[0].strip()
 
 
-def _no_prose(checks: DraftChecks, draft: Draft) -> str | None:
+def _no_prose(checks: DraftContext, draft: Draft) -> str | None:
     return None if _prose(draft) else "The note has no prose."
 
 
-def _too_short(checks: DraftChecks, draft: Draft) -> str | None:
+def _too_short(checks: DraftContext, draft: Draft) -> str | None:
     prose = _prose(draft)
     if not prose or word_count(prose) >= MIN_NOTE_WORDS:
         return None
     return "Too short to be a note: write at least one full sentence."
 
 
-def _cut_off(checks: DraftChecks, draft: Draft) -> str | None:
+def _cut_off(checks: DraftContext, draft: Draft) -> str | None:
     prose = _prose(draft)
     if not prose or word_count(prose) < MIN_NOTE_WORDS or ends_a_sentence(prose):
         return None
     return "The last sentence is cut off: end the note with a full sentence."
 
 
-def _too_long(checks: DraftChecks, draft: Draft) -> str | None:
+def _too_long(checks: DraftContext, draft: Draft) -> str | None:
     if draft.note.length <= NOTE_CHAR_LIMIT:
         return None
     return (
@@ -201,14 +223,14 @@ def _too_long(checks: DraftChecks, draft: Draft) -> str | None:
     )
 
 
-def _repeated(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _repeated(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     first = next(
         j for j, s in enumerate(draft.sentences, start=1) if said_as(s) == said_as(sentence)
     )
     return None if first == i else f"Say each thing once: sentence {i} repeats sentence {first}."
 
 
-def _question(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _question(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """A question is no fact: the real model published a page's headings ("What is (are)
     Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
     if not sentence.rstrip("\"'”’)]»").endswith("?"):
@@ -216,7 +238,7 @@ def _question(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str |
     return f"State facts: sentence {i} is a question."
 
 
-def _about_the_note(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _about_the_note(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     if not (_ABOUT_THE_NOTE.match(sentence) or _ABOUT_THE_EVIDENCE.search(sentence)):
         return None
     return (
@@ -225,7 +247,7 @@ def _about_the_note(checks: DraftChecks, draft: Draft, i: int, sentence: str) ->
     )
 
 
-def _example(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _example(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     if not checks.repeats_the_example(sentence):
         return None
     return (
@@ -234,7 +256,7 @@ def _example(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | 
     )
 
 
-def _copies_post(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _copies_post(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     if not checks.repeats_the_post(sentence):
         return None
     return (
@@ -243,7 +265,7 @@ def _copies_post(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> st
     )
 
 
-def _attribution(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _attribution(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     if (who := checks.unsourced_attribution(sentence, draft.cited)) is None:
         return None
     return (
@@ -252,7 +274,7 @@ def _attribution(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> st
     )
 
 
-def _verdict_only(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _verdict_only(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """A sentence that only judges ("The post is correct.", "This is misleading.") gives a
     reader nothing to check: code drops it, and a note of nothing else is refused. Seen with the
     real model: code dropped three refused sentences and kept "The post is correct." — the
@@ -265,7 +287,7 @@ def _verdict_only(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> s
     )
 
 
-def _ungrounded(checks: DraftChecks, draft: Draft, i: int, sentence: str) -> str | None:
+def _ungrounded(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     if not (terms := checks.added_terms(sentence, draft.cited)):
         return None
     return (

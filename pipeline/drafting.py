@@ -98,7 +98,7 @@ class Drafting:
                 f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters{checked}{repair}",
                 reply,
             )
-            await self.s.tell("done", "noted")
+            await self.s.tell("done", EpisodeStatus.NOTED)
             self.s.support_checked = support_checked
             return self.s.finish(
                 EpisodeOutcome(

@@ -5,18 +5,28 @@ step log and the timings. The episode's run (`pipeline.episode`), its research
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
 from pipeline.actions import Write
 from pipeline.brief import VerificationBrief
-from pipeline.budget import BudgetUse
+from pipeline.budget import BudgetUse, EvidenceBudget
 from pipeline.draft_checks import DraftChecks
 from pipeline.errors import ModelTimeout
 from pipeline.evidence import Evidence, SearchResult, SupportVerdicts
 from pipeline.findings import Finding
-from pipeline.ports import ChatMessage, Lesson, ModelReply
+from pipeline.ports import (
+    Captioner,
+    ChatMessage,
+    ChatModel,
+    Lesson,
+    MemoryRetriever,
+    ModelReply,
+    PageReader,
+    SearchEngine,
+)
 from pipeline.post import Post
 from pipeline.prompts import log_line
 from pipeline.step_log import StepLog
@@ -29,8 +39,30 @@ from pipeline.trajectory import (
     Timings,
 )
 
-if TYPE_CHECKING:
-    from pipeline.episode import EpisodeRunner
+
+class EpisodeTools(Protocol):
+    """What an episode works with: its collaborators, budget and clock
+    (`pipeline.episode.EpisodeRunner`, which holds one set of them for every episode)."""
+
+    @property
+    def model(self) -> ChatModel: ...
+    @property
+    def search(self) -> SearchEngine: ...
+    @property
+    def reader(self) -> PageReader: ...
+    @property
+    def memory(self) -> MemoryRetriever: ...
+    @property
+    def budget(self) -> EvidenceBudget: ...
+    @property
+    def clock(self) -> Callable[[], float]: ...
+    @property
+    def captioner(self) -> Captioner | None: ...
+    @property
+    def call_timeout_s(self) -> float: ...
+    @property
+    def lessons_per_phase(self) -> int: ...
+
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -46,7 +78,7 @@ class EpisodeState:
 
     def __init__(
         self,
-        runner: EpisodeRunner,
+        runner: EpisodeTools,
         post: Post,
         journal: StepJournal | None,
         progress: ProgressListener | None,
@@ -143,5 +175,5 @@ class EpisodeState:
         return outcome
 
     async def abstain(self, reason: str) -> EpisodeOutcome:
-        await self.tell("done", "abstained")
+        await self.tell("done", EpisodeStatus.ABSTAINED)
         return self.finish(EpisodeOutcome(status=EpisodeStatus.ABSTAINED, abstain_reason=reason))

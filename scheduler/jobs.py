@@ -71,7 +71,10 @@ class JobScheduler:
     def start(self) -> None:
         """Must be called inside a running event loop (AsyncIOScheduler's rule)."""
         self.scheduler = AsyncIOScheduler(
-            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 600}
+            job_defaults={"coalesce": True, "max_instances": 1, "misfire_grace_time": 600},
+            # intervals need no local time; without one APScheduler reads the machine's time
+            # zone from its files, on the event loop
+            timezone=UTC,
         )
         renew = Job("renew_lease", self.holds_lease, self.ttl.total_seconds() / 3)
         for job in [*self.jobs, renew]:

@@ -133,6 +133,13 @@ class MiniLMEncoder:
         return (pooled / np.maximum(norms, 1e-12)).astype(np.float32)  # type: ignore[no-any-return]
 
 
+def _one_blas_thread_encoder() -> MiniLMEncoder:
+    """The encoder, with one BLAS thread for the process (finding the BLAS libraries reads
+    /proc: in a thread, as the model's files are)."""
+    threadpool_limits(limits=1, user_api="blas")
+    return MiniLMEncoder()
+
+
 class LocalEmbedder:
     """`Embedder` over the local MiniLM encoder, loaded once, run in a worker thread."""
 
@@ -151,8 +158,7 @@ class LocalEmbedder:
                 # The encoder's matrices are small: BLAS threads only add contention (measured
                 # here: 16 ms of CPU per query with one thread, 75 ms with two, and far worse
                 # under load). One thread for the process, which is I/O-bound anyway.
-                threadpool_limits(limits=1, user_api="blas")
-                self._encoder = await asyncio.to_thread(MiniLMEncoder)
+                self._encoder = await asyncio.to_thread(_one_blas_thread_encoder)
             return self._encoder
 
     async def embed(self, texts: list[str]) -> Vector:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
@@ -321,7 +322,10 @@ class EpisodeStore:
                     )
                 )
             ).all()
-        orphans = [r for r in running if r.lease_owner and gone(r.lease_owner)]
+        owners = {r.lease_owner for r in running if r.lease_owner}
+        # whether a process is gone is read from /proc: off the event loop
+        dead = await asyncio.to_thread(lambda: {owner for owner in owners if gone(owner)})
+        orphans = [r for r in running if r.lease_owner in dead]
         requeued: list[int] = []
         failed: list[int] = []
         for row in orphans:

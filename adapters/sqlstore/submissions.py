@@ -19,9 +19,9 @@ from adapters.sqlstore.tables import (
     SubmissionRow,
     utcnow,
 )
-from pipeline.desk.episode import CROWD_PLATFORM, Submission
+from pipeline.desk.episode import CROWD_PLATFORM, Submission, Vote
 from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
-from pipeline.desk.submission import NoteEvaluation
+from pipeline.desk.submission import CardRecords, NoteEvaluation
 
 
 def _typed(row: SubmissionRow | None) -> Submission | None:
@@ -112,6 +112,41 @@ class SubmissionStore:
         async with self.sessions() as session:
             row = await session.get(SubmissionQueueRow, episode_id)
             return None if row is None else row.reason
+
+    async def card_records(self, episode_id: int, post_id: str | None) -> CardRecords:
+        """Everything an episode's card shows, in one session: a card is drawn at every state
+        an episode reaches, on every vote, and was 5 reads each."""
+        async with self.sessions() as session:
+            votes = await session.exec(
+                select(FeedbackRow)
+                .where(FeedbackRow.episode_id == episode_id)
+                .order_by(col(FeedbackRow.id))
+            )
+            mine = await session.exec(
+                select(SubmissionRow).where(SubmissionRow.episode_id == episode_id)
+            )
+            submission = _typed(mine.first())
+            queued = await session.get(SubmissionQueueRow, episode_id)
+            scores = await session.exec(
+                select(NoteEvaluationRow)
+                .where(NoteEvaluationRow.episode_id == episode_id)
+                .order_by(col(NoteEvaluationRow.id))
+            )
+            post_noted = None
+            if post_id is not None:
+                on_post = await session.exec(
+                    select(SubmissionRow).where(SubmissionRow.post_id == post_id)
+                )
+                post_noted = _typed(on_post.first())
+            return CardRecords(
+                votes=[Vote.model_validate(r, from_attributes=True) for r in votes],
+                submission=submission,
+                queued=None if queued is None else queued.reason,
+                evaluations=[
+                    NoteEvaluation.model_validate(r, from_attributes=True) for r in scores
+                ],
+                post_noted=post_noted,
+            )
 
     async def unqueue(self, episode_id: int) -> None:
         async with self.sessions() as session:

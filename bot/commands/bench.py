@@ -158,7 +158,7 @@ async def make_stream(
         train, test = split_by_time(posts, parse_split(args.split))
     lessons: list[MemoryItem] = []
     if (source := args.memory_from) is not None:
-        if source.is_dir():
+        if await asyncio.to_thread(source.is_dir):
             lessons = await read_lessons(source)
         else:
             lessons = read_jsonl(await asyncio.to_thread(source.read_text, "utf-8"))

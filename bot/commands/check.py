@@ -14,6 +14,7 @@ from bot.settings import ConfigurationError, Settings
 from pipeline.errors import InvalidPostInput, ModelUnavailable, PostUnavailable
 from pipeline.redact import redact
 from pipeline.request import NoteRequest
+from pipeline.trajectory import EpisodeStatus
 
 if TYPE_CHECKING:
     from pipeline.trajectory import Progress
@@ -54,7 +55,7 @@ def progress_lines(personas: int) -> Callable[[Progress], Awaitable[None]]:
             file=sys.stderr,
             flush=True,
         )
-        if event.phase == "done" and event.detail == "noted" and personas:
+        if event.phase == "done" and event.detail == EpisodeStatus.NOTED and personas:
             print(
                 f"· forecasting: {personas} simulated raters rate the note (--no-forecast "
                 "skips this)",

@@ -16,30 +16,25 @@ import discord
 from discord import app_commands
 
 from bot.background import BackgroundTasks
-from bot.discord.embeds import card_embed, evidence_text, preview_embed
+from bot.discord.embeds import card_embed, evidence_text
 from bot.discord.lessons import LessonsBoard
+from bot.discord.triggers import MessageTriggers
 from bot.discord.views import (
     CardButton,
     DraftLinkButton,
     InteractionEditor,
     LessonButton,
-    MessageEditor,
     ReasonModal,
     card_view,
-    draft_view,
 )
 from bot.settings import DiscordSettings
 from memory.curation import LessonDesk
 from pipeline.card import NoteCard
 from pipeline.desk.moderation import Answer, Voter
 from pipeline.desk.note_desk import CardView, NoteDesk
-from pipeline.note_text import find_urls
 from pipeline.request import NoteRequest, ReplyTarget
-from pipeline.trajectory import EpisodeStatus
 
 log = logging.getLogger(__name__)
-SEARCH_EMOJI = "🔎"
-MAX_LINKS = 5  # post links previewed in one message
 Interaction = discord.Interaction[Any]
 
 
@@ -52,10 +47,10 @@ class EvoNoteClient(discord.Client):
         await self.evonote.setup()
 
     async def on_raw_reaction_add(self, payload: discord.RawReactionActionEvent) -> None:
-        await self.evonote.on_reaction(payload)
+        await self.evonote.triggers.on_reaction(payload)
 
     async def on_message(self, message: discord.Message) -> None:
-        await self.evonote.on_posted(message)
+        await self.evonote.triggers.on_posted(message)
 
 
 class DiscordFrontend:
@@ -87,6 +82,16 @@ class DiscordFrontend:
             self.lessons.show
         )
         self.background = BackgroundTasks("discord")
+        self.triggers = MessageTriggers(
+            cards,
+            settings,
+            self.client,
+            allowed=self.allowed,
+            moderates=self.moderates,
+            start=self.start,
+            tell=self.tell,
+            note=self.on_note,
+        )
 
     async def setup(self) -> None:
         self.client.add_dynamic_items(CardButton, LessonButton, DraftLinkButton)
@@ -175,69 +180,6 @@ class DiscordFrontend:
             await self.tell(interaction, "That message has no text or link to check.")
             return
         await self.on_note(interaction, text)
-
-    async def on_reaction(self, payload: discord.RawReactionActionEvent) -> None:
-        if (
-            not self.settings.reaction_trigger
-            or str(payload.emoji) != SEARCH_EMOJI
-            or not self.allowed(payload.guild_id, payload.channel_id)
-        ):
-            return
-        channel = self.client.get_channel(payload.channel_id)
-        if not isinstance(channel, discord.abc.Messageable):
-            return
-        target = await channel.fetch_message(payload.message_id)
-        if not target.content.strip():
-            return
-        queued = NoteCard(episode_id=0, status=EpisodeStatus.QUEUED)
-        reply = await target.reply(embed=card_embed(queued))
-        editor = MessageEditor(reply, self.settings.progress_interval_s)
-        key = f"discord:reaction:{payload.message_id}"
-        vouched = self.moderates(payload.member)
-        self.start(target.content, editor, payload.user_id, payload.channel_id, key, vouched)
-
-    async def on_posted(self, message: discord.Message) -> None:
-        """A message in a link channel: each post link in it gets a preview reply with Draft a
-        note, or its draft at once (`auto_draft`); one episode per post and channel. Bots'
-        messages, and channels not listed, are ignored."""
-        channel, guild = message.channel.id, getattr(message.guild, "id", None)
-        if (
-            message.author.bot
-            or channel not in self.settings.link_channel_ids
-            or not self.allowed(guild, channel)
-        ):
-            return
-        for url in find_urls(message.content)[:MAX_LINKS]:
-            key = self.cards.previews.request_key("discord", str(channel), url)
-            if key is None:
-                continue
-            preview = await self.cards.previews.preview(url, key)
-            if self.settings.auto_draft and preview.episode is None and preview.post is not None:
-                reply = await message.reply(embed=preview_embed(preview, drafting=True))
-                editor = MessageEditor(reply, self.settings.progress_interval_s)
-                vouched = self.moderates(message.author)
-                self.start(url, editor, message.author.id, channel, key, vouched)
-            else:
-                if preview.post is not None:
-                    await message.reply(embed=preview_embed(preview), view=draft_view())
-                else:
-                    await message.reply(embed=preview_embed(preview))
-
-    async def on_draft_link(self, interaction: Interaction) -> None:
-        """Draft a note, under a preview: that post's draft in this channel, once."""
-        embeds = getattr(interaction.message, "embeds", None) or []
-        url = embeds[0].url if embeds else None
-        channel = str(interaction.channel_id)
-        key = self.cards.previews.request_key("discord", channel, url) if url else None
-        if url is None or key is None:
-            await self.tell(interaction, "That button does not point at a post.")
-        elif (seen := await self.cards.asked_before(key)) is not None:
-            await self.tell(
-                interaction,
-                f"A note for this post was already asked for in this channel (episode {seen.id}).",
-            )
-        else:
-            await self.on_note(interaction, url, key)
 
     async def on_button(self, interaction: Interaction, action: str, episode_id: int) -> None:
         episode = await self.desk.episode(episode_id)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
@@ -16,8 +16,35 @@ from bot.throttle import EditThrottle
 from memory.curation import LessonBoard, actions_for, provenance
 from pipeline.card import CardAction, NoteCard
 
-if TYPE_CHECKING:
-    from bot.discord.frontend import DiscordFrontend
+
+class LessonActs(Protocol):
+    async def act(
+        self, interaction: discord.Interaction[Any], action: str, lesson: int
+    ) -> None: ...
+
+
+class DraftLinks(Protocol):
+    async def on_draft_link(self, interaction: discord.Interaction[Any]) -> None: ...
+
+
+class ButtonHandlers(Protocol):
+    """What the buttons call, across restarts: the front end the client carries
+    (`client.evonote`, `bot/discord/frontend.py`)."""
+
+    @property
+    def lessons(self) -> LessonActs: ...
+
+    @property
+    def triggers(self) -> DraftLinks: ...
+
+    async def on_button(
+        self, interaction: discord.Interaction[Any], action: str, episode_id: int
+    ) -> None: ...
+
+    async def vote(
+        self, interaction: discord.Interaction[Any], episode_id: int, vote: int, reason: str | None
+    ) -> None: ...
+
 
 log = logging.getLogger(__name__)
 TOKEN_LIFETIME_S = 14 * 60  # Discord's is 15 minutes; leave a margin
@@ -57,7 +84,7 @@ class CardButton(
         return cls(match["action"], int(match["episode"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        frontend: DiscordFrontend = interaction.client.evonote
+        frontend: ButtonHandlers = interaction.client.evonote
         await frontend.on_button(interaction, self.action, self.episode)
 
 
@@ -82,8 +109,8 @@ class DraftLinkButton(
         return cls()
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        frontend: DiscordFrontend = interaction.client.evonote
-        await frontend.on_draft_link(interaction)
+        frontend: ButtonHandlers = interaction.client.evonote
+        await frontend.triggers.on_draft_link(interaction)
 
 
 def draft_view() -> discord.ui.View:
@@ -105,7 +132,7 @@ class ReasonModal(discord.ui.Modal, title="Why is this note not helpful?"):
         label="What is wrong with it?", style=discord.TextStyle.paragraph, max_length=1000
     )
 
-    def __init__(self, frontend: DiscordFrontend, episode: int) -> None:
+    def __init__(self, frontend: ButtonHandlers, episode: int) -> None:
         super().__init__(timeout=600)
         self.frontend = frontend
         self.episode = episode
@@ -171,7 +198,7 @@ class LessonButton(
         return cls(match["action"], int(match["lesson"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        frontend: DiscordFrontend = interaction.client.evonote
+        frontend: ButtonHandlers = interaction.client.evonote
         await frontend.lessons.act(interaction, self.action, self.lesson)
 
 

@@ -63,6 +63,22 @@ def parse_variants(text: str) -> list[str]:
     return names
 
 
+def resume_ledger(folder: Path) -> list[dict[str, Any]]:
+    """The rows a killed run left, rewritten whole: a torn last line is not continued by the
+    next append."""
+    folder.mkdir(parents=True, exist_ok=True)
+    kept = read_ledger(folder)
+    partial = folder / (LEDGER + ".partial")
+    partial.write_text("".join(json.dumps(r) + "\n" for r in kept), encoding="utf-8")
+    partial.replace(folder / LEDGER)
+    return kept
+
+
+def append_to_ledger(folder: Path, rows: list[dict[str, Any]]) -> None:
+    with (folder / LEDGER).open("a", encoding="utf-8") as ledger:
+        ledger.write("".join(json.dumps(row) + "\n" for row in rows))
+
+
 def read_ledger(folder: Path) -> list[dict[str, Any]]:
     path = folder / LEDGER
     if not path.is_file():
@@ -136,12 +152,7 @@ async def run_variant(
     on_post: Callable[[str, bool], None] = lambda variant, ran: None,
 ) -> list[dict[str, Any]]:
     folder = out / variant
-    folder.mkdir(parents=True, exist_ok=True)
-    kept = read_ledger(folder)
-    # rewrite what survived, so that a torn last line is not continued by the next append
-    partial = folder / (LEDGER + ".partial")
-    partial.write_text("".join(json.dumps(r) + "\n" for r in kept), encoding="utf-8")
-    partial.replace(folder / LEDGER)
+    kept = await asyncio.to_thread(resume_ledger, folder)
     done = {(row["id"], row.get("split", "test")) for row in kept}
     settings = variant_settings(base, variant, folder)
     posts = stream.posts_for(variant)
@@ -149,7 +160,7 @@ async def run_variant(
     for _ in range(len(posts) - len(todo)):
         on_post(variant, False)
     if not todo:
-        return read_ledger(folder)
+        return await asyncio.to_thread(read_ledger, folder)
     async with build(settings) as app:
         judge_model = make_judge_model(settings, app.client)
         timeout = settings.llm.call_timeout_s
@@ -195,22 +206,21 @@ async def run_variant(
             result["retrieval"] = await patterns.retrieval(row, app.memory)
             return result
 
-        with (folder / LEDGER).open("a", encoding="utf-8") as ledger:
-            for split in ("train", "test"):
-                phase = [p for p, s in todo if s == split]
-                for start in range(0, len(phase), concurrency):
-                    window = phase[start : start + concurrency]
-                    results = await asyncio.gather(*(one(p, split) for p in window))
-                    if (evolver := evolvers[split]) is not None:
-                        # judge the whole window before the next one (a run takes `batch`)
-                        for _ in range(-(-len(window) // settings.memory.batch)):
-                            growth.add(await evolver.run_once())
-                    for result in results:
-                        result.update(growth.ledger_fields(app.memory))
-                        ledger.write(json.dumps(result) + "\n")
-                        on_post(variant, True)
-                    ledger.flush()
-    return read_ledger(folder)
+        for split in ("train", "test"):
+            phase = [p for p, s in todo if s == split]
+            for start in range(0, len(phase), concurrency):
+                window = phase[start : start + concurrency]
+                results = await asyncio.gather(*(one(p, split) for p in window))
+                if (evolver := evolvers[split]) is not None:
+                    # judge the whole window before the next one (a run takes `batch`)
+                    for _ in range(-(-len(window) // settings.memory.batch)):
+                        growth.add(await evolver.run_once())
+                for result in results:
+                    result.update(growth.ledger_fields(app.memory))
+                await asyncio.to_thread(append_to_ledger, folder, results)
+                for _ in results:
+                    on_post(variant, True)
+    return await asyncio.to_thread(read_ledger, folder)
 
 
 @dataclass

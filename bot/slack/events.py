@@ -8,12 +8,16 @@ malformed request is a polite reply or a 4xx, never an exception after the ack.
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from bot.slack.messages import plain_text
 
+log = logging.getLogger(__name__)
 MAX_EPISODE_ID = 2**63 - 1
+T = TypeVar("T")
 
 
 class MalformedSlackInput(ValueError):
@@ -241,3 +245,12 @@ class DraftClick:
             channel=text_field(body, "channel", "id"),
             message_ts=ts,
         )
+
+
+def parsed(read: Callable[[dict[str, Any]], T], body: dict[str, Any], what: str) -> T | None:
+    """A payload's facts, or None after logging why it was ignored (it was acked already)."""
+    try:
+        return read(body)
+    except MalformedSlackInput as e:
+        log.warning("ignored a malformed %s: %s", what, e)
+        return None

@@ -9,15 +9,11 @@ retries and double clicks harmless.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any
 
-from slack_bolt import BoltResponse
-from slack_bolt.async_app import AsyncApp
-from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.background import BackgroundTasks
@@ -26,62 +22,23 @@ from bot.slack.blocks import FEEDBACK_ACTION, evidence_blocks, reason_modal
 from bot.slack.events import (
     Asked,
     Click,
-    DraftClick,
-    LinksShared,
     MalformedSlackInput,
     ReasonSubmission,
     dig,
+    parsed,
 )
+from bot.slack.guarded_app import GuardedApp
 from bot.slack.home import LessonsHome
+from bot.slack.links import SlackLinks
 from bot.slack.messages import NOT_ENABLED, NOTHING_TO_CHECK, CardMessage, card_placer
 from bot.slack.moderators import SlackModerators
-from bot.slack.unfurls import DRAFT_ACTION, preview_blocks
 from memory.curation import LessonDesk
 from pipeline.desk.moderation import Answer
 from pipeline.desk.note_desk import NoteDesk
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
-VOUCH_WAIT_S = 2.0
 Ack = Callable[..., Awaitable[None]]
-T = TypeVar("T")
-
-
-def parsed(read: Callable[[dict[str, Any]], T], body: dict[str, Any], what: str) -> T | None:
-    """A payload's facts, or None after logging why it was ignored (it was acked already)."""
-    try:
-        return read(body)
-    except MalformedSlackInput as e:
-        log.warning("ignored a malformed %s: %s", what, e)
-        return None
-
-
-class GuardedApp(AsyncApp):
-    """Bolt's app, refusing with a 400 the payloads Bolt itself cannot read: a signed
-    `view_submission` without `view.type` logged a KeyError traceback and answered 500, a
-    `block_actions` without actions an IndexError."""
-
-    async def async_dispatch(self, req: AsyncBoltRequest) -> BoltResponse:
-        if (why := unreadable_by_bolt(req.body)) is not None:
-            return BoltResponse(status=400, body=why)
-        return await super().async_dispatch(req)
-
-
-def unreadable_by_bolt(body: object) -> str | None:
-    """Why Bolt would crash on a payload (its argument injection indexes these unguarded),
-    else None."""
-    if not isinstance(body, dict):
-        return None
-    kind = body.get("type")
-    if kind in ("view_submission", "view_closed"):
-        view = body.get("view")
-        if not isinstance(view, dict) or not isinstance(view.get("type"), str):
-            return "a view payload needs its view's type"
-    if kind == "block_actions":
-        actions = body.get("actions")
-        if not isinstance(actions, list) or not actions or not isinstance(actions[0], dict):
-            return "a block action needs its actions"
-    return None
 
 
 class SlackFrontend:
@@ -116,8 +73,6 @@ class SlackFrontend:
         app.command("/note")(self.on_command)
         app.shortcut("draft_note")(self.on_asked)
         app.event("app_mention")(self.on_asked)
-        app.event("link_shared")(self.on_link_shared)
-        app.action(DRAFT_ACTION)(self.on_draft_link)
         app.action(re.compile("^evonote_(vote_up|approve|submit|submit_anyway)$"))(
             self.on_desk_button
         )
@@ -126,6 +81,10 @@ class SlackFrontend:
         app.view("evonote_vote_reason")(self.on_vote_reason)
         app.action(re.compile("^evonote_(regenerate|show_evidence)$"))(self.on_episode_button)
         self.home.register(app)
+        self.links = SlackLinks(
+            cards, settings, client, start=self.start, tell=self.tell, allowed=self.allowed_channel
+        )
+        self.links.register(app)
 
     # ---- cards --------------------------------------------------------------------------
 
@@ -133,20 +92,8 @@ class SlackFrontend:
         """Persist the request, post the card, run the episode behind it (in the background)."""
         self.background.spawn(self._request(asked))
 
-    async def vouched(self, user: str) -> bool:
-        """Whether a moderator vouches for the requester (a moderator, or a member of a
-        moderators' user group): their episodes' lessons count as support. Asked of Slack at
-        most `VOUCH_WAIT_S`: a slow or failing Slack delays no request, whose lessons then
-        count as a plain account's (the safe side)."""
-        try:
-            async with asyncio.timeout(VOUCH_WAIT_S):
-                return await self.moderators.is_moderator(user)
-        except TimeoutError:
-            log.warning("moderator groups not read in %s s: %s asks unvouched", VOUCH_WAIT_S, user)
-            return False
-
     async def _request(self, asked: Asked) -> None:
-        vouched = await self.vouched(asked.user)
+        vouched = await self.moderators.vouched(asked.user)
         request = NoteRequest(
             post_ref=asked.text,
             requester=asked.user,
@@ -211,58 +158,6 @@ class SlackFrontend:
             )
         else:
             self.start(asked)
-
-    async def on_link_shared(self, ack: Ack, body: dict[str, Any]) -> None:
-        """Post links pasted (or being written: the composer) get a preview each; in an
-        auto-draft channel a sent post link starts its draft, once per post and channel."""
-        await ack()
-        if (shared := parsed(LinksShared.parse, body, "link_shared event")) is None:
-            return
-        if not shared.composing and not self.allowed_channel(shared.channel):
-            return
-        drafting = not shared.composing and shared.channel in self.settings.auto_draft_ids
-        unfurls: dict[str, Any] = {}
-        for url in shared.urls:
-            key = self.cards.previews.request_key("slack", shared.channel, url)
-            if key is None:  # a link of those domains that is no post (x.com/home)
-                continue
-            preview = await self.cards.previews.preview(url, key)
-            starts = drafting and preview.episode is None and preview.post is not None
-            if starts:
-                thread = shared.thread or shared.message_ts
-                self.start(Asked("link", url, shared.channel, shared.user, thread, key))
-            unfurls[url] = {"blocks": preview_blocks(preview, drafting=starts)}
-        if not unfurls:
-            return
-        if shared.composing:
-            await self.client.chat_unfurl(
-                source="composer", unfurl_id=shared.unfurl_id, unfurls=unfurls
-            )
-        else:
-            await self.client.chat_unfurl(
-                channel=shared.channel, ts=shared.message_ts, unfurls=unfurls
-            )
-
-    async def on_draft_link(self, ack: Ack, body: dict[str, Any]) -> None:
-        """Draft a note, on a link's preview: the draft of that post in this channel, once."""
-        await ack()
-        if (click := parsed(DraftClick.parse, body, "Draft a note click")) is None:
-            return
-        if not self.allowed_channel(click.channel):
-            await self.tell(click.channel, click.user, NOT_ENABLED)
-            return
-        key = self.cards.previews.request_key("slack", click.channel, click.url)
-        if key is None:
-            await self.tell(click.channel, click.user, "That button does not point at a post.")
-            return
-        if (seen := await self.cards.asked_before(key)) is not None:
-            await self.tell(
-                click.channel,
-                click.user,
-                f"A note for this post was already asked for in this channel (episode {seen.id}).",
-            )
-            return
-        self.start(Asked("link", click.url, click.channel, click.user, click.message_ts, key))
 
     def allowed_channel(self, channel: str) -> bool:
         return not self.settings.channel_ids or channel in self.settings.channel_ids

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -13,6 +14,8 @@ from bot.settings import SlackSettings
 from pipeline.desk.moderation import Voter
 
 log = logging.getLogger(__name__)
+# how long a request waits for Slack to say whether its requester is vouched for
+VOUCH_WAIT_S = 2.0
 
 
 class SlackModerators:
@@ -58,3 +61,15 @@ class SlackModerators:
     async def voter(self, user: str, fresh: bool = False) -> Voter:
         moderator = await self.is_moderator(user, fresh)
         return Voter("slack", user, moderator, "EVONOTE_SLACK__MODERATORS")
+
+    async def vouched(self, user: str) -> bool:
+        """Whether a moderator vouches for the requester (a moderator, or a member of a
+        moderators' user group): their episodes' lessons count as support. Asked of Slack at
+        most `VOUCH_WAIT_S`: a slow or failing Slack delays no request, whose lessons then
+        count as a plain account's (the safe side)."""
+        try:
+            async with asyncio.timeout(VOUCH_WAIT_S):
+                return await self.is_moderator(user)
+        except TimeoutError:
+            log.warning("moderator groups not read in %s s: %s asks unvouched", VOUCH_WAIT_S, user)
+            return False

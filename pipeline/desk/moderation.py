@@ -84,11 +84,15 @@ class ModeratorDesk:
         return await self.card_of(episode, progress)
 
     async def card_of(self, episode: Episode, progress: str | None = None) -> NoteCard:
-        """The card of an episode in hand (its votes and what submitting says of it are
-        read)."""
-        submitter = self.submitter
-        facts = await submitter.card_facts(episode) if submitter is not None else None
-        return card_for(episode, await self.book.votes(episode.id), progress, facts)
+        """The card of an episode in hand: of a finished one, its votes and what submitting
+        says of it are read, in one store call where submitting is set."""
+        if not episode.status.finished:
+            # queued or running: nothing voted, approved, evaluated or sent yet, no read
+            return card_for(episode, [], progress)
+        if self.submitter is None:
+            return card_for(episode, await self.book.votes(episode.id), progress)
+        facts = await self.submitter.card_facts(episode)  # one read, the votes with it
+        return card_for(episode, facts.votes, progress, facts)
 
     async def standing(self) -> WriterStanding | None:
         """Where the writer stands with X (admission, writing limit), when submitting is set."""

@@ -24,7 +24,7 @@ from typing import Protocol
 
 from pydantic import BaseModel, Field
 
-from pipeline.desk.episode import Episode, Submission
+from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.outcomes import live_outcome
 from pipeline.desk.send_order import SendDecision, SendPolicy
 from pipeline.desk.standing import WriterStanding, standing_of
@@ -179,6 +179,8 @@ class SubmissionLog(Protocol):
 
     async def queued_for(self, episode_id: int) -> str | None: ...
 
+    async def card_records(self, episode_id: int, post_id: str | None) -> CardRecords: ...
+
     async def unqueue(self, episode_id: int) -> None: ...
 
 
@@ -199,11 +201,26 @@ def sent_line(submission: Submission, to: str) -> str:
 
 
 @dataclasses.dataclass(frozen=True)
+class CardRecords:
+    """What is stored of an episode that its card shows, read in one store call
+    (`SubmissionLog.card_records`): its votes (X's raters' verdict among them), what was sent,
+    why it waits, the evaluator's scores, and a note another episode sent on the same post."""
+
+    votes: list[Vote] = dataclasses.field(default_factory=list)
+    submission: Submission | None = None
+    queued: str | None = None
+    evaluations: list[NoteEvaluation] = dataclasses.field(default_factory=list)
+    post_noted: Submission | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class SubmissionFacts:
     """What a card says of an episode's way to its notes destination, read at once
     (`SubmissionDesk.card_facts`): where it would go, what was sent, the evaluator's scores,
-    why it waits or is held, and whether Submit is offered — decided where submitting is."""
+    why it waits or is held, and whether Submit is offered — decided where submitting is —
+    with the votes the card counts, read in the same call."""
 
+    votes: list[Vote] = dataclasses.field(default_factory=list)
     destination: str | None = None
     submission: Submission | None = None
     evaluations: list[NoteEvaluation] = dataclasses.field(default_factory=list)
@@ -434,6 +451,18 @@ class SubmissionDesk:
 
     async def submittable_episode(self, episode: Episode) -> tuple[NotesDestination, str]:
         """Where an episode in hand's note may go and the post's id there; else why not."""
+        found = self.destination_for(episode)
+        earlier = await self.log.for_post(found[1]) if found is not None else None
+        return self.submittable_with(episode, found, earlier)
+
+    def submittable_with(
+        self,
+        episode: Episode,
+        found: tuple[NotesDestination, str] | None,
+        earlier: Submission | None,
+    ) -> tuple[NotesDestination, str]:
+        """`submittable_episode` with what it reads in hand: the destination that takes the
+        post (and the post's id there), and a note already sent on that post."""
         episode_id = episode.id
         if episode.status != EpisodeStatus.NOTED or not episode.note_text:
             raise SubmissionRefused(f"episode {episode_id} has no note ({episode.status})")
@@ -442,14 +471,13 @@ class SubmissionDesk:
                 f"episode {episode_id} is not approved: a moderator must "
                 "approve the note before it is submitted"
             )
-        found = self.destination_for(episode)
         if found is None:
             where = " or ".join(d.name for d in self.destinations)
             raise SubmissionRefused(
                 f"episode {episode_id} is not about a post that {where} takes notes on"
             )
         destination, post_id = found
-        if (earlier := await self.log.for_post(post_id)) is not None:
+        if earlier is not None:
             raise SubmissionRefused(
                 f"post {post_id} already has a note from EvoNote ({destination.name} note "
                 f"{earlier.note_id})"
@@ -458,22 +486,23 @@ class SubmissionDesk:
 
     async def card_facts(self, episode: Episode) -> SubmissionFacts:
         """Everything a card says of submitting the episode's note, and whether Submit is
-        offered: by the same rules `submit` applies (`submittable_episode`: a post another
-        episode's note went to offers none), so the card never offers what would be refused."""
-        submission = await self.log.for_episode(episode.id)
-        queued = await self.log.queued_for(episode.id)
+        offered, in one store read: by the same rules `submit` applies (`submittable_with`: a
+        post another episode's note went to offers none), so the card never offers what would
+        be refused."""
         found = self.destination_for(episode)
-        can_submit = submission is None and queued is None and found is not None
+        records = await self.log.card_records(episode.id, found[1] if found else None)
+        can_submit = records.submission is None and records.queued is None
         if can_submit:
             try:
-                await self.submittable_episode(episode)
+                self.submittable_with(episode, found, records.post_noted)
             except SubmissionRefused:
                 can_submit = False
         return SubmissionFacts(
+            votes=records.votes,
             destination=found[0].name if found is not None else None,
-            submission=submission,
-            evaluations=await self.log.evaluations(episode.id),
-            queued=queued,
+            submission=records.submission,
+            evaluations=records.evaluations,
+            queued=records.queued,
             held_by=self.forecast_hold(episode),
             can_submit=can_submit,
         )

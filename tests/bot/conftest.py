@@ -1,16 +1,24 @@
-"""Fixtures the front-end tests share."""
+"""Fixtures the front-end tests share; they run under the blocking-call detector
+(`tests/fakes/blocking.py`), as the pipeline's do."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
+from blockbuster import BlockBuster
 
 from bot.app import App, build
 from bot.settings import Settings
 from tests.conftest import NetworkGuard
+from tests.fakes.blocking import detecting_blocking_calls
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
+
+
+@pytest.fixture(autouse=True)
+def blockbuster(request: pytest.FixtureRequest) -> Iterator[BlockBuster | None]:
+    yield from detecting_blocking_calls(request)
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ commands); the episode behind them is real: scripted model server, corpus, SQLit
 
 from __future__ import annotations
 
+import asyncio
 import re
 from types import SimpleNamespace
 
@@ -182,7 +183,7 @@ async def test_failures_are_recorded_with_a_retry_button(
     await frontend.background.drain()
     assert "unsupported site" in unsupported.edits[-1]["embed"].description
     assert custom_ids(unsupported.edits[-1]["view"])[0].startswith("evonote:retry:")
-    app_env.stop()
+    await asyncio.to_thread(app_env.stop)
     down = Interaction(frontend.client)
     await frontend.on_note(down, POST)
     await frontend.background.drain()

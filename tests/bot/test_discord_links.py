@@ -63,7 +63,7 @@ def test_the_message_content_intent_is_asked_for_only_with_link_channels(app: Ap
 
 async def test_a_post_link_gets_a_preview_and_one_draft_per_post(linked: DiscordFrontend) -> None:
     message = Message(f"look at this {LINK} and https://www.cdc.gov/vaccines")
-    await linked.on_posted(message)  # type: ignore[arg-type]
+    await linked.triggers.on_posted(message)  # type: ignore[arg-type]
     [preview] = message.replies  # the CDC page is no post
     embed = preview["embed"]
     assert embed.url == LINK and embed.title == "Post by drexample"
@@ -77,14 +77,14 @@ async def test_a_post_link_gets_a_preview_and_one_draft_per_post(linked: Discord
     for _ in range(2):
         click = Interaction(linked.client)
         click.message = SimpleNamespace(embeds=[embed])  # type: ignore[attr-defined]
-        await linked.on_draft_link(click)  # type: ignore[arg-type]
+        await linked.triggers.on_draft_link(click)  # type: ignore[arg-type]
         await linked.background.drain()
     [episode] = await linked.desk.book.recent()
     assert episode.status == "noted" and episode.post_ref == LINK
     assert "already asked for in this channel" in click.response.calls[-1][1]["content"]
     # pasted again: the preview is the note, without a button
     again = Message("https://twitter.com/drexample/status/1890?s=20")
-    await linked.on_posted(again)  # type: ignore[arg-type]
+    await linked.triggers.on_posted(again)  # type: ignore[arg-type]
     assert "a note is drafted for this post" in again.replies[0]["embed"].description
     assert "view" not in again.replies[0]
 
@@ -97,14 +97,14 @@ async def test_a_post_link_gets_a_preview_and_one_draft_per_post(linked: Discord
 async def test_messages_not_for_the_bot_get_no_reply(
     linked: DiscordFrontend, message: Message
 ) -> None:
-    await linked.on_posted(message)  # type: ignore[arg-type]
+    await linked.triggers.on_posted(message)  # type: ignore[arg-type]
     assert message.replies == []
     assert await linked.desk.book.recent() == []
 
 
 async def test_a_post_that_cannot_be_read_says_why(linked: DiscordFrontend) -> None:
     message = Message(f"https://x.com/someone/status/{GONE_ID}")
-    await linked.on_posted(message)  # type: ignore[arg-type]
+    await linked.triggers.on_posted(message)  # type: ignore[arg-type]
     [reply] = message.replies
     assert reply["embed"].title == "EvoNote cannot read this post" and "view" not in reply
     assert "does not exist on X" in reply["embed"].description
@@ -114,7 +114,7 @@ async def test_with_auto_draft_the_draft_starts_at_once(app: App, x_embed: None)
     settings = app.settings.discord.model_copy(update={"link_channels": "20", "auto_draft": True})
     frontend = DiscordFrontend(app.cards, settings)
     message = Message(LINK)
-    await frontend.on_posted(message)  # type: ignore[arg-type]
+    await frontend.triggers.on_posted(message)  # type: ignore[arg-type]
     await frontend.background.drain()
     [episode] = await frontend.desk.book.recent()
     assert episode.status == "noted"

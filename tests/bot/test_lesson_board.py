@@ -9,7 +9,6 @@ import asyncio
 import json
 import time
 from datetime import UTC, datetime
-from types import SimpleNamespace
 
 import pytest
 
@@ -77,13 +76,12 @@ async def test_a_slow_slack_delays_no_request_and_vouches_for_no_one(
 ) -> None:
     """Whether a requester is vouched for is asked of Slack's user groups for at most
     VOUCH_WAIT_S: a hung Slack costs no request its storage, only the vouch."""
-    from bot.slack import frontend
+    from bot.slack import moderators
 
-    monkeypatch.setattr(frontend, "VOUCH_WAIT_S", 0.05)
-    quick = SimpleNamespace(moderators=Moderators(0.0))
-    assert await frontend.SlackFrontend.vouched(quick, "UMOD")  # type: ignore[arg-type]
-    assert not await frontend.SlackFrontend.vouched(quick, "U1")  # type: ignore[arg-type]
-    hung = SimpleNamespace(moderators=Moderators(30.0))
+    monkeypatch.setattr(moderators, "VOUCH_WAIT_S", 0.05)
+    vouched = moderators.SlackModerators.vouched
+    assert await vouched(Moderators(0.0), "UMOD")  # type: ignore[arg-type]
+    assert not await vouched(Moderators(0.0), "U1")  # type: ignore[arg-type]
     started = time.monotonic()
-    assert not await frontend.SlackFrontend.vouched(hung, "UMOD")  # type: ignore[arg-type]
+    assert not await vouched(Moderators(30.0), "UMOD")  # type: ignore[arg-type]
     assert time.monotonic() - started < 5

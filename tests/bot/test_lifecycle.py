@@ -102,7 +102,7 @@ async def test_a_killed_check_is_failed_by_the_next_command(
 ) -> None:
     settings, check = await check_mid_episode(model_server, corpus_file, tmp_path)
     url = settings["EVONOTE_DB__URL"]
-    engine = make_engine(url)
+    engine = await asyncio.to_thread(make_engine, url)
     try:
         store = EpisodeStore(engine)
         episode = await wait_for_status(store, "running", 60)
@@ -126,7 +126,7 @@ async def test_a_killed_check_is_failed_by_the_next_command(
 async def test_orphans_of_a_serving_process_are_requeued_and_a_cli_s_failed(tmp_path: Path) -> None:
     url = f"sqlite+aiosqlite:///{tmp_path / 'o.db'}"
     await upgrade(url)
-    engine = make_engine(url)
+    engine = await asyncio.to_thread(make_engine, url)
     store = EpisodeStore(engine)
     try:
         chat = await store.create(NoteRequest(post_ref="p", source="slack"), Post(text="p"), "off")
@@ -184,7 +184,7 @@ async def test_sigterm_on_serve_requeues_what_the_grace_period_cannot_finish(
     )
     log = tmp_path / "serve.log"
     server = evonote(env, "serve", log=log)
-    engine = make_engine(url)
+    engine = await asyncio.to_thread(make_engine, url)
     try:
         await asyncio.to_thread(wait_for_line, log, b"serving", 60)
         request = command(POST)
@@ -222,7 +222,7 @@ async def test_sigterm_on_a_worker_lets_the_running_episode_finish(
     episode finishes as noted, then the worker exits 0 with nothing left running."""
     url = await database_url("postgresql", tmp_path, postgres_server, network_guard)
     await upgrade(url)
-    engine = make_engine(url)
+    engine = await asyncio.to_thread(make_engine, url)
     store = EpisodeStore(engine)
     row = await store.create(NoteRequest(post_ref="p", source="slack"), Post(text=POST), "off")
     assert row.id is not None
@@ -263,7 +263,7 @@ async def test_a_stopped_check_says_which_signal_and_fails_its_episode(
     says: str,
 ) -> None:
     settings, check = await check_mid_episode(model_server, corpus_file, tmp_path)
-    engine = make_engine(settings["EVONOTE_DB__URL"])
+    engine = await asyncio.to_thread(make_engine, settings["EVONOTE_DB__URL"])
     try:
         check.send_signal(how)
         _, err = await asyncio.to_thread(check.communicate, timeout=60)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -328,7 +329,7 @@ async def test_bad_input_and_unknown_channels(
 async def test_model_server_down_shows_a_retry(
     slack: SlackFrontend, slack_api: MockSlackApi, app_env: ScriptedModelServer
 ) -> None:
-    app_env.stop()
+    await asyncio.to_thread(app_env.stop)
     await slack.app.async_dispatch(command(POST))
     await slack.background.drain()
     card = json.dumps(slack_api.called("chat.update")[-1]["blocks"], ensure_ascii=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -664,7 +665,6 @@ def test_x_report_says_what_became_of_the_live_notes(capsys: pytest.CaptureFixtu
 async def test_a_double_click_on_submit_sends_one_note(
     engine: AsyncEngine, api: CommunityNotesApi
 ) -> None:
-    import asyncio
 
     scores(0.9)
     submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18020"}})
@@ -737,7 +737,6 @@ def test_the_aggregator_calibrates_on_our_own_outcomes(
 ) -> None:
     """`personas calibrate --from-outcomes` fits on our notes X gave a verdict, with the
     forecast stored when each was written (no persona asked again); with none yet it says so."""
-    import asyncio
 
     from adapters.sqlstore.engine import make_engine, upgrade
     from bot.settings import Settings
@@ -753,7 +752,7 @@ def test_the_aggregator_calibrates_on_our_own_outcomes(
     async def outcomes() -> None:
         url = Settings().database_url
         await upgrade(url)
-        engine = make_engine(url)
+        engine = await asyncio.to_thread(make_engine, url)
         store, submissions = EpisodeStore(engine), SubmissionStore(engine)
         for n in range(12):
             helpful = n % 2 == 0

@@ -246,18 +246,11 @@ def test_untrusted_text_enters_a_prompt_one_way() -> None:
     assert quoting == ["pipeline/prompts.py"]
 
 
-def _runtime_imports(path: Path) -> set[str]:
-    """The project modules a file imports when it runs (anywhere in it; not those imported
-    only for type checking, under `if TYPE_CHECKING:`)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            typing_only |= {id(n) for inner in node.body for n in ast.walk(inner)}
+def _imports(path: Path) -> set[str]:
+    """The project modules a file imports: anywhere in it, those imported only for type
+    checking too (a name's type is a dependency as much as a call)."""
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -266,17 +259,15 @@ def _runtime_imports(path: Path) -> set[str]:
     return {m for m in found if m.split(".")[0] in SHIPPED}
 
 
-def test_no_import_circles_at_run_time() -> None:
-    """Dependencies form no loop: a module imports (when it runs) nothing that imports it back,
-    however far round. Imports for type checking only are left out (a card's view names its
-    front end's type, which imports the view)."""
+def test_no_import_circles() -> None:
+    """Dependencies form no loop: a module imports nothing that imports it back, however far
+    round, not even for type checking (a part that needs its holder's type names a Protocol of
+    what it uses, as `pipeline.episode_state.EpisodeTools`)."""
     modules = {
         ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): p
         for p in files(*SHIPPED)
     }
-    graph = {
-        m: {i for i in _runtime_imports(p) if i in modules and i != m} for m, p in modules.items()
-    }
+    graph = {m: {i for i in _imports(p) if i in modules and i != m} for m, p in modules.items()}
     state: dict[str, int] = {}  # 1: on the path, 2: done
     path: list[str] = []
     circles: list[str] = []
