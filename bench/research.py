@@ -53,6 +53,7 @@ from pipeline.ports import ChatMessage, ModelReply, NoMemory
 from pipeline.post import Post
 from pipeline.prompts import MAX_TOKENS
 from pipeline.trajectory import EpisodeStatus
+from pipeline.vocabulary import load_word_lists
 
 T = TypeVar("T", bound=BaseModel)
 SITES = [  # (domain, pages)
@@ -272,6 +273,7 @@ async def main_async(args: argparse.Namespace) -> None:
         time_scale=args.scale,
     ).start()
     try:
+        await load_word_lists()  # as `serve` does before its first request
         print(
             f"{args.episodes} episodes, {args.rounds} research rounds, profile {profile.name}, "
             f"preset {args.preset}, times unscaled (run at {args.scale}×)"

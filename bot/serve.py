@@ -39,6 +39,7 @@ from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
 from pipeline.trajectory import EpisodeStatus
+from pipeline.vocabulary import load_word_lists
 from scheduler.jobs import Job, JobScheduler
 
 log = logging.getLogger(__name__)
@@ -377,6 +378,11 @@ async def start_role(
     settings: Settings, stack: AsyncExitStack, role: str, stop: StopSignals
 ) -> None:
     app = stop.app = await stack.enter_async_context(build(settings, role="serve"))
+    # The draft checks' and the lesson filter's word lists, before any request: 2.6 s of CPU
+    # that, read by the first episode, held the interpreter while a burst's first episodes
+    # and its chat acks waited (#47: on the stand-in, 30 at once, p50 81.6 s → see
+    # docs/benchmarks.md).
+    await load_word_lists()
     state = ServiceState()
     metrics_port = await start_metrics(app, stack)
     run_here = role == "all"

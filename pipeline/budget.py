@@ -20,6 +20,7 @@ RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
     # posts and 1 of 4 posts that need a note ("raw garlic cures high blood pressure": "a side
     # detail"): the brief still answers, and the episode goes on.
     "slow-server": {
+        "search_gap_first": True,
         "condense_pages": False,
         "max_urls_per_visit": 2,
         "max_rewrites": 2,
@@ -110,9 +111,15 @@ class EvidenceBudget(BaseModel):
     )
     search_post_first: bool = Field(
         default=True,
-        description="search the post's own words while the claim is analysed, then the "
-        "brief's top gap, and read the best results on the claims (two searches of the budget; "
-        "the first agent turn starts with pages read)",
+        description="search the post's own words while the claim is analysed and begin "
+        "reading its best results then; those on the claims are taken in before the first "
+        "agent turn, which starts with pages read",
+    )
+    search_gap_first: bool = Field(
+        default=False,
+        description="code also searches the brief's most pressing gap before the first agent "
+        "turn and reads its best results: for a weak agent that writes from whatever is read "
+        "(slow-server); a capable one searches its gaps itself",
     )
     read_search_results: bool = Field(
         default=True,

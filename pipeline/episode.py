@@ -87,7 +87,12 @@ class EpisodeRunner:
         journal: StepJournal | None = None,
         progress: ProgressListener | None = None,
     ) -> EpisodeOutcome:
-        return await _Run(EpisodeState(self, post, journal, progress)).execute()
+        state = EpisodeState(self, post, journal, progress)
+        try:
+            return await _Run(state).execute()
+        finally:
+            for early in state.prefetched.values():
+                early.cancel()  # pages begun for the analysis that no visit chose
 
 
 class _Run:
@@ -148,7 +153,7 @@ class _Run:
             # the post search's steps follow the analysis in the trajectory, in the same write
             await self.s.record_steps([analysis, *(await early if early is not None else [])])
             if early is not None:
-                await self.research.search_the_gap()
+                await self.research.read_before_the_first_turn()
         else:
             self.s.brief = self.s.checks.brief = unanalysed_brief(self.s.post.all_text())
         # The claims are the post's point in a few words: a short query embeds in a third of

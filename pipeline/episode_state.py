@@ -5,6 +5,7 @@ step log and the timings. The episode's run (`pipeline.episode`), its research
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -15,7 +16,7 @@ from pipeline.brief import VerificationBrief
 from pipeline.budget import BudgetUse, EvidenceBudget
 from pipeline.draft_checks import DraftChecks
 from pipeline.errors import ModelTimeout
-from pipeline.evidence import Evidence, SearchResult, SupportVerdicts
+from pipeline.evidence import Evidence, Page, SearchResult, SupportVerdicts
 from pipeline.findings import Finding
 from pipeline.ports import (
     Captioner,
@@ -108,6 +109,9 @@ class EpisodeState:
         self.unreadable: dict[str, str] = {}
         self.research_log: list[str] = []  # the research log, append-only (see `agent_messages`)
         self.fresh: list[str] = []  # the last search's results
+        # pages code began reading while the claim was analysed, by URL: a page chosen later
+        # is taken from here (see `Research.prefetch`); the rest are cancelled at the end
+        self.prefetched: dict[str, asyncio.Task[Page | str]] = {}
         self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""

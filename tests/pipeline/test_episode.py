@@ -39,20 +39,20 @@ async def test_happy_path_writes_a_note_citing_only_pages_it_read() -> None:
     assert outcome.note is not None
     assert outcome.urls and set(outcome.urls) <= web.read_ok
     assert outcome.char_count == note_length(outcome.note) <= NOTE_CHAR_LIMIT
-    # by code: the post's words searched during the analysis, then the brief's top gap, then
-    # the best results of both on the claims read; the agent's own search (its results all
-    # read already), the note: two model turns, not three
+    # by code: the post's words searched during the analysis, the best results on the claims
+    # read; the agent's own search of the brief's top gap (its results all read already),
+    # the note: two model turns, not three (a weak agent's budget has code search the gap
+    # too: tests/pipeline/test_research_by_code.py)
     assert [s.phase for s in journal.steps] == [
         "claim_analysis",
-        "search",
         "search",
         "visit",
         "search",
         "write",
     ]
-    assert [s.action.get("by") for s in journal.steps[1:5]] == ["code", "code", "code", None]
-    assert journal.steps[2].action["query"] == DEFAULT_BRIEF["gaps"][0]["suggested_query"]
-    assert [s.index for s in journal.steps] == list(range(6))
+    assert [s.action.get("by") for s in journal.steps[1:4]] == ["code", "code", None]
+    assert journal.steps[3].action["query"] == DEFAULT_BRIEF["gaps"][0]["suggested_query"]
+    assert [s.index for s in journal.steps] == list(range(5))
     assert outcome.brief is not None and outcome.brief.claim_pattern.value == "vaccine_risk"
     assert outcome.timings.turns == 2
 
@@ -96,6 +96,47 @@ async def test_the_post_search_runs_while_the_claim_is_analysed() -> None:
     assert outcome.status == "noted"
     assert clock_started["search"] - started < 0.1  # began with the analysis, not after it
     assert web.searches[0] == "The measles vaccine causes autism. Don't vaccinate your kids!"
+
+
+async def test_the_posts_results_are_read_while_the_claim_is_analysed() -> None:
+    """#47: the pages code will read first are begun during the analysis, not after it (the
+    analysis here ends only once a page is being read: without the early reading it would
+    wait out its 5 s and fail); a page begun and never chosen is cancelled with the episode,
+    never taken in."""
+    reading = asyncio.Event()
+    hung: list[asyncio.Event] = []
+
+    class Web(FakeWeb):
+        async def read(self, url: str) -> Any:
+            reading.set()
+            if url.endswith("/hangs"):  # begun early, never answered
+                hung.append(asyncio.Event())
+                await hung[-1].wait()
+            return await super().read(url)
+
+    class WaitsForAPage(FakeChatModel):
+        async def structured(self, messages: Any, output: Any, *, timeout_s: float) -> Any:
+            if output.__name__ == "VerificationBrief":
+                await asyncio.wait_for(reading.wait(), 5)
+            return await super().structured(messages, output, timeout_s=timeout_s)
+
+    pages = health_pages()
+    first = next(iter(pages))
+    pages[first.rsplit("/", 1)[0] + "/hangs"] = pages[first]
+    web = Web(pages)
+    before = asyncio.all_tasks()
+    outcome = await EpisodeRunner(
+        model=WaitsForAPage(ResearchPolicy()),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(visit_grace_s=0.1),
+    ).run(POST)
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert hung, "the hanging page was begun"
+    assert not [u for u in (outcome.urls or []) if u.endswith("/hangs")]
+    await asyncio.sleep(0)  # let the cancelled reads unwind
+    assert {t for t in asyncio.all_tasks() - before if not t.done()} <= {asyncio.current_task()}
 
 
 async def test_visits_of_one_step_run_concurrently() -> None:
@@ -374,9 +415,10 @@ async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
     outcome = await runner(policy, web, budget).run(POST)
     assert len(web.searches) == 3
     assert len(web.reads) == 7
-    # code's two searches and reads, then the agent: a search, a visit, and three refused
-    # actions in a row (searches over budget, a visit over budget) end the loop
-    assert outcome.timings.turns == 2 + MAX_REFUSED_IN_A_ROW
+    # code's search and reads, then the agent: a search, a visit, the last search the budget
+    # allows, and three refused actions in a row (a visit over budget, a search over budget)
+    # end the loop
+    assert outcome.timings.turns == 3 + MAX_REFUSED_IN_A_ROW
 
 
 async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:

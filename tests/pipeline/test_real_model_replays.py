@@ -16,7 +16,8 @@ from tests.fakes.ports import FakeWeb, Journal, Page
 from tests.fakes.replay import ReplayedModel, recording
 
 # the settings `evonote doctor` gives the CPU server the recordings come from
-CPU_SERVER = EvidenceBudget(max_urls_per_visit=2, condense_pages=False)
+# as the recordings ran: code searched the top gap before the first turn (slow-server)
+CPU_SERVER = EvidenceBudget(max_urls_per_visit=2, condense_pages=False, search_gap_first=True)
 
 
 async def replay(name: str) -> tuple[Any, ReplayedModel, Journal]:

@@ -43,11 +43,15 @@ def with_adams() -> dict[str, Page]:
     return {**pages, **health_pages()}
 
 
+# a weak agent's budget (the slow-server preset's switch): code searches the top gap too
+WEAK_AGENT = EvidenceBudget(search_gap_first=True)
+
+
 async def test_code_searches_the_top_gap_and_reads_only_results_on_the_claims() -> None:
     post = Post(text="Mayor Eric Adams says the measles vaccine causes autism.")
     web = FakeWeb(with_adams())
     journal = Journal()
-    outcome = await runner(ResearchPolicy(brief=BRIEF), web).run(post, journal=journal)
+    outcome = await runner(ResearchPolicy(brief=BRIEF), web, WEAK_AGENT).run(post, journal=journal)
     assert outcome.status == "noted", outcome.abstain_reason
     by_code = [s for s in journal.steps if s.action.get("by") == "code"]
     assert [s.phase for s in by_code] == ["search", "search", "visit"]
@@ -70,7 +74,7 @@ async def test_a_repeated_search_becomes_the_next_gap_then_the_loop_ends() -> No
     web = FakeWeb(health_pages())
     journal = Journal()
     model = FakeChatModel(stubborn, calls=calls)
-    outcome = await _run(model, web, EvidenceBudget(), journal)
+    outcome = await _run(model, web, WEAK_AGENT, journal)
     assert "MMR vaccine safety health agency" in web.searches  # the second gap, searched instead
     assert web.searches.count("measles vaccine autism studies") == 1
     # one repeat turned into the second gap, then refusals until the loop gives up
