@@ -61,8 +61,8 @@ def test_check_json_has_the_documented_fields(
     assert result["char_count"] == note_length(result["note"]) <= NOTE_CHAR_LIMIT
     assert result["urls"] and set(result["urls"]) <= CORPUS_URLS
     phases = [s["phase"] for s in result["steps"]]
-    assert phases == ["claim_analysis", "search", "search", "visit", "search", "write"]
-    assert result["timings"]["turns"] == 2  # the searches by code and the first read spare turns
+    assert phases == ["claim_analysis", "search", "visit", "search", "write"]
+    assert result["timings"]["turns"] == 2  # the search by code and the first read spare turns
     assert result["timings"]["inference_s"] > 0
 
 
@@ -73,7 +73,7 @@ def test_episodes_are_listed_and_shown_with_their_trajectory(
     code, out, _ = run(capsys, "episodes", "list")
     assert code == 0 and "noted" in out and "BREAKING: the measles vaccine" in out
     code, out, _ = run(capsys, "episodes", "show", "1")
-    assert code == 0 and "Steps:" in out and "#1 search" in out and "#3 visit" in out
+    assert code == 0 and "Steps:" in out and "#1 search" in out and "#2 visit" in out
     code, out, _ = run(capsys, "episodes", "show", "1", "--json")
     assert json.loads(out)["episode_id"] == 1
     code, _, err = run(capsys, "episodes", "show", "99")
