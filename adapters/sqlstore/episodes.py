@@ -12,6 +12,7 @@ from sqlalchemy import func, insert, or_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, delete, select
+from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow, utcnow
@@ -54,6 +55,17 @@ def episode(row: EpisodeRow) -> Episode:
 
 def maybe_episode(row: EpisodeRow | None) -> Episode | None:
     return None if row is None else episode(row)
+
+
+async def votes_in(session: AsyncSession, episode_id: int) -> list[Vote]:
+    """An episode's votes, oldest first, in a session of the caller's (a card reads them with
+    its other facts: `SubmissionStore.card_records`)."""
+    rows = await session.exec(
+        select(FeedbackRow)
+        .where(FeedbackRow.episode_id == episode_id)
+        .order_by(col(FeedbackRow.id))
+    )
+    return [Vote.model_validate(r, from_attributes=True) for r in rows]
 
 
 class EpisodeStore:
@@ -182,12 +194,7 @@ class EpisodeStore:
 
     async def votes(self, episode_id: int) -> list[Vote]:
         async with self.sessions() as session:
-            rows = await session.exec(
-                select(FeedbackRow)
-                .where(FeedbackRow.episode_id == episode_id)
-                .order_by(col(FeedbackRow.id))
-            )
-            return [Vote.model_validate(r, from_attributes=True) for r in rows]
+            return await votes_in(session, episode_id)
 
     async def save_forecast(self, episode_id: int, forecast: Forecast) -> Episode:
         return await self._update(episode_id, forecast=forecast.model_dump(mode="json"))

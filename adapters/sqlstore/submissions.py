@@ -11,6 +11,7 @@ from sqlmodel import col, delete, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from adapters.sqlstore.engine import sessions_of
+from adapters.sqlstore.episodes import votes_in
 from adapters.sqlstore.tables import (
     EpisodeRow,
     FeedbackRow,
@@ -19,7 +20,7 @@ from adapters.sqlstore.tables import (
     SubmissionRow,
     utcnow,
 )
-from pipeline.desk.episode import CROWD_PLATFORM, Submission, Vote
+from pipeline.desk.episode import CROWD_PLATFORM, Submission
 from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
 from pipeline.desk.submission import CardRecords, NoteEvaluation
 
@@ -31,21 +32,42 @@ def _typed(row: SubmissionRow | None) -> Submission | None:
 FINAL = {HELPFUL, *NOT_HELPFUL}
 
 
+# Each read once, in a session of the caller's: a method opens its own, a card's facts share one.
+async def _on_post(session: AsyncSession, post_id: str) -> Submission | None:
+    rows = await session.exec(select(SubmissionRow).where(SubmissionRow.post_id == post_id))
+    return _typed(rows.first())
+
+
+async def _of_episode(session: AsyncSession, episode_id: int) -> Submission | None:
+    rows = await session.exec(select(SubmissionRow).where(SubmissionRow.episode_id == episode_id))
+    return _typed(rows.first())
+
+
+async def _evaluations(session: AsyncSession, episode_id: int) -> list[NoteEvaluation]:
+    rows = await session.exec(
+        select(NoteEvaluationRow)
+        .where(NoteEvaluationRow.episode_id == episode_id)
+        .order_by(col(NoteEvaluationRow.id))
+    )
+    return [NoteEvaluation.model_validate(r, from_attributes=True) for r in rows]
+
+
+async def _queued_reason(session: AsyncSession, episode_id: int) -> str | None:
+    row = await session.get(SubmissionQueueRow, episode_id)
+    return None if row is None else row.reason
+
+
 class SubmissionStore:
     def __init__(self, engine: AsyncEngine) -> None:
         self.sessions = sessions_of(engine)
 
     async def for_post(self, post_id: str) -> Submission | None:
         async with self.sessions() as session:
-            rows = await session.exec(select(SubmissionRow).where(SubmissionRow.post_id == post_id))
-            return _typed(rows.first())
+            return await _on_post(session, post_id)
 
     async def for_episode(self, episode_id: int) -> Submission | None:
         async with self.sessions() as session:
-            rows = await session.exec(
-                select(SubmissionRow).where(SubmissionRow.episode_id == episode_id)
-            )
-            return _typed(rows.first())
+            return await _of_episode(session, episode_id)
 
     async def add(self, submission: Submission) -> Submission:
         row = SubmissionRow(**submission.model_dump(exclude_none=True))
@@ -81,12 +103,7 @@ class SubmissionStore:
     async def evaluations(self, episode_id: int) -> list[NoteEvaluation]:
         """Oldest first."""
         async with self.sessions() as session:
-            rows = await session.exec(
-                select(NoteEvaluationRow)
-                .where(NoteEvaluationRow.episode_id == episode_id)
-                .order_by(col(NoteEvaluationRow.id))
-            )
-            return [NoteEvaluation.model_validate(r, from_attributes=True) for r in rows]
+            return await _evaluations(session, episode_id)
 
     async def queue(self, episode_id: int, by: str, test_mode: bool, why: str) -> None:
         """Queued once: pressing Submit again while it waits changes nothing."""
@@ -110,42 +127,18 @@ class SubmissionStore:
     async def queued_for(self, episode_id: int) -> str | None:
         """Why the episode's submission waits, when it does."""
         async with self.sessions() as session:
-            row = await session.get(SubmissionQueueRow, episode_id)
-            return None if row is None else row.reason
+            return await _queued_reason(session, episode_id)
 
     async def card_records(self, episode_id: int, post_id: str | None) -> CardRecords:
         """Everything an episode's card shows, in one session: a card is drawn at every state
         an episode reaches, on every vote, and was 5 reads each."""
         async with self.sessions() as session:
-            votes = await session.exec(
-                select(FeedbackRow)
-                .where(FeedbackRow.episode_id == episode_id)
-                .order_by(col(FeedbackRow.id))
-            )
-            mine = await session.exec(
-                select(SubmissionRow).where(SubmissionRow.episode_id == episode_id)
-            )
-            submission = _typed(mine.first())
-            queued = await session.get(SubmissionQueueRow, episode_id)
-            scores = await session.exec(
-                select(NoteEvaluationRow)
-                .where(NoteEvaluationRow.episode_id == episode_id)
-                .order_by(col(NoteEvaluationRow.id))
-            )
-            post_noted = None
-            if post_id is not None:
-                on_post = await session.exec(
-                    select(SubmissionRow).where(SubmissionRow.post_id == post_id)
-                )
-                post_noted = _typed(on_post.first())
             return CardRecords(
-                votes=[Vote.model_validate(r, from_attributes=True) for r in votes],
-                submission=submission,
-                queued=None if queued is None else queued.reason,
-                evaluations=[
-                    NoteEvaluation.model_validate(r, from_attributes=True) for r in scores
-                ],
-                post_noted=post_noted,
+                votes=await votes_in(session, episode_id),
+                submission=await _of_episode(session, episode_id),
+                queued=await _queued_reason(session, episode_id),
+                evaluations=await _evaluations(session, episode_id),
+                post_noted=None if post_id is None else await _on_post(session, post_id),
             )
 
     async def unqueue(self, episode_id: int) -> None:

@@ -10,7 +10,6 @@ editing the message itself.
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -22,6 +21,7 @@ from bot.discord.triggers import MessageTriggers
 from bot.discord.views import (
     CardButton,
     DraftLinkButton,
+    Interaction,
     InteractionEditor,
     LessonButton,
     ReasonModal,
@@ -35,7 +35,6 @@ from pipeline.desk.note_desk import CardView, NoteDesk
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
-Interaction = discord.Interaction[Any]
 
 
 class EvoNoteClient(discord.Client):

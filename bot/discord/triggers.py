@@ -5,12 +5,11 @@ channel; a 🔎 reaction (`reaction_trigger`) drafts a note on the message."""
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import discord
 
 from bot.discord.embeds import card_embed, preview_embed
-from bot.discord.views import MessageEditor, draft_view
+from bot.discord.views import Interaction, MessageEditor, draft_view
 from bot.settings import DiscordSettings
 from pipeline.card import NoteCard
 from pipeline.desk.note_desk import CardView, NoteDesk
@@ -19,7 +18,6 @@ from pipeline.trajectory import EpisodeStatus
 
 SEARCH_EMOJI = "🔎"
 MAX_LINKS = 5  # post links previewed in one message
-Interaction = discord.Interaction[Any]
 
 
 class MessageTriggers:

@@ -16,6 +16,8 @@ from bot.throttle import EditThrottle
 from memory.curation import LessonBoard, actions_for, provenance
 from pipeline.card import CardAction, NoteCard
 
+Interaction = discord.Interaction[Any]
+
 
 class LessonActs(Protocol):
     async def act(

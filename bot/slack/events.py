@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -18,6 +18,7 @@ from bot.slack.messages import plain_text
 log = logging.getLogger(__name__)
 MAX_EPISODE_ID = 2**63 - 1
 T = TypeVar("T")
+Ack = Callable[..., Awaitable[None]]  # Bolt's acknowledgement of a payload
 
 
 class MalformedSlackInput(ValueError):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from slack_sdk.web.async_client import AsyncWebClient
@@ -20,6 +19,7 @@ from bot.background import BackgroundTasks
 from bot.settings import SlackSettings
 from bot.slack.blocks import FEEDBACK_ACTION, evidence_blocks, reason_modal
 from bot.slack.events import (
+    Ack,
     Asked,
     Click,
     MalformedSlackInput,
@@ -38,7 +38,6 @@ from pipeline.desk.note_desk import NoteDesk
 from pipeline.request import NoteRequest, ReplyTarget
 
 log = logging.getLogger(__name__)
-Ack = Callable[..., Awaitable[None]]
 
 
 class SlackFrontend:

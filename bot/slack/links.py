@@ -10,12 +10,11 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.settings import SlackSettings
-from bot.slack.events import Asked, DraftClick, LinksShared, parsed
+from bot.slack.events import Ack, Asked, DraftClick, LinksShared, parsed
 from bot.slack.messages import NOT_ENABLED
 from bot.slack.unfurls import DRAFT_ACTION, preview_blocks
 from pipeline.desk.note_desk import NoteDesk
 
-Ack = Callable[..., Awaitable[None]]
 Tell = Callable[[str, str, str], Awaitable[None]]
 
 
