@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lexicon import content_words, key_stems, negated, numbers, stem
+from pipeline.lexicon import LETTERS, NUMBER_WORDS, content_words, key_stems, negated, numbers, stem
 
 # A claim named in order to be corrected: "There is no evidence that globules protect against
 # the novel coronavirus", "The source does not mention the leaves of sweet potato", "has never
@@ -94,8 +94,10 @@ def states_nothing(sentence: str) -> bool:
     `_PLAIN_FACT_WORDS` other words of its own (function words aside). "Study found it was
     only 4%" and "he made it public on social media, not on TV" state facts in everyday words
     (on the cost corpus the verdict-only rule alone refused 21 honest verdicts when only a key
-    term was a fact, 14 with this)."""
-    if key_stems(sentence) - JUDGING_STEMS or numbers(sentence):
+    term was a fact, 14 with this). A number in words is a number: "There are only two
+    studies that deal with this issue." states a count (HealthFC's verdict, refused before)."""
+    words = {w.lower() for w in LETTERS.findall(sentence)}
+    if key_stems(sentence) - JUDGING_STEMS or numbers(sentence) or words & NUMBER_WORDS:
         return False
     plain = {
         stem(w) for w in content_words(sentence) if w.isalpha() and w not in _FUNCTION_WORDS

@@ -47,6 +47,7 @@ from pipeline.lexicon import (
     numbers,
     page_sentences,
     spelt_as_one_of,
+    spelt_out_acronyms,
     stem,
     stems,
     zipf,
@@ -581,7 +582,8 @@ def _as_read(page: Evidence) -> str:
 def _terms_read(page: Evidence) -> frozenset[str]:
     """Every term a page read uses, as the rules compare them: the stems of its words, and
     its words and acronyms as written, lower-cased (its address names it too: "FDA" is on
-    fda.gov's page), and each two words joined ("Corona virus" says "coronavirus")."""
+    fda.gov's page), each two words joined ("Corona virus" says "coronavirus"), and the
+    acronyms it spells out ("United States" says "US": `spelt_out_acronyms`)."""
     return _terms_of(" ".join([page.url, _as_read(page)]))
 
 
@@ -590,7 +592,7 @@ def _terms_of(text: str) -> frozenset[str]:
     # cached: a draft's checks and repairs ask of the same pages read many times over
     words = [w.lower() for w in ANY_WORD.findall(text)]
     joined = {stem(a + b) for a, b in itertools.pairwise(words)}
-    return frozenset(stems(text) | set(words) | joined)
+    return frozenset(stems(text) | set(words) | joined | spelt_out_acronyms(text))
 
 
 def _bears_out(sentence: str, quotes: list[str]) -> bool:

@@ -353,12 +353,12 @@ RULES: tuple[Rule, ...] = (
     Rule(
         RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
         "every unsupported note the real model published had passed its own support check",
-        "honest 34 (33 alone); bad 224 (4 only)",
+        "honest 32 (31 alone); bad 225 (4 only)",
     ),
     Rule(
         RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
         True, "the real model's 'The post is correct.', kept alone by code and published",
-        "honest 19 (14 alone); bad 11 (1 only)",
+        "honest 18 (14 alone); bad 11 (1 only)",
     ),
     Rule(
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
@@ -379,7 +379,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
-        "a grammar's maxLength stops a string mid-way", "honest 15 (1 alone); bad 149 (0 only)",
+        "a grammar's maxLength stops a string mid-way", "honest 13 (1 alone); bad 149 (0 only)",
     ),
     Rule(
         RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,

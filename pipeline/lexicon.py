@@ -60,6 +60,12 @@ LETTERS = re.compile(r"[^\W\d_]+", re.UNICODE)
 # with at least one capital. Too short or not a word for the key-term test, yet the topic.
 _ACRONYM = re.compile(r"(?<![\w-])(?=[A-Z0-9]*[A-Z])[A-Z0-9]{2,6}(?![\w-])")
 NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+# Numbers in words: a count is a fact ("only two studies").
+NUMBER_WORDS = frozenset(
+    """two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
+    hundred hundreds thousand thousands million millions billion billions half twice
+    dozen dozens""".split()
+)
 _NEGATION = re.compile(r"\b(?:no|not|never|none|nor|without|neither|cannot)\b|n't\b", re.I)
 
 # A key term is rarer than this in everyday English (wordfreq's Zipf scale): "autism",
@@ -109,6 +115,28 @@ def key_stems(text: str, bar: float = KEY_TERM_ZIPF) -> set[str]:
     acronyms (lower-cased)."""
     words = {stem(w) for w in content_words(text) if w.isalpha() and not everyday(w, bar)}
     return words | {a.lower() for a in _ACRONYM.findall(text)}
+
+
+# A run of capitalised words, joined by the short words names keep ("World Health Organisation",
+# "Centers for Disease Control and Prevention"), and letters with full stops ("U.S.").
+_CAPITALISED_RUN = re.compile(
+    r"[A-Z][\w'’-]*(?:\s+(?:(?:of|and|for|the|on|in|&)\s+)*[A-Z][\w'’-]*)+"
+)
+_DOTTED_LETTERS = re.compile(r"(?<!\w)(?:[A-Za-z]\.){2,}")
+_NAME_JOINERS = frozenset({"of", "and", "for", "the", "on", "in", "&"})
+
+
+def spelt_out_acronyms(text: str) -> set[str]:
+    """The acronyms a text spells out, lower-cased: the initials of each run of capitalised
+    words and each start of them of 2+ letters ("United States" says "us", "World Health
+    Organisation" "who", "Centers for Disease Control and Prevention" "cdc"), and letters
+    with full stops ("U.S."). An honest verdict's "US" and "WHO" were refused as ungrounded
+    where the pages read say "United States" and "World Health Organisation" (cost corpus)."""
+    found = {m.group().replace(".", "").lower() for m in _DOTTED_LETTERS.finditer(text)}
+    for run in _CAPITALISED_RUN.finditer(text):
+        initials = "".join(w[0] for w in run.group().split() if w.lower() not in _NAME_JOINERS)
+        found |= {initials[:n].lower() for n in range(2, min(len(initials), 6) + 1)}
+    return found
 
 
 # A spelling one letter away is the same word when both are at least this long: "oestrogen"/

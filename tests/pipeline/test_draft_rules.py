@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from bench.rules import Row, bad_real_model_rows, decide, escaped, main
 from pipeline.actions import FinalTurn, SupportedClaim, Write
-from pipeline.claim_stance import denies_a_claim, reports_a_claim
+from pipeline.claim_stance import denies_a_claim, reports_a_claim, states_nothing
 from pipeline.draft_checks import DraftChecks
 from pipeline.draft_rules import RULES
 from pipeline.evidence import Evidence
@@ -127,6 +127,27 @@ def test_word_forms_ground_a_term_and_other_words_do_not() -> None:
     liver = Post(text="Ivermectin destroys the liver.")
     c = checks(excerpt=page, post=liver, title="Ivermectin")
     assert c.ungrounded_terms("Ivermectin does harm the liver.", [PAGE]) == ["liver"]
+
+
+def test_an_acronym_a_page_spells_out_is_grounded_and_one_it_does_not_is_not() -> None:
+    post = Post(text="The US sent no hospital ships; the WHO never set a doctor ratio.")
+    page = (
+        "The United States deployed two hospital ships. The World Health Organisation "
+        "gives no ideal doctor ratio."
+    )
+    c = checks(excerpt=page, post=post, title="Hospital ships")
+    sentence = "The US deployed two hospital ships, and the WHO gives no ideal doctor ratio."
+    assert c.ungrounded_terms(sentence, [PAGE]) == []
+    # the initials of no run of the page's capitalised words: still the note's own term
+    other = Post(text="The UN and the US sent no hospital ships.")
+    c = checks(excerpt=page, post=other, title="Hospital ships")
+    assert c.ungrounded_terms("The UN deployed two hospital ships.", [PAGE]) == ["UN"]
+
+
+def test_a_count_in_words_is_a_fact_and_a_bare_verdict_is_not() -> None:
+    assert not states_nothing("There are only two studies that deal with this issue.")
+    assert states_nothing("There is no evidence for such an effect.")
+    assert states_nothing("No one has shown this.")
 
 
 def test_a_claim_in_everyday_words_or_an_acronym_still_has_a_topic() -> None:
