@@ -91,8 +91,9 @@ class EpisodeRunner:
         try:
             return await _Run(state).execute()
         finally:
-            for early in state.prefetched.values():
-                early.cancel()  # pages begun for the analysis that no visit chose
+            # pages begun for the analysis that no visit chose, and their notes
+            for early in [*state.prefetched.values(), *(t for _, t in state.early_notes.values())]:
+                early.cancel()
 
 
 class _Run:

@@ -16,7 +16,7 @@ from pipeline.brief import VerificationBrief
 from pipeline.budget import BudgetUse, EvidenceBudget
 from pipeline.draft_checks import DraftChecks
 from pipeline.errors import ModelTimeout
-from pipeline.evidence import Evidence, Page, SearchResult, SupportVerdicts
+from pipeline.evidence import Evidence, NotesTaken, Page, SearchResult, SupportVerdicts
 from pipeline.findings import Finding
 from pipeline.ports import (
     Captioner,
@@ -112,6 +112,8 @@ class EpisodeState:
         # pages code began reading while the claim was analysed, by URL: a page chosen later
         # is taken from here (see `Research.prefetch`); the rest are cancelled at the end
         self.prefetched: dict[str, asyncio.Task[Page | str]] = {}
+        # … and the notes begun on them, with the goal they were taken for
+        self.early_notes: dict[str, tuple[str, asyncio.Task[NotesTaken | None]]] = {}
         self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
 
@@ -52,6 +53,16 @@ class PageNotes(BaseModel):
         max_length=3,
         description="the numbers of up to 3 of the page's sentences a note could rely on",
     )
+
+
+@dataclass(frozen=True)
+class NotesTaken:
+    """A page's notes as code keeps them: whether the model found it bearing on the claims
+    (None: no notes), its quotes (the page's own sentences) and what the agent is told."""
+
+    relevant: bool | None
+    quotes: list[str]
+    said: str
 
 
 class SentenceVerdict(BaseModel):

@@ -15,7 +15,7 @@ from pipeline.errors import ModelUnavailable
 from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import Lesson, MemoryPhase, NoMemory
 from pipeline.post import Post
-from pipeline.trajectory import Progress, StepRecord
+from pipeline.trajectory import EpisodeOutcome, Progress, StepRecord
 from pipeline.vocabulary import load_word_lists
 from tests.fakes.episodes import runner
 from tests.fakes.policy import (
@@ -137,6 +137,61 @@ async def test_the_posts_results_are_read_while_the_claim_is_analysed() -> None:
     assert not [u for u in (outcome.urls or []) if u.endswith("/hangs")]
     await asyncio.sleep(0)  # let the cancelled reads unwind
     assert {t for t in asyncio.all_tasks() - before if not t.done()} <= {asyncio.current_task()}
+
+
+class NotesDuringTheAnalysis(FakeChatModel):
+    """Answers the brief only once a page's notes have been asked for (within 5 s), and counts
+    the notes asked for before and after the brief."""
+
+    def __init__(self, policy: Any, wait_for_notes: bool) -> None:
+        super().__init__(policy)
+        self.wait_for_notes = wait_for_notes
+        self.noting = asyncio.Event()
+        self.briefed = False
+        self.notes_before_the_brief = self.notes_after_it = 0
+
+    async def structured(self, messages: Any, output: Any, *, timeout_s: float) -> Any:
+        if output.__name__ == "PageNotes":
+            self.noting.set()
+            if self.briefed:
+                self.notes_after_it += 1
+            else:
+                self.notes_before_the_brief += 1
+        if output.__name__ == "VerificationBrief":
+            if self.wait_for_notes:
+                await asyncio.wait_for(self.noting.wait(), 5)
+            reply = await super().structured(messages, output, timeout_s=timeout_s)
+            self.briefed = True
+            return reply
+        return await super().structured(messages, output, timeout_s=timeout_s)
+
+
+async def noted_by(model: FakeChatModel, budget: EvidenceBudget) -> EpisodeOutcome:
+    web = FakeWeb(health_pages())
+    episodes = EpisodeRunner(model=model, search=web, reader=web, memory=NoMemory(), budget=budget)
+    return await episodes.run(POST)
+
+
+async def test_the_posts_best_pages_are_noted_while_the_claim_is_analysed() -> None:
+    """#47: the notes of the pages begun during the analysis are taken then, on the post's own
+    words, not after the brief (the brief here waits for a page's notes: without the early
+    notes it would wait out its 5 s and fail); each page read is noted once."""
+    model = NotesDuringTheAnalysis(ResearchPolicy(), wait_for_notes=True)
+    outcome = await noted_by(model, EvidenceBudget(visit_grace_s=0.1, notes_min_chars=0))
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert model.notes_before_the_brief >= 1
+    noted = model.notes_before_the_brief + model.notes_after_it
+    assert noted == len(outcome.evidence), "a page noted early was noted again"
+
+
+async def test_no_notes_are_taken_early_when_code_reads_for_a_gap_first() -> None:
+    """With `search_gap_first` code's first visit reads for the brief's gap, not the post's
+    words: notes begun on the post would not be that visit's, so none are."""
+    model = NotesDuringTheAnalysis(ResearchPolicy(), wait_for_notes=False)
+    budget = EvidenceBudget(visit_grace_s=0.1, notes_min_chars=0, search_gap_first=True)
+    outcome = await noted_by(model, budget)
+    assert outcome.status == "noted", outcome.abstain_reason
+    assert model.notes_before_the_brief == 0 and model.notes_after_it >= 1
 
 
 async def test_visits_of_one_step_run_concurrently() -> None:
