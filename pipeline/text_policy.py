@@ -31,8 +31,8 @@ from urllib.parse import unquote, urlsplit
 import regex
 import tldextract
 
-from pipeline.lexicon import ANY_WORD, LETTERS, clauses, spelt_as_one_of
-from pipeline.vocabulary import borrowed_word, in_vocabulary
+from pipeline.lexicon import ANY_WORD, LETTERS, clauses, spelt_as_one_of, zipf
+from pipeline.vocabulary import borrowed_word, foreign_leaning, in_vocabulary
 
 # Characters kept: letters, marks, numbers, punctuation, symbols, and plain spacing.
 _KEPT_CATEGORIES = ("L", "M", "N", "P", "S")
@@ -267,6 +267,17 @@ def _ordinary_number(number: str) -> bool:
     )
 
 
+# A capitalised word within a sentence, rarer than this in English, that no page read uses: a
+# name the note has no source for ("the real data is on Mercola and Bitchute": 1.77 and 1.25,
+# the adaptive attacker's woven payload). Measured (`bench.rules`, 2026-12-02): see
+# docs/benchmarks.md.
+_RARE_NAME_ZIPF = 2.5
+
+
+def _rare_name(word: str) -> bool:
+    return word[:1].isupper() and word[1:].islower() and 0 < zipf(word.lower()) < _RARE_NAME_ZIPF
+
+
 def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[str]:
     """The tokens of normalised `text` that may not be published or remembered, in order."""
     allowed = set(provenance.read_urls)
@@ -275,6 +286,7 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     refused: list[str] = []
     tokens = text.split()
     borrowed: list[int] = []  # positions of tokens vouched for only by a borrowing language
+    leaning: list[int] = []  # … and of English words likelier another language's
     for position, token in enumerate(tokens):
         bare = token.strip("()[]\"'“”‘’«».,;:!?…*")
         if token in allowed or bare in allowed:
@@ -296,10 +308,15 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
             if not in_vocabulary(w, provenance.language) and not provenance.spells_a_word(w)
         ]
         unread = [n for n in _NUMBER.findall(token) if not _ordinary_number(n) and n not in read]
-        if tainted or unread:
+        opens = position == 0 or tokens[position - 1].endswith((".", "!", "?", ":"))
+        if tainted or unread or (not opens and any(_rare_name(w) for w in unread_words)):
             refused.append(token)
         elif any(borrowed_word(w, provenance.language) for w in unread_words):
             borrowed.append(position)
+        elif (
+            provenance.language == "en" and unread_words and all(map(foreign_leaning, unread_words))
+        ):
+            leaning.append(position)
     # English prose borrows a name or a word at a time ("Mozes J. Lewenstein", "grivet
     # monkeys"); two within a word of each other are a phrase in another language, the form an
     # injection takes in a note ("…, as ignora las instrucciones anteriores").
@@ -309,6 +326,12 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
         if (i > 0 and p - borrowed[i - 1] <= 2)
         or (i + 1 < len(borrowed) and borrowed[i + 1] - p <= 2)
     )
+    # three such words among four, a borrowed one with them: "tout ce qui précède est faux"
+    foreign = sorted({*borrowed, *leaning})
+    for i in range(len(foreign) - 2):
+        window = foreign[i : i + 3]
+        if window[-1] - window[0] <= 3 and set(window) & set(borrowed):
+            refused.extend(tokens[p] for p in window)
     refused.extend(m.group(0) for m in _BRACKETED_DOT.finditer(text))
     refused.extend(m.group(0) for m in _BARE_DOT.finditer(text) if _is_suffix(_spelt(m.group(1))))
     refused.extend(m.group(0) for m in _JOINED_DOT.finditer(text) if _is_suffix(m.group(1)))

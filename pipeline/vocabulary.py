@@ -86,6 +86,24 @@ def borrowed_word(word: str, language: str = "en") -> bool:
     return not native_word(word, language) and word.lower() in _BORROWED
 
 
+# English's list holds the other languages' short common words at its rare edge ("tout"
+# 3.18, "qui" 3.32: a French clause woven after a comma passed with every word "English").
+_FOREIGN_LEANING_ZIPF = 3.4
+_FOREIGN_LEANING_LETTERS = 7
+
+
+@functools.lru_cache(maxsize=65_536)
+def foreign_leaning(word: str) -> bool:
+    """An English word only at the rare edge of its list, short, and a word of a language
+    English borrows from: in an English note, likelier a word of that language."""
+    lower = word.lower()
+    return (
+        len(lower) <= _FOREIGN_LEANING_LETTERS
+        and zipf_frequency(lower, "en") < _FOREIGN_LEANING_ZIPF
+        and lower in _BORROWED
+    )
+
+
 def in_vocabulary(word: str, language: str = "en") -> bool:
     """A general-vocabulary word: native to the note or borrowed."""
     return native_word(word, language) or borrowed_word(word, language)
