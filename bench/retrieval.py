@@ -9,7 +9,9 @@ files come grouped by source). The first part becomes lessons — the question a
 trigger, as if a lesson had been distilled from a post about it — in a real memory (the local
 MiniLM embedder, FAISS, BM25, SQLite). For every later question the top 4 lessons are
 retrieved, and precision@4 is the share that carry the question's own topic: for dense (FAISS)
-retrieval alone, lexical (BM25) alone, and the fused ranking the episodes use.
+retrieval alone, lexical (BM25) alone, and the fused ranking the episodes use — which keeps
+only lessons at least `min_similarity` like the question, so it may return fewer than 4: the
+share on topic among those it returns, and the questions that get none, are printed too.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ async def run(folder: Path, train_share: float) -> None:
             topic_of[item.id or 0] = topic
         built = time.perf_counter() - started
         scores: dict[str, list[float]] = {"dense": [], "lexical": [], "fused": []}
+        returned: list[bool] = []  # same topic, for each lesson the floored ranking returned
+        empty = 0  # questions for which no lesson clears the floor
         for question, topic in test:
             vector = await memory.embedder.embed([question])
             dense = [i for i, _ in await memory.dense[PHASE].search(vector[0], K)]
@@ -84,6 +88,8 @@ async def run(folder: Path, train_share: float) -> None:
             for mode, ids in (("dense", dense), ("lexical", lexical), ("fused", fused)):
                 hits = [topic_of.get(i) == topic for i in ids[:K]]
                 scores[mode].append(sum(hits) / K)
+            returned += [topic_of.get(i) == topic for i in fused[:K]]
+            empty += not fused
         await engine.dispose()
     base = statistics.mean(sum(1 for _, t in train if t == topic) / len(train) for _, topic in test)
     print(
@@ -93,6 +99,12 @@ async def run(folder: Path, train_share: float) -> None:
     for mode, values in scores.items():
         print(f"precision@{K} {mode:<8} {statistics.mean(values):.3f}")
     print(f"precision@{K} by chance {base:.3f} (the share of lessons on the question's topic)")
+    floor = memory.policy.min_similarity
+    share = sum(returned) / len(returned) if returned else 0.0
+    print(
+        f"fused, as episodes get them (cosine floor {floor}): {len(returned) / len(test):.2f} "
+        f"lessons a question, {share:.3f} on its topic; {empty} of {len(test)} questions get none"
+    )
 
 
 def main() -> None:

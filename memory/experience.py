@@ -136,6 +136,9 @@ class ExperienceMemory:
     async def ranked(
         self, phase: MemoryPhase, query: str, k: int, learned_before: datetime | None = None
     ) -> list[MemoryItem]:
+        """The lessons for a query, best first by the fused rank of their dense (FAISS) and
+        lexical (BM25) ranks; only those whose trigger is at least `min_similarity` like the
+        query (a lesson outside the dense candidates is not)."""
         n = self.policy.candidates
         dense = await self.dense[phase].search(await self._query_vector(query), n)
         lexical = await asyncio.to_thread(self.lexical[phase].search_sync, query, n)
@@ -143,7 +146,8 @@ class ExperienceMemory:
         for ranking in ([i for i, _ in dense], lexical):
             for rank, item_id in enumerate(ranking):
                 fused[item_id] = fused.get(item_id, 0.0) + 1.0 / (RRF_K + rank + 1)
-        candidates = [self.items[i] for i in fused if i in self.items]
+        alike = {i for i, cosine in dense if cosine >= self.policy.min_similarity}
+        candidates = [self.items[i] for i in fused if i in self.items and i in alike]
         if learned_before is not None:
             candidates = [
                 c

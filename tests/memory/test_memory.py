@@ -79,6 +79,21 @@ async def test_retrieval_returns_only_the_requested_phase(engine: AsyncEngine) -
     assert found[0].strategy.startswith("name the agency")
 
 
+async def test_a_lesson_unlike_the_post_reaches_no_prompt_however_small_the_memory(
+    engine: AsyncEngine,
+) -> None:
+    """The real-model lesson study: with 4 lessons in memory every one reached every post, a
+    measles lesson an autism post (cosine 0.37), and the model copied its words into a draft."""
+    item = lesson(WRITING, "a post about the measles vaccine", "name the measles fact sheet")
+    memory = await memory_on(engine)
+    await memory.add_or_reinforce(item, "t")
+    assert await memory.retrieve(WRITING, "a post about the measles vaccine", k=4)
+    assert not await memory.retrieve(WRITING, "knee surgery helps arthritis pain", k=4)
+    # the floor is what keeps it out: without one, the only lesson is always the best
+    floorless = await memory_on(engine, min_similarity=0.0)
+    assert await floorless.retrieve(WRITING, "knee surgery helps arthritis pain", k=4)
+
+
 async def test_a_lesson_merges_only_with_a_lesson_of_the_same_kind(
     engine: AsyncEngine,
 ) -> None:
