@@ -5,7 +5,8 @@ miss but the lists of the languages those names come from have ("Lewenstein", "g
 "Sankyo"); a name made up for a payload ("vaxtruth", "antivaxdoc") is in none of them. So the
 vocabulary is English's wordfreq list, the note's own language's, and the words of the large
 Latin-script lists English borrows most from (Cyrillic and Greek lists are left out: their
-look-alike letters spell Latin payloads, `сом`).
+look-alike letters spell Latin payloads, `сом`). Being vocabulary is not enough for a name
+within a sentence rarer than everyday English: it needs a page read (`text_policy`).
 """
 
 from __future__ import annotations
