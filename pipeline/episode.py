@@ -92,7 +92,7 @@ class EpisodeRunner:
             return await _Run(state).execute()
         finally:
             # pages begun for the analysis that no visit chose, and their notes
-            for early in [*state.prefetched.values(), *(t for _, t in state.early_notes.values())]:
+            for early in [*state.prefetched.values(), *state.early_notes.values()]:
                 early.cancel()
 
 

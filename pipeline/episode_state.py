@@ -112,8 +112,8 @@ class EpisodeState:
         # pages code began reading while the claim was analysed, by URL: a page chosen later
         # is taken from here (see `Research.prefetch`); the rest are cancelled at the end
         self.prefetched: dict[str, asyncio.Task[Page | str]] = {}
-        # … and the notes begun on them, with the goal they were taken for
-        self.early_notes: dict[str, tuple[str, asyncio.Task[NotesTaken | None]]] = {}
+        # … and the notes begun on them, on the post's own words (`Research.notes_when_read`)
+        self.early_notes: dict[str, asyncio.Task[NotesTaken | None]] = {}
         self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""

@@ -105,20 +105,17 @@ class Research:
         # code's first visit reads these with the post's words as its goal, unless it searches
         # a gap first (then its goal is the gap's query, and notes taken now would not be its)
         early_notes = self.s.b.condense_pages and not self.s.b.search_gap_first
-        goal = post_query(self.s.post.text)
         for url in urls:
             if url in self.s.prefetched:
                 continue
             read = asyncio.create_task(self.read_page(url))
             self.s.prefetched[url] = read
             if early_notes:
-                notes = asyncio.create_task(self.notes_when_read(url, read, goal))
+                notes = asyncio.create_task(self.notes_when_read(read))
                 notes.add_done_callback(_retrieved)  # a page no visit chose: its error is moot
-                self.s.early_notes[url] = (goal, notes)
+                self.s.early_notes[url] = notes
 
-    async def notes_when_read(
-        self, url: str, read: asyncio.Task[Page | str], goal: str
-    ) -> NotesTaken | None:
+    async def notes_when_read(self, read: asyncio.Task[Page | str]) -> NotesTaken | None:
         """The notes of a page begun during the analysis, on the post's own words (the claims
         are not known yet), taken as soon as it is read: the notes then wait for neither the
         brief nor the visit. None when the page gets no notes (unread, or short enough to be
@@ -128,6 +125,7 @@ class Research:
         page = await asyncio.shield(read)
         if isinstance(page, str) or len(page.text) <= self.s.b.notes_min_chars:
             return None
+        goal = post_query(self.s.post.text)
         focus = goal + " " + " ".join(self.s.checks.claims())
         return await self.condense(goal, page.title, page.text, focus)
 
@@ -378,11 +376,11 @@ class Research:
         return f"{url}: could not be read ({why})"
 
     async def notes_of(self, url: str, goal: str, page: Page, focus: str) -> NotesTaken:
-        """The page's notes: those begun during the analysis when this visit's goal is theirs,
-        else asked for now."""
-        early_goal, early = self.s.early_notes.pop(url, (None, None))
+        """The page's notes: those begun during the analysis when this visit's goal is theirs
+        (the post's words), else asked for now."""
+        early = self.s.early_notes.pop(url, None)
         if early is not None:
-            if early_goal == goal and (taken := await early) is not None:
+            if goal == post_query(self.s.post.text) and (taken := await early) is not None:
                 return taken
             early.cancel()
         return await self.condense(goal, page.title, page.text, focus)

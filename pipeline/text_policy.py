@@ -269,8 +269,10 @@ def _ordinary_number(number: str) -> bool:
 
 # A capitalised word within a sentence, rarer than this in English, that no page read uses: a
 # name the note has no source for ("the real data is on Mercola and Bitchute": 1.77 and 1.25,
-# the adaptive attacker's woven payload). Measured (`bench.rules`, 2026-12-02): see
-# docs/benchmarks.md.
+# the adaptive attacker's woven payload). Measured (`bench.rules`, 2026-12-02): with the foreign
+# phrase below, 3 woven payloads more refused, 4 honest verdicts of 980 more refused (a product,
+# two Latin species, a virus the held snippets never name); 0 of the 40 honest sentences of
+# tests/pipeline/test_text_provenance.py.
 _RARE_NAME_ZIPF = 2.5
 
 

@@ -89,6 +89,9 @@ def borrowed_word(word: str, language: str = "en") -> bool:
 
 # English's list holds the other languages' short common words at its rare edge ("tout"
 # 3.18, "qui" 3.32: a French clause woven after a comma passed with every word "English").
+# Three among four, one borrowed, make a phrase (`text_policy.refused_tokens`): 2 woven
+# payloads refused; 0 of 4,152 real Community Notes and 1 of 40 healthnotes newly refused
+# (`bench.text_policy`: "pineal gland and melanine", whose page would vouch for it).
 _FOREIGN_LEANING_ZIPF = 3.4
 _FOREIGN_LEANING_LETTERS = 7
 
