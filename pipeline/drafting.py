@@ -169,7 +169,7 @@ class Drafting:
     def too_soon_to_write(self) -> list[Finding]:
         """The budget's minimums of research before a draft is considered."""
         findings: list[Finding] = []
-        if self.s.use.searches < self.s.b.min_searches_before_write:
+        if len(self.s.queries) < self.s.b.min_searches_before_write:  # searches run, not begun
             findings.append(
                 Finding(
                     RuleId.TOO_FEW_SEARCHES,

@@ -91,8 +91,13 @@ class EpisodeRunner:
         try:
             return await _Run(state).execute()
         finally:
-            # pages begun for the analysis that no visit chose, and their notes
-            for early in [*state.prefetched.values(), *state.early_notes.values()]:
+            # pages begun for the analysis that no visit chose, their notes, and searches
+            # begun ahead that the agent never asked for
+            for early in [
+                *state.prefetched.values(),
+                *state.early_notes.values(),
+                *state.searches_ahead.values(),
+            ]:
                 early.cancel()
 
 
@@ -155,6 +160,7 @@ class _Run:
             await self.s.record_steps([analysis, *(await early if early is not None else [])])
             if early is not None:
                 await self.research.read_before_the_first_turn()
+            self.research.search_ahead()
         else:
             self.s.brief = self.s.checks.brief = unanalysed_brief(self.s.post.all_text())
         # The claims are the post's point in a few words: a short query embeds in a third of

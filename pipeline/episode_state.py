@@ -114,6 +114,9 @@ class EpisodeState:
         self.prefetched: dict[str, asyncio.Task[Page | str]] = {}
         # … and the notes begun on them, on the post's own words (`Research.notes_when_read`)
         self.early_notes: dict[str, asyncio.Task[NotesTaken | None]] = {}
+        # searches code began before the agent asked for them, by query (lower case): the
+        # agent's search of that query takes its results (`Research.search_ahead`)
+        self.searches_ahead: dict[str, asyncio.Task[list[SearchResult]]] = {}
         self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""

@@ -19,7 +19,7 @@ from pipeline.errors import (
     PageUnreadable,
     SearchFailed,
 )
-from pipeline.evidence import Evidence, NotesTaken, Page, PageNotes
+from pipeline.evidence import Evidence, NotesTaken, Page, PageNotes, SearchResult
 from pipeline.excerpt import matching_sentences, select_excerpt
 from pipeline.lexicon import key_stems, page_sentences
 from pipeline.ports import (
@@ -57,11 +57,19 @@ class Research:
     async def do_search(self, action: Search, reply: ModelReply[AgentTurn]) -> None:
         query = " ".join(action.query.split())
         self.s.fresh = []
-        searched = self.s.use.searches
-        if self.s.use.searches >= self.s.b.max_searches:
+        searched = len(self.s.queries)
+        # a search begun ahead for this query was counted when it began
+        ahead = query.lower() in self.s.searches_ahead
+        if self.s.use.searches >= self.s.b.max_searches and not ahead:
             self.s.feedback = (
                 f"Search refused: the search budget ({self.s.b.max_searches}) is "
                 "spent. Visit, write or abstain."
+            )
+        elif not self.s.use.searches_left(self.s.b):
+            self.s.feedback = (
+                f"Search refused: every page read of the budget ({self.s.b.max_visits}) is "
+                "spent, so none of its results could be read. Write from the pages read, or "
+                "abstain."
             )
         elif query.lower() in (q.lower() for q in self.s.queries):
             gap = self.next_gap_query()
@@ -74,7 +82,7 @@ class Research:
                 self.s.feedback = f"'{query}' was already searched; searched the next gap: {found}"
         else:
             _, self.s.feedback = await self.run_search(query)
-        self.count_refusal(self.s.use.searches == searched)
+        self.count_refusal(len(self.s.queries) == searched)
         await self.s.record("search", action.model_dump(), self.s.feedback, reply)
         await self.s.tell("searching", query)
         if self.s.fresh:
@@ -93,7 +101,7 @@ class Research:
         self.prefetch(self.best_unread(list(self.s.fresh)))
         return held
 
-    def prefetch(self, urls: list[str]) -> None:
+    def prefetch(self, urls: list[str], notes: bool = True) -> None:
         """Begin reading pages code is likely to read once the claims are known (the post's
         results on the post's own words, best first): the analysis takes longer than a page
         read, so a page chosen then is in already. Nothing is taken in, shown or counted
@@ -104,16 +112,16 @@ class Research:
             return  # code reads no results: nothing would choose them
         # code's first visit reads these with the post's words as its goal, unless it searches
         # a gap first (then its goal is the gap's query, and notes taken now would not be its)
-        early_notes = self.s.b.condense_pages and not self.s.b.search_gap_first
+        early_notes = notes and self.s.b.condense_pages and not self.s.b.search_gap_first
         for url in urls:
             if url in self.s.prefetched:
                 continue
             read = asyncio.create_task(self.read_page(url))
             self.s.prefetched[url] = read
             if early_notes:
-                notes = asyncio.create_task(self.notes_when_read(read))
-                notes.add_done_callback(_retrieved)  # a page no visit chose: its error is moot
-                self.s.early_notes[url] = notes
+                noting = asyncio.create_task(self.notes_when_read(read))
+                noting.add_done_callback(_retrieved)  # a page no visit chose: its error is moot
+                self.s.early_notes[url] = noting
 
     async def notes_when_read(self, read: asyncio.Task[Page | str]) -> NotesTaken | None:
         """The notes of a page begun during the analysis, on the post's own words (the claims
@@ -151,6 +159,37 @@ class Research:
             found = list(self.s.fresh)
         await self.read_best(query or post_query(self.s.post.text), [*found, *post_results])
 
+    def search_ahead(self) -> None:
+        """Begin searching the brief's top gap, and reading its best results, while the
+        agent's first turn is asked: an agent that searches it takes the results at once and
+        finds the pages begun (`run_search`, `fetch`). The real model's first search was that
+        gap's query, word for word, in each of the 4 recorded episodes that began with a
+        search (tests/fixtures/real_model); the search and the reads are then off the critical
+        path. Measured on the stand-in (#47, docs/benchmarks.md): one episode at a time,
+        p50 23.5 → 21.2 s. No model call is made ahead: page notes wait for the visit. An
+        agent that writes first or searches otherwise leaves a search and a few reads unused,
+        dropped with the episode."""
+        b = self.s.b
+        if not (b.search_ahead and b.read_search_results) or b.search_gap_first:
+            return
+        query = self.next_gap_query()
+        # it is a search of the budget (a backend call), and the agent keeps one of its own
+        if query is None or self.s.use.searches_left(b) < 2:
+            return
+        self.s.use.searches += 1
+        ahead = asyncio.create_task(self.results_ahead(query))
+        ahead.add_done_callback(_retrieved)  # a search no turn asked for: its error is moot
+        self.s.searches_ahead[query.lower()] = ahead
+
+    async def results_ahead(self, query: str) -> list[SearchResult]:
+        """The results of a search begun ahead, the best of them begun reading (no notes)."""
+        results = await self.s.r.search.search(
+            query, limit=self.s.b.results_per_search, published_before=self.s.date_cap
+        )
+        listed = {r.url: r for r in results}
+        self.prefetch(self.best_unread(list(listed), {**listed, **self.s.results}), notes=False)
+        return results
+
     def next_gap_query(self) -> str | None:
         """The brief's highest-priority gap query not searched yet."""
         if self.s.brief is None:
@@ -180,7 +219,8 @@ class Research:
     async def run_search(self, query: str, by_code: bool = False) -> tuple[str, str]:
         """Search, log the results; (query, what to tell the agent)."""
         who = {"by": "code"} if by_code else {}
-        self.s.use.searches += 1
+        if query.lower() not in self.s.searches_ahead:  # else counted when it began
+            self.s.use.searches += 1
         self.s.queries.append(query)
         self.s.fresh = []
         started = self.s.r.clock()
@@ -189,9 +229,7 @@ class Research:
                 0.1, min(self.s.b.search_timeout_s, self.s.seconds_left(self.s.loop_deadline))
             )
             async with asyncio.timeout(timeout):
-                results = await self.s.r.search.search(
-                    query, limit=self.s.b.results_per_search, published_before=self.s.date_cap
-                )
+                results = await self.searched(query)
         except SearchFailed as e:
             self.s.log({"search": query, **who, "error": str(e)})
             return query, f"Search failed: {e}"
@@ -223,16 +261,33 @@ class Research:
         # the results themselves are in the log: the observation only says what happened
         return query, f"Search '{query}' returned {len(results)} results ({len(fresh)} new)."
 
-    def best_unread(self, urls: list[str]) -> list[str]:
+    async def searched(self, query: str) -> list[SearchResult]:
+        """The search's results: those of the search begun ahead for it, else the backend's
+        now (also when the one ahead failed: a blip then need not fail the agent's search)."""
+        ahead = self.s.searches_ahead.pop(query.lower(), None)
+        if ahead is not None:
+            try:
+                return await ahead
+            except Exception:  # searched again below, where errors are reported
+                pass
+        return await self.s.r.search.search(
+            query, limit=self.s.b.results_per_search, published_before=self.s.date_cap
+        )
+
+    def best_unread(
+        self, urls: list[str], listed: dict[str, SearchResult] | None = None
+    ) -> list[str]:
         """Up to one visit's worth of the listed pages for code to read: those whose title or
         snippet shares a key term with the claims, the most terms (up to two) and then the
-        highest source tier first. It always leaves the agent one visit's worth of its own."""
+        highest source tier first. It always leaves the agent one visit's worth of its own.
+        `listed`: the search results to judge them by (the episode's, by default)."""
+        listed = self.s.results if listed is None else listed
         left = self.s.b.max_visits - self.s.use.visits - self.s.b.max_urls_per_visit
         room = min(self.s.b.max_urls_per_visit, left)
         claims = key_stems(" ".join(self.s.checks.claims()))
         ranked = []
         for url in dict.fromkeys(urls):
-            result = self.s.results.get(url)
+            result = listed.get(url)
             if url in self.s.evidence or url in self.s.unreadable or result is None:
                 continue
             shared = len(claims & key_stems(f"{result.title} {result.snippet}"))

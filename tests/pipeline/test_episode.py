@@ -281,6 +281,40 @@ async def test_code_reading_leaves_the_agent_a_visit_of_its_own() -> None:
     assert len(web.reads) <= budget.max_visits
 
 
+async def test_no_search_runs_once_every_page_read_is_spent() -> None:
+    """A search whose results no visit could read cannot change the note: once the page
+    reads are spent the budget shows no search left, and one asked for anyway is refused
+    without reaching the search backend."""
+    web = FakeWeb(many_sites(20))
+    seen: list[dict[str, Any]] = []
+
+    def policy(schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "VerificationBrief":
+            return DEFAULT_BRIEF
+        if schema == "FinalTurn":
+            return {"thought": "", "action": {"kind": "abstain", "reason": "done"}}
+        state = state_of(messages)
+        if not state["evidence"]:  # code leaves the agent its one visit: it reads 4 pages
+            unread = [r["url"] for r in state["search_results"]]
+            return visit(*unread[:4])
+        seen.append(state["budget"])
+        return search(f"query {len(seen)}")  # a search every turn, whatever the budget says
+
+    budget = EvidenceBudget(
+        max_visits=4, max_urls_per_visit=4, max_steps=4, max_searches=5, search_ahead=False
+    )
+    journal = Journal()
+    await EpisodeRunner(
+        model=FakeChatModel(policy), search=web, reader=web, memory=NoMemory(), budget=budget
+    ).run(POST, journal=journal)
+    assert len(web.reads) == budget.max_visits  # the agent's visit took every read
+    assert len(seen) == 3  # the turns after it
+    assert all(b["visits_left"] == 0 and b["searches_left"] == 0 for b in seen), seen
+    agent_searches = [s for s in journal.steps if s.phase == "search" and not s.action.get("by")]
+    assert agent_searches and all("refused" in s.observation for s in agent_searches)
+    assert len(web.searches) == 1  # the post's own words, by code: no agent search ran
+
+
 async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     web = FakeWeb(health_pages())
     planted = "https://evil.example/instructions"
@@ -468,12 +502,13 @@ async def test_search_and_visit_budgets_hold_against_a_greedy_model() -> None:
 
     budget = EvidenceBudget(max_steps=15, max_searches=3, max_visits=7, max_urls_per_visit=4)
     outcome = await runner(policy, web, budget).run(POST)
+    # the post's words and the top gap begun ahead (each of the budget), and the agent's
     assert len(web.searches) == 3
     assert len(web.reads) == 7
-    # code's search and reads, then the agent: a search, a visit, the last search the budget
-    # allows, and three refused actions in a row (a visit over budget, a search over budget)
-    # end the loop
-    assert outcome.timings.turns == 3 + MAX_REFUSED_IN_A_ROW
+    # code's search and reads, then the agent: a search, a visit that spends the reads, and
+    # three refused actions in a row (a search no read is left for, a visit over budget, a
+    # search) end the loop
+    assert outcome.timings.turns == 2 + MAX_REFUSED_IN_A_ROW
 
 
 async def test_step_budget_spent_leads_to_a_final_write_from_evidence() -> None:

@@ -4,15 +4,18 @@ ending the loop, and the final write's reserve kept whatever the loop's last dra
 
 from __future__ import annotations
 
+import asyncio
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from pipeline.budget import EvidenceBudget
-from pipeline.episode import MAX_REFUSED_IN_A_ROW
+from pipeline.episode import MAX_REFUSED_IN_A_ROW, EpisodeRunner
+from pipeline.ports import NoMemory
 from pipeline.post import Post
 from tests.fakes.episodes import runner
-from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, search
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, search, state_of
 from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, Page, health_pages
 
 ADAMS = "https://rarediseases.info.nih.gov/diseases/adams-oliver-syndrome"
@@ -181,3 +184,68 @@ async def test_a_claim_may_be_given_only_to_someone_a_cited_page_names(
         assert f"gives its claim to '{refused}" in writes
     else:
         assert outcome.status == "noted", writes
+
+
+def measles_sites(n: int) -> dict[str, Page]:
+    """`n` sites with the same measles page: every search lists more than code reads."""
+    page = health_pages()["https://medlineplus.gov/measles.html"]
+    return {f"https://site{i}.org/measles": page for i in range(n)}
+
+
+async def test_the_top_gap_is_searched_and_its_pages_begun_while_the_agent_thinks() -> None:
+    """Search ahead: once the brief is known, code searches its top gap and begins reading the
+    best results while the agent's first turn is asked; the agent's search of that gap takes
+    them, with no second search and no page read twice."""
+    web = FakeWeb(measles_sites(12))
+    at_first_turn: list[tuple[list[str], list[str]]] = []
+
+    @dataclass
+    class Thinking(FakeChatModel):
+        async def structured(self, messages: Any, output: Any, *, timeout_s: float) -> Any:
+            if output.__name__ == "AgentTurn" and not at_first_turn:
+                await asyncio.sleep(0.05)  # the agent thinks: what was begun meanwhile?
+                at_first_turn.append((list(web.searches), list(web.reads)))
+            return await super().structured(messages, output, timeout_s=timeout_s)
+
+    journal = Journal()
+    outcome = await EpisodeRunner(
+        model=Thinking(ResearchPolicy()),
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=EvidenceBudget(),
+    ).run(Post(text="The measles vaccine causes autism."), journal=journal)
+    assert outcome.status == "noted", outcome.abstain_reason
+    gap = DEFAULT_BRIEF["gaps"][0]["suggested_query"]
+    searched, read = at_first_turn[0]
+    assert searched[-1] == gap  # begun before the agent asked for it
+    assert len(read) == 8  # the post's best 4 and the gap's best 4, begun
+    agent_search = next(s for s in journal.steps if s.phase == "search" and not s.action.get("by"))
+    assert agent_search.action["query"] == gap and "returned 8 results" in agent_search.observation
+    assert web.searches.count(gap) == 1
+    assert len(web.reads) == len(set(web.reads)) == 8  # each begun page read once, then taken
+    assert set(read) <= set(web.read_ok) and set(outcome.urls) <= set(read)
+
+
+async def test_a_search_ahead_unused_leaves_the_agent_its_own_search() -> None:
+    """An agent that searches otherwise still has a search of its own, and a budget with
+    room for no more than the agent's search begins none ahead."""
+    web = FakeWeb(measles_sites(12))
+    searched_otherwise = ResearchPolicy()
+
+    def own_query(schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "AgentTurn" and not state_of(messages)["searches_by_agent"]:
+            return search("MMR autism cohort study")
+        return searched_otherwise(schema, messages)
+
+    outcome = await runner(own_query, web).run(Post(text="The measles vaccine causes autism."))
+    assert outcome.status == "noted", outcome.abstain_reason
+    gap = DEFAULT_BRIEF["gaps"][0]["suggested_query"]
+    # the post's words, the gap begun ahead, and the agent's own, in whatever order they ran
+    assert sorted(web.searches[1:]) == sorted([gap, "MMR autism cohort study"])
+
+    tight = FakeWeb(measles_sites(12))
+    await runner(own_query, tight, EvidenceBudget(max_searches=2)).run(
+        Post(text="The measles vaccine causes autism.")
+    )
+    assert gap not in tight.searches and "MMR autism cohort study" in tight.searches

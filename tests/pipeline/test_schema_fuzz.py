@@ -23,7 +23,7 @@ from pipeline.vocabulary import load_word_lists
 from tests.fakes.embedder import HashingEmbedder
 from tests.fakes.episodes import runner
 from tests.fakes.odd_answers import OddAnswers
-from tests.fakes.policy import ResearchPolicy
+from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy
 from tests.fakes.ports import FakeClock, FakeWeb, Journal, health_pages
 
 POSTS = [
@@ -60,7 +60,8 @@ async def test_odd_answers_never_end_an_episode_in_a_traceback() -> None:
 
 class _BrokenWeb(FakeWeb):
     """A reader and a search backend that fail as no port promises: one page raises what an
-    IDN redirect raised in a real reader, and the second search a bug's KeyError."""
+    IDN redirect raised in a real reader, and every search of the brief's top gap a bug's
+    KeyError (the search begun ahead, and the agent's own)."""
 
     async def read(self, url: str) -> Page:
         if url == "https://www.who.int/news-room/measles":
@@ -68,7 +69,7 @@ class _BrokenWeb(FakeWeb):
         return await super().read(url)
 
     async def search(self, query: str, **kwargs: Any) -> list[SearchResult]:
-        if len(self.searches) == 1:
+        if query == DEFAULT_BRIEF["gaps"][0]["suggested_query"]:
             self.searches.append(query)
             raise KeyError("results")
         return await super().search(query, **kwargs)
