@@ -166,9 +166,10 @@ class Research:
         gap's query, word for word, in each of the 4 recorded episodes that began with a
         search (tests/fixtures/real_model); the search and the reads are then off the critical
         path. Measured on the stand-in (#47, docs/benchmarks.md): one episode at a time,
-        p50 23.5 → 21.2 s. No model call is made ahead: page notes wait for the visit. An
-        agent that writes first or searches otherwise leaves a search and a few reads unused,
-        dropped with the episode."""
+        p50 22.9 → 20.5 s (the old build's 22.7), the same calls and tokens. No model call is
+        made ahead: page notes wait for the visit. An agent that writes first or searches
+        otherwise leaves a search (of the budget) and a few reads unused, dropped with the
+        episode."""
         b = self.s.b
         if not (b.search_ahead and b.read_search_results) or b.search_gap_first:
             return
