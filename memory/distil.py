@@ -22,6 +22,7 @@ from memory.prompts import (
     JudgeVerdict,
     distil_messages,
 )
+from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
 from pipeline.ports import ChatModel
 from pipeline.text_policy import disallowed_content, normalise, shared_run
 from pipeline.vocabulary import load_word_lists
@@ -67,6 +68,19 @@ def normalised(lesson: DistilledLesson) -> DistilledLesson:
     )
 
 
+def supporters(episode: FinishedEpisode) -> list[str]:
+    """Who stands behind what an episode taught: its requester when a moderator vouches for
+    them (two plain accounts sending one post never activate what it taught), and X's raters
+    when they gave its note a verdict — a note reaches X only once a moderator approved it,
+    and X's raters across perspectives then judged it: with a vouched requester, a lesson
+    from an episode the crowd rated is active at the default support of two, so what raters
+    teach reaches the next similar post (#45)."""
+    found = [episode.requester] if episode.requester and episode.requester_vouched else []
+    if episode.crowd_verdict in (HELPFUL, *NOT_HELPFUL):
+        found.append(f"x:raters:{episode.id}")
+    return found
+
+
 class Distiller:
     def __init__(
         self, model: ChatModel, timeout_s: float = 60.0, echo: PostEcho | None = None
@@ -103,11 +117,7 @@ class Distiller:
                     rationale=lesson.rationale.strip(),
                     kind=kind,
                     source_episodes=[episode.id],
-                    # only a requester a moderator vouches for supports a lesson: two plain
-                    # accounts sending one post never activate what it taught
-                    requesters=[episode.requester]
-                    if episode.requester and episode.requester_vouched
-                    else [],
+                    requesters=supporters(episode),
                     learned_from_post_at=episode.post_created_at,
                 )
             )

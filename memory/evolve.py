@@ -38,8 +38,9 @@ class EvolveReport:
 
 
 def with_moderators_verdict(verdict: JudgeVerdict, episode: FinishedEpisode) -> JudgeVerdict:
-    """People outrank the model: more 👎 than 👍 make the episode Unsatisfactory (its lessons
-    are what to avoid, from their reasons); more 👍 lift an Unsatisfactory verdict."""
+    """People outrank the model: more 👎 than 👍 (moderators', and X's raters' verdict on the
+    note) make the episode Unsatisfactory (its lessons are what to avoid, from their reasons);
+    more 👍 lift an Unsatisfactory verdict."""
     net = sum(v.vote for v in episode.votes)
     if net < 0 and verdict.utility_mode != UtilityMode.UNSATISFACTORY:
         reasons = "; ".join(v.reason for v in episode.votes if v.vote < 0 and v.reason)
@@ -47,8 +48,7 @@ def with_moderators_verdict(verdict: JudgeVerdict, episode: FinishedEpisode) -> 
             update={
                 "utility_mode": UtilityMode.UNSATISFACTORY,
                 "feedback": (
-                    f"Moderators voted it down{': ' + reasons if reasons else ''}. "
-                    + verdict.feedback
+                    f"People voted it down{': ' + reasons if reasons else ''}. " + verdict.feedback
                 )[:800],
             }
         )

@@ -24,16 +24,11 @@ from adapters.x.community_notes import (
 from adapters.x.oauth import OAuth1Credentials, sign
 from bot.cli import main
 from pipeline.desk.submission import SubmissionDesk, SubmissionRefused
-from pipeline.evidence import Evidence
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from pipeline.revision import EpisodeReviser
 from pipeline.trajectory import EpisodeOutcome
-from tests.fakes.policy import ResearchPolicy
-from tests.fakes.ports import FakeChatModel, OpenLinks
-
-API = "https://api.x.com"
-CREDENTIALS = OAuth1Credentials("ck", "cs", "at", "ats")
+from tests.fakes.community_notes import API, CREDENTIALS, NOTE, READ, desk
+from tests.fakes.ports import FakeChatModel
 
 
 def test_oauth_signature_matches_the_published_example() -> None:
@@ -180,40 +175,6 @@ def test_quota_windows() -> None:
         quota.take("submission", now=5000.0)
     with pytest.raises(QuotaExceeded, match="submission quota"):
         quota.take("submission", now=5001.0)
-
-
-def desk(
-    engine: AsyncEngine,
-    api: CommunityNotesApi,
-    *,
-    links: object | None = None,
-    reviser_model: FakeChatModel | None = None,
-    **options: object,
-) -> SubmissionDesk:
-    model = FakeChatModel(ResearchPolicy())
-    return SubmissionDesk(
-        EpisodeStore(engine),
-        SubmissionStore(engine),
-        [api],
-        model,
-        EpisodeReviser(reviser_model or model),
-        links or OpenLinks(),  # type: ignore[arg-type]
-        **options,  # type: ignore[arg-type]
-    )
-
-
-READ = Evidence(
-    url="https://www.cdc.gov/vaccinesafety/autism.html",
-    title="Autism and Vaccines",
-    excerpt="Studies have shown that there is no link between receiving vaccines and "
-    "developing autism spectrum disorder.",
-    quotes=[
-        "Studies have shown that there is no link between receiving vaccines and developing "
-        "autism spectrum disorder."
-    ],
-    tier=4,
-)
-NOTE = "Large studies found no link between vaccines and autism.\n\n" + READ.url
 
 
 async def noted_episode(store: EpisodeStore, post_id: str | None = "1357", note: str = NOTE) -> int:
