@@ -18,7 +18,7 @@ import httpx
 
 from adapters.x.oauth import OAuth1Credentials, sign
 from adapters.x.urls import is_x_url
-from pipeline.desk.submission import EvaluatorOutcome, WrittenNote
+from pipeline.desk.submission import EvaluatorOutcome, WritingLimitReached, WrittenNote
 from pipeline.errors import EvoNoteError
 from pipeline.post import Post
 
@@ -158,6 +158,15 @@ class CommunityNotesApi:
         if response.status_code == 403 and "enrolled" in str(payload).lower():
             raise NotesApiError(
                 "this X account is not enrolled as an AI Note Writer (403 client-not-enrolled)"
+            )
+        if response.status_code == 403 and "usagecapexceeded" in str(payload).lower():
+            # X's daily writing limit: said as such, so the desk queues the note (REFERENCE.md)
+            period = str(payload.get("period") or "")
+            raise WritingLimitReached(
+                "X answered that its writing limit is reached (HTTP 403 UsageCapExceeded"
+                # X's word for the window (e.g. "Daily"), only when it is one plain word
+                + (f", {period.lower()}" if re.fullmatch(r"[A-Za-z]{1,16}", period) else "")
+                + ")"
             )
         if response.status_code == 401:
             raise NotesApiError(

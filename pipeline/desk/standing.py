@@ -5,7 +5,8 @@ Both are computed here from the submissions stored (their statuses and evaluator
 back with `sync`), with X's published rules (`documentation/api/overview.md`, the writing
 limit as changed 2026-03-05). X counts the last 14 days' hit rate without notes under 10
 ratings that have no status; the API does not give rating counts, so every note still
-needing ratings is left out of it.
+needing ratings is left out of it, and so is every note whose raw status says too few
+ratings came (`minimum_ratings_not_met`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ from pipeline.desk.episode import Submission
 ADMISSION_WINDOW = 50  # the most recent test-mode notes X judges admission on
 HELPFUL = "currently_rated_helpful"
 NOT_HELPFUL = "currently_rated_not_helpful"
-NEEDS_RATINGS = {None, "needs_more_ratings"}
+# X's seven `notes_written` statuses (REFERENCE.md): these two say the note is not rated yet
+# ("needs your help" is X's request to rate it), so no limit counts them as rated
+NEEDS_RATINGS = {None, "needs_more_ratings", "needs_your_help"}
+# … and this one is left out of the 14-day hit rate: too few ratings to count either way
+TOO_FEW_RATINGS = "minimum_ratings_not_met"
 
 
 @dataclass(frozen=True)
@@ -135,7 +140,9 @@ def writing_limit(live: list[Submission], now: datetime) -> tuple[int, str]:
         return _hit_rate_of(helpful, not_helpful, len(notes)) or 0.0
 
     recent = rate(live[:20])
-    last_14d = [s for s in rated if _age(s, now) <= timedelta(days=14)]
+    last_14d = [
+        s for s in rated if _age(s, now) <= timedelta(days=14) and s.status != TOO_FEW_RATINGS
+    ]
     longer = max(rate(live[:100]), rate(last_14d))
     if longer < 0.05:
         internal = 300 * max(recent, longer)

@@ -15,7 +15,6 @@ limit, the submission waits for the next day (`SubmissionQueue`), never refused 
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
@@ -42,6 +41,12 @@ DAY_S = 24 * 3600
 
 class SubmissionRefused(EvoNoteError):
     """The note may not be submitted (yet): the message says why and what to do."""
+
+
+class WritingLimitReached(EvoNoteError):
+    """The destination says today's writing limit is reached (X: HTTP 403
+    `UsageCapExceeded`), whatever the desk's own count of it said: the note waits in the
+    queue for the next slot."""
 
 
 class EvaluatorOutcome(BaseModel):
@@ -347,14 +352,21 @@ class SubmissionDesk:
             )
         ).value
         scores = [e for e in await self.log.evaluations(episode_id) if e.note_text == note]
-        note_id = await destination.submit(
-            post_id,
-            note,
-            classification=label.classification,
-            misleading_tags=list(label.misleading_tags),
-            sources=bool(episode.cited_urls),
-            test_mode=test_mode,
-        )
+        try:
+            note_id = await destination.submit(
+                post_id,
+                note,
+                classification=label.classification,
+                misleading_tags=list(label.misleading_tags),
+                sources=bool(episode.cited_urls),
+                test_mode=test_mode,
+            )
+        except WritingLimitReached as e:
+            await self.log.queue(episode_id, by, test_mode, str(e))
+            return SubmissionOutcome(
+                kind=OutcomeKind.QUEUED,
+                message=f"Queued for {to}: {e}. It is sent when a slot opens.",
+            )
         row = await self.log.add(
             Submission(
                 episode_id=episode_id,
@@ -686,8 +698,13 @@ class SubmissionDesk:
         for _, _, episode_id, by, test_mode, found in sorted(waiting, key=lambda w: w[:2]):
             if found is not None and await self.over_a_limit(found[0], test_mode) is not None:
                 continue  # its destination's slot is not open yet
-            # no longer submittable (or its source is down): it waits no more
-            with contextlib.suppress(SubmissionRefused):
-                sent.append(await self.submit(episode_id, by, test_mode=test_mode, from_queue=True))
+            try:
+                outcome = await self.submit(episode_id, by, test_mode=test_mode, from_queue=True)
+            except SubmissionRefused:  # no longer submittable (or its source is down)
+                outcome = None
+            if outcome is not None and outcome.kind == OutcomeKind.QUEUED:
+                break  # the destination says its limit is reached: these wait for a later run
+            if outcome is not None:
+                sent.append(outcome)
             await self.log.unqueue(episode_id)
         return sent

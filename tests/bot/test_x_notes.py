@@ -240,6 +240,76 @@ async def test_only_approved_notes_are_submitted_once(
 
 
 @respx.mock
+async def test_x_saying_its_writing_limit_is_reached_queues_the_note(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """X's daily-limit hit (HTTP 403 UsageCapExceeded) whatever the desk's own count said:
+    the note is queued with X's reason, kept queued while X still says so, then sent."""
+    scores(0.9, 0.9, 0.9)
+    capped = {
+        "title": "UsageCapExceeded",
+        "type": "https://api.twitter.com/2/problems/usage-capped",
+        "period": "Daily",
+        "scope": "Account",
+    }
+    submit = respx.post(f"{API}/2/notes").mock(
+        side_effect=[
+            httpx.Response(403, json=capped),
+            httpx.Response(403, json=capped),
+            httpx.Response(200, json={"data": {"id": "18000"}}),
+        ]
+    )
+    _, submitter, episode = await approved(engine, api)
+    outcome = await submitter.submit(episode, "mod")
+    assert outcome.kind == "queued" and outcome.submission is None
+    reason = "X answered that its writing limit is reached (HTTP 403 UsageCapExceeded, daily)"
+    assert reason in outcome.message
+    assert await SubmissionStore(engine).queued_for(episode) == reason
+    assert await submitter.send_queued() == []  # X still says so: it waits
+    assert await SubmissionStore(engine).queued_for(episode) == reason
+    (sent,) = await submitter.send_queued()
+    assert sent.kind == "submitted" and submit.call_count == 3
+    assert await SubmissionStore(engine).queued() == []
+
+
+@pytest.mark.parametrize(
+    "status",
+    [
+        "currently_rated_helpful",
+        "currently_rated_not_helpful",
+        "firm_reject",
+        "insufficient_consensus",
+        "minimum_ratings_not_met",
+        "needs_more_ratings",
+        "needs_your_help",
+    ],
+)
+@respx.mock
+async def test_every_status_x_gives_is_kept_as_given_with_its_history(
+    engine: AsyncEngine, api: CommunityNotesApi, status: str
+) -> None:
+    """X's seven `notes_written` statuses round-trip raw, each change kept with its time;
+    only a verdict (helpful, not helpful, rejected) becomes the crowd's vote."""
+    scores(0.9)
+    respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18000"}})
+    store, submitter, episode = await approved(engine, api)
+    await submitter.submit(episode, "mod")
+    notes = respx.get(f"{API}/2/notes/search/notes_written")
+    notes.respond(200, json=written("needs_more_ratings"))
+    await submitter.sync()
+    notes.respond(200, json=written(status))
+    await submitter.sync()
+    (row,) = await SubmissionStore(engine).all()
+    assert row.status == status
+    history = [h["status"] for h in row.status_history]
+    assert history == list(dict.fromkeys(["needs_more_ratings", status]))
+    assert all(h.get("at") for h in row.status_history)
+    crowd = [v for v in await store.votes(episode) if v.platform == "x_crowd"]
+    verdicts = {"currently_rated_helpful", "currently_rated_not_helpful", "firm_reject"}
+    assert len(crowd) == (status in verdicts)
+
+
+@respx.mock
 async def test_the_card_offers_submit_only_where_submitting_would_take_it(
     engine: AsyncEngine, api: CommunityNotesApi
 ) -> None:

@@ -75,6 +75,20 @@ def test_the_limit_follows_the_hit_rate(
     assert writing_limit(notes, NOW)[0] == expected
 
 
+def test_too_few_ratings_leave_a_note_out_of_the_fourteen_day_hit_rate() -> None:
+    """X's 14-day hit rate leaves out `minimum_ratings_not_met` (REFERENCE.md): 2 helpful
+    notes and 78 with too few ratings in 14 days are a hit rate of 1, not 2/80."""
+    notes = [note(NMR, days_ago=1 + i / 100) for i in range(20)]  # the recent rate: 0
+    notes += [note(HELPFUL, days_ago=2 + i / 100) for i in range(2)]
+    notes += [note("minimum_ratings_not_met", days_ago=3 + i / 10) for i in range(78)]
+    notes += [note(NMR, days_ago=15 + i / 10) for i in range(100)]
+    # 200 notes in 30 days cap it at floor(200 / 30 * 5) = 33; counted, they made it 7
+    assert writing_limit(notes, NOW)[0] == 33
+    # a note X asks raters to help with is not rated yet: not among the last 5 rated
+    rated = [note(NOT_HELPFUL) for _ in range(3)] + [note(HELPFUL) for _ in range(40)]
+    assert writing_limit([note("needs_your_help") for _ in range(3)] + rated, NOW)[0] == 5
+
+
 def test_admission_is_judged_on_the_last_fifty_test_notes() -> None:
     good = {"ClaimOpinion": "High", "UrlValidity": "High", "HarassmentAbuse": "High"}
     notes = [note(test_mode=True, days_ago=i / 100, buckets=good) for i in range(50)]
