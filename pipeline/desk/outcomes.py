@@ -82,29 +82,53 @@ def age_band(s: Submission) -> str:
     return "post over 24 h old"
 
 
+def _auc(helpful: list[float], unhelpful: list[float]) -> str:
+    """How often a helpful note scores above a not-helpful one (ties count half)."""
+    if not (helpful and unhelpful):
+        return "AUC needs both verdicts"
+    wins = sum((h > u) + 0.5 * (h == u) for h in helpful for u in unhelpful)
+    return f"AUC {wins / (len(helpful) * len(unhelpful)):.2f}"
+
+
+def _scored(submissions: list[Submission], key: str) -> list[tuple[float, bool]]:
+    """(the score the submission kept under `key`, whether X found the note helpful), for
+    the notes X gave a verdict that have the score."""
+    return [
+        (float(score), s.status == HELPFUL)
+        for s in submissions
+        if (s.status == HELPFUL or s.status in NOT_HELPFUL)
+        and isinstance(score := s.policy.get(key), int | float)
+    ]
+
+
 def calibration(submissions: list[Submission]) -> str:
     """The persona forecast against X's verdicts, on the notes that have both: the Brier score
     of P(Helpful) = (net helpful + 1) / 2 and the AUC of net helpful for "helpful if rated" —
     the number the send queue's ordering relies on."""
-    pairs = [
-        ((float(net) + 1) / 2, 1.0 if s.status == HELPFUL else 0.0)
-        for s in submissions
-        if (s.status == HELPFUL or s.status in NOT_HELPFUL)
-        and isinstance(net := s.policy.get("net_helpful"), int | float)
-    ]
+    pairs = [((net + 1) / 2, helpful) for net, helpful in _scored(submissions, "net_helpful")]
     if not pairs:
         return "Forecast against X's verdicts: no note has both yet"
     brier = sum((p - y) ** 2 for p, y in pairs) / len(pairs)
     helpful = [p for p, y in pairs if y]
-    unhelpful = [p for p, y in pairs if not y]
-    if helpful and unhelpful:
-        wins = sum((h > u) + 0.5 * (h == u) for h in helpful for u in unhelpful)
-        auc = f"AUC {wins / (len(helpful) * len(unhelpful)):.2f}"
-    else:
-        auc = "AUC needs both verdicts"
+    auc = _auc(helpful, [p for p, y in pairs if not y])
     return (
         f"Forecast against X's verdicts ({len(pairs)} notes, {len(helpful)} helpful): "
         f"Brier {brier:.3f}, {auc}"
+    )
+
+
+def gaussian_calibration(submissions: list[Submission]) -> str | None:
+    """X's second aggregation (the Gaussian model's intercept, computed on the persona panel:
+    `pipeline.forecast.gaussian`) against X's verdicts, as an AUC beside the forecast's; None
+    until a note has both."""
+    pairs = _scored(submissions, "gaussian_intercept")
+    if not pairs:
+        return None
+    helpful = [g for g, y in pairs if y]
+    auc = _auc(helpful, [g for g, y in pairs if not y])
+    return (
+        f"Gaussian aggregation of the personas against X's verdicts ({len(pairs)} notes, "
+        f"{len(helpful)} helpful): {auc}"
     )
 
 
@@ -112,6 +136,8 @@ def outcome_report(submissions: list[Submission]) -> list[str]:
     """The report's lines: every live note on X, the forecast's calibration, then by group."""
     live = [s for s in submissions if not s.test_mode and s.destination == "x"]
     lines = [outcome_row("Live notes on X", live).line(), calibration(live)]
+    if (gaussian := gaussian_calibration(live)) is not None:
+        lines.append(gaussian)
     groupings: list[tuple[str, Callable[[Submission], str]]] = [
         ("By the forecast's net helpfulness", forecast_band),
         ("By what chose them", chosen_by),

@@ -438,6 +438,12 @@ class SubmissionDesk:
         return {
             "order": "forecast" if order is not None else "first_come",
             "net_helpful": order.net if order is not None else None,
+            # X's second aggregation on the same panel, for `x report` to judge beside it
+            "gaussian_intercept": (
+                episode.forecast.features.get("gaussian_intercept")
+                if episode.forecast is not None
+                else None
+            ),
             "bar": self.send_policy.min_net_helpful if order is not None else None,
             "explore": bool(order is not None and order.explore),
             "anyway": anyway,

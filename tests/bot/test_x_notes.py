@@ -757,6 +757,8 @@ async def test_after_admission_notes_go_best_first_and_none_under_the_forecast_b
     assert best is not None and best.policy["order"] == "forecast"
     assert best.policy["net_helpful"] == 0.6 and best.policy["explore"] is False
     assert best.policy["evaluator_score"] == 0.9
+    # X's second aggregation on the same panel, kept for `x report` to judge
+    assert best.policy["gaussian_intercept"] == net(0.6).features["gaussian_intercept"]
     anyway = await submitter.submit(episodes["903"], "mod", anyway=True)
     assert anyway.kind == "submitted"
     insisted = await SubmissionStore(engine).for_post("903")

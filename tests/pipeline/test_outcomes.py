@@ -43,6 +43,22 @@ def test_each_group_says_how_many_were_rated_and_how_they_fared() -> None:
     assert "  post age unknown: 1 sent, 0% rated, net helpful +0.00" in lines
     # forecasts 0.85 (helpful), 0.55 and 0.35 (not helpful): every pair ordered right
     assert lines[1] == "Forecast against X's verdicts (3 notes, 1 helpful): Brier 0.149, AUC 1.00"
+    assert not any(line.startswith("Gaussian") for line in lines)  # no note has its score
+
+
+def test_the_report_judges_the_gaussian_aggregation_beside_the_forecast() -> None:
+    notes = [
+        sent("currently_rated_helpful", net_helpful=0.2, gaussian_intercept=0.4),
+        sent("currently_rated_not_helpful", net_helpful=0.6, gaussian_intercept=0.12),
+        sent("firm_reject", net_helpful=0.1, gaussian_intercept=0.35),
+        sent("needs_more_ratings", net_helpful=0.9, gaussian_intercept=0.5),  # no verdict
+    ]
+    lines = outcome_report(notes)
+    assert lines[1].endswith("AUC 0.50")  # the forecast put one not-helpful note above
+    # the Gaussian intercept put the helpful note above both
+    assert lines[2] == (
+        "Gaussian aggregation of the personas against X's verdicts (3 notes, 1 helpful): AUC 1.00"
+    )
 
 
 def test_calibration_waits_for_notes_with_a_forecast_and_a_verdict() -> None:
