@@ -24,10 +24,7 @@ from adapters.x.community_notes import (
 from adapters.x.oauth import OAuth1Credentials, sign
 from bot.cli import main
 from pipeline.desk.submission import SubmissionDesk, SubmissionRefused
-from pipeline.post import Post
-from pipeline.request import NoteRequest
-from pipeline.trajectory import EpisodeOutcome
-from tests.fakes.community_notes import API, CREDENTIALS, NOTE, READ, desk
+from tests.fakes.community_notes import API, CREDENTIALS, NOTE, READ, desk, noted_episode
 from tests.fakes.ports import FakeChatModel
 
 
@@ -175,27 +172,6 @@ def test_quota_windows() -> None:
         quota.take("submission", now=5000.0)
     with pytest.raises(QuotaExceeded, match="submission quota"):
         quota.take("submission", now=5001.0)
-
-
-async def noted_episode(store: EpisodeStore, post_id: str | None = "1357", note: str = NOTE) -> int:
-    row = await store.create(
-        NoteRequest(post_ref=f"https://x.com/a/status/{post_id}"),
-        Post(text="Vaccines cause autism, the studies are hidden", post_id=post_id),
-        "off",
-    )
-    assert row.id is not None
-    await store.claim(row.id, "w", 60)
-    await store.finish(
-        row.id,
-        EpisodeOutcome(
-            status="noted",
-            note=note,
-            urls=[READ.url],
-            char_count=60,
-            evidence=[READ],
-        ),
-    )
-    return row.id
 
 
 async def approved(

@@ -11,7 +11,10 @@ from adapters.x.community_notes import CommunityNotesApi
 from adapters.x.oauth import OAuth1Credentials
 from pipeline.desk.submission import SubmissionDesk
 from pipeline.evidence import Evidence
+from pipeline.post import Post
+from pipeline.request import NoteRequest
 from pipeline.revision import EpisodeReviser
+from pipeline.trajectory import EpisodeOutcome
 from tests.fakes.policy import ResearchPolicy
 from tests.fakes.ports import FakeChatModel, OpenLinks
 
@@ -51,3 +54,37 @@ READ = Evidence(
     tier=4,
 )
 NOTE = "Large studies found no link between vaccines and autism.\n\n" + READ.url
+
+
+POST_TEXT = "Vaccines cause autism, the studies are hidden"
+
+
+async def noted_episode(
+    store: EpisodeStore,
+    post_id: str | None = "1357",
+    note: str = NOTE,
+    *,
+    request: NoteRequest | None = None,
+    memory_ids: list[int] | None = None,
+) -> int:
+    """A finished episode with `note`, written from `READ`, on a post X takes notes on (none
+    when `post_id` is None); asked for by `request` (the CLI's by default)."""
+    row = await store.create(
+        request or NoteRequest(post_ref=f"https://x.com/a/status/{post_id}"),
+        Post(text=POST_TEXT, post_id=post_id),
+        "off",
+    )
+    assert row.id is not None
+    await store.claim(row.id, "w", 60)
+    await store.finish(
+        row.id,
+        EpisodeOutcome(
+            status="noted",
+            note=note,
+            urls=[READ.url],
+            char_count=60,
+            evidence=[READ],
+            memory_ids=memory_ids or [],
+        ),
+    )
+    return row.id

@@ -26,13 +26,11 @@ from pipeline.episode import EpisodeRunner
 from pipeline.ports import MemoryPhase
 from pipeline.post import Post
 from pipeline.request import NoteRequest
-from pipeline.trajectory import EpisodeOutcome
-from tests.fakes.community_notes import API, CREDENTIALS, NOTE, READ, desk
+from tests.fakes.community_notes import API, CREDENTIALS, desk, noted_episode
 from tests.fakes.embedder import HashingEmbedder
 from tests.fakes.policy import DEFAULTS, ResearchPolicy
 from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
 
-POST = "Vaccines cause autism, the studies are hidden"
 AVOID = "cite the studies themselves rather than a page that only mentions them"
 TAGS = [
     {"bucket": "left", "not_helpful_tag_counts": {"tag_name": "sources_missing", "tag_count": 4}},
@@ -42,31 +40,15 @@ TAGS = [
 
 async def sent_episode(store: EpisodeStore, post_id: str, memory_ids: list[int]) -> int:
     """A noted episode a vouched requester asked for, its note approved by a moderator."""
-    row = await store.create(
-        NoteRequest(
-            post_ref=f"https://x.com/a/status/{post_id}",
-            requester="slack:UMOD",
-            source="slack",
-            vouched=True,
-        ),
-        Post(text=POST, post_id=post_id),
-        "evolving",
+    asked = NoteRequest(
+        post_ref=f"https://x.com/a/status/{post_id}",
+        requester="slack:UMOD",
+        source="slack",
+        vouched=True,
     )
-    assert row.id is not None
-    await store.claim(row.id, "w", 60)
-    await store.finish(
-        row.id,
-        EpisodeOutcome(
-            status="noted",
-            note=NOTE,
-            urls=[READ.url],
-            char_count=60,
-            evidence=[READ],
-            memory_ids=memory_ids,
-        ),
-    )
-    await store.approve(row.id, "UMOD")
-    return row.id
+    episode = await noted_episode(store, post_id, request=asked, memory_ids=memory_ids)
+    await store.approve(episode, "UMOD")
+    return episode
 
 
 @respx.mock
