@@ -65,7 +65,7 @@ class Research:
                 f"Search refused: the search budget ({self.s.b.max_searches}) is "
                 "spent. Visit, write or abstain."
             )
-        elif not self.s.use.searches_left(self.s.b):
+        elif self.s.use.visits_left(self.s.b) == 0:
             self.s.feedback = (
                 f"Search refused: every page read of the budget ({self.s.b.max_visits}) is "
                 "spent, so none of its results could be read. Write from the pages read, or "
@@ -183,10 +183,12 @@ class Research:
         self.s.searches_ahead[query.lower()] = ahead
 
     async def results_ahead(self, query: str) -> list[SearchResult]:
-        """The results of a search begun ahead, the best of them begun reading (no notes)."""
-        results = await self.s.r.search.search(
-            query, limit=self.s.b.results_per_search, published_before=self.s.date_cap
-        )
+        """The results of a search begun ahead, the best of them begun reading (no notes).
+        Nothing is logged until the agent takes it: an unused one is in no prompt."""
+        async with asyncio.timeout(self.s.b.search_timeout_s):
+            results = await self.s.r.search.search(
+                query, limit=self.s.b.results_per_search, published_before=self.s.date_cap
+            )
         listed = {r.url: r for r in results}
         self.prefetch(self.best_unread(list(listed), {**listed, **self.s.results}), notes=False)
         return results

@@ -249,3 +249,26 @@ async def test_a_search_ahead_unused_leaves_the_agent_its_own_search() -> None:
         Post(text="The measles vaccine causes autism.")
     )
     assert gap not in tight.searches and "MMR autism cohort study" in tight.searches
+
+
+async def test_the_search_begun_ahead_is_the_agents_even_once_its_budget_is_spent() -> None:
+    """It was counted when it began: the agent's later search of that gap takes it, with the
+    rest of the budget spent meanwhile, and no second backend call."""
+    web = FakeWeb(measles_sites(12))
+    gap = DEFAULT_BRIEF["gaps"][0]["suggested_query"]
+    searches = iter([search("MMR autism cohort study"), search(gap)])
+    then = ResearchPolicy()
+
+    def two_searches(schema: str, messages: list[dict[str, Any]]) -> Any:
+        if schema == "AgentTurn" and (planned := next(searches, None)) is not None:
+            return planned
+        return then(schema, messages)
+
+    journal = Journal()
+    outcome = await runner(two_searches, web, EvidenceBudget(max_searches=3)).run(
+        Post(text="The measles vaccine causes autism."), journal=journal
+    )
+    assert outcome.status == "noted", outcome.abstain_reason
+    taken = [s for s in journal.steps if s.phase == "search" and s.action.get("query") == gap]
+    assert len(taken) == 1 and "returned" in taken[0].observation, taken
+    assert web.searches.count(gap) == 1 and len(web.searches) == 3
