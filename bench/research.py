@@ -3,6 +3,7 @@ Prints numbers; asserts nothing.
 
     python -m bench.research [--episodes 20] [--concurrency 1 30] [--rounds 6]
                              [--profile h200-27b] [--scale 0.1] [--forecast] [--preset P]
+                             [--output-lengths profile|cpu-1.5b]
 
 The episode runner with the real OpenAI-compatible adapter, against the simulated server with
 a model-server profile (prefill first-come, decoding slowing with the batch, realistic output
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import hashlib
 import random
 import statistics
@@ -41,7 +43,7 @@ from pydantic import BaseModel
 from adapters.openai_chat import OpenAIChatModel
 from bot.app import openai_client
 from bot.simulator.model import ResearchPolicy
-from bot.simulator.profile import PROFILES
+from bot.simulator.profile import OUTPUT_TOKENS_CPU_1_5B, PROFILES
 from bot.simulator.server import SimulatedModelServer
 from pipeline.budget import RESEARCH_PRESETS, EvidenceBudget
 from pipeline.episode import EpisodeRunner
@@ -267,6 +269,8 @@ async def measure(server: SimulatedModelServer, args: argparse.Namespace, at_onc
 
 async def main_async(args: argparse.Namespace) -> None:
     profile = PROFILES[args.profile]
+    if args.output_lengths == "cpu-1.5b":  # the same speeds, the real 1.5B model's lengths
+        profile = dataclasses.replace(profile, output_tokens=dict(OUTPUT_TOKENS_CPU_1_5B))
     server = SimulatedModelServer(
         ResearchPolicy(rounds=args.rounds, pages_per_visit=4),
         profile=profile,
@@ -294,6 +298,13 @@ def main() -> None:
     parser.add_argument("--profile", choices=sorted(PROFILES), default="h200-27b")
     parser.add_argument("--scale", type=float, default=0.1, help="latency multiplier")
     parser.add_argument("--forecast", action="store_true", help="the persona panel too")
+    parser.add_argument(
+        "--output-lengths",
+        choices=["profile", "cpu-1.5b"],
+        default="profile",
+        help="output tokens per call type: the profile's own, or those the real 1.5B model's "
+        "answers measured (a second token table on the same speeds)",
+    )
     parser.add_argument(
         "--preset",
         choices=["paper", *RESEARCH_PRESETS],

@@ -122,6 +122,12 @@ def health_pages() -> dict[str, Page]:
     return {u: Page(url=u, title=t, text=x) for u, (t, x) in texts.items()}
 
 
+def many_sites(n: int) -> dict[str, Page]:
+    """`n` sites serving the same measles page: every search lists more than code reads."""
+    page = health_pages()["https://medlineplus.gov/measles.html"]
+    return {f"https://site{i}.org/p": page for i in range(n)}
+
+
 class OpenLinks:
     """Every link answers HTTP 200 (the guarded reader's own check is tested with it)."""
 

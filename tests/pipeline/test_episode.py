@@ -26,7 +26,14 @@ from tests.fakes.policy import (
     state_of,
     visit,
 )
-from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, health_pages
+from tests.fakes.ports import (
+    FakeChatModel,
+    FakeClock,
+    FakeWeb,
+    Journal,
+    health_pages,
+    many_sites,
+)
 
 POST = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
 
@@ -239,12 +246,6 @@ async def test_a_slow_site_is_left_unread_once_the_visits_other_pages_are_in() -
     visits = [s.observation for s in journal.steps if s.phase == "visit"]
     assert any(f"{slow}: could not be read (still loading" in v for v in visits), visits
     assert slow not in {e.url for e in outcome.evidence}
-
-
-def many_sites(n: int) -> dict[str, Any]:
-    """`n` sites serving the same health page: searches always have unread results."""
-    page = health_pages()["https://medlineplus.gov/measles.html"]
-    return {f"https://site{i}.org/p": page for i in range(n)}
 
 
 async def test_code_reading_leaves_the_agent_a_visit_of_its_own() -> None:

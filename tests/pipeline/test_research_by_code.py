@@ -16,7 +16,15 @@ from pipeline.ports import NoMemory
 from pipeline.post import Post
 from tests.fakes.episodes import runner
 from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, search, state_of
-from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb, Journal, Page, health_pages
+from tests.fakes.ports import (
+    FakeChatModel,
+    FakeClock,
+    FakeWeb,
+    Journal,
+    Page,
+    health_pages,
+    many_sites,
+)
 
 ADAMS = "https://rarediseases.info.nih.gov/diseases/adams-oliver-syndrome"
 BRIEF = {
@@ -186,17 +194,11 @@ async def test_a_claim_may_be_given_only_to_someone_a_cited_page_names(
         assert outcome.status == "noted", writes
 
 
-def measles_sites(n: int) -> dict[str, Page]:
-    """`n` sites with the same measles page: every search lists more than code reads."""
-    page = health_pages()["https://medlineplus.gov/measles.html"]
-    return {f"https://site{i}.org/measles": page for i in range(n)}
-
-
 async def test_the_top_gap_is_searched_and_its_pages_begun_while_the_agent_thinks() -> None:
     """Search ahead: once the brief is known, code searches its top gap and begins reading the
     best results while the agent's first turn is asked; the agent's search of that gap takes
     them, with no second search and no page read twice."""
-    web = FakeWeb(measles_sites(12))
+    web = FakeWeb(many_sites(12))
     at_first_turn: list[tuple[list[str], list[str]]] = []
 
     @dataclass
@@ -230,7 +232,7 @@ async def test_the_top_gap_is_searched_and_its_pages_begun_while_the_agent_think
 async def test_a_search_ahead_unused_leaves_the_agent_its_own_search() -> None:
     """An agent that searches otherwise still has a search of its own, and a budget with
     room for no more than the agent's search begins none ahead."""
-    web = FakeWeb(measles_sites(12))
+    web = FakeWeb(many_sites(12))
     searched_otherwise = ResearchPolicy()
 
     def own_query(schema: str, messages: list[dict[str, Any]]) -> Any:
@@ -244,7 +246,7 @@ async def test_a_search_ahead_unused_leaves_the_agent_its_own_search() -> None:
     # the post's words, the gap begun ahead, and the agent's own, in whatever order they ran
     assert sorted(web.searches[1:]) == sorted([gap, "MMR autism cohort study"])
 
-    tight = FakeWeb(measles_sites(12))
+    tight = FakeWeb(many_sites(12))
     await runner(own_query, tight, EvidenceBudget(max_searches=2)).run(
         Post(text="The measles vaccine causes autism.")
     )
@@ -254,7 +256,7 @@ async def test_a_search_ahead_unused_leaves_the_agent_its_own_search() -> None:
 async def test_the_search_begun_ahead_is_the_agents_even_once_its_budget_is_spent() -> None:
     """It was counted when it began: the agent's later search of that gap takes it, with the
     rest of the budget spent meanwhile, and no second backend call."""
-    web = FakeWeb(measles_sites(12))
+    web = FakeWeb(many_sites(12))
     gap = DEFAULT_BRIEF["gaps"][0]["suggested_query"]
     searches = iter([search("MMR autism cohort study"), search(gap)])
     then = ResearchPolicy()
