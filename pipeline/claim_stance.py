@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lexicon import LETTERS, NUMBER_WORDS, content_words, key_stems, negated, numbers, stem
+from pipeline.lexicon import (
+    LETTERS,
+    NUMBER_WORDS,
+    content_words,
+    key_stems,
+    negated,
+    numbers,
+    stem,
+    stems,
+)
 
 # A claim named in order to be corrected: "There is no evidence that globules protect against
 # the novel coronavirus", "The source does not mention the leaves of sweet potato", "has never
@@ -103,6 +112,27 @@ def states_nothing(sentence: str) -> bool:
         stem(w) for w in content_words(sentence) if w.isalpha() and w not in _FUNCTION_WORDS
     } - JUDGING_STEMS
     return len(plain) < _PLAIN_FACT_WORDS
+
+
+# Judging words that find against a claim: a verdict with one of them corrects the post.
+DENYING_STEMS = frozenset(
+    stem(w)
+    for w in """debunk debunked false falsely incorrect inaccurate misleading myth myths unfounded
+    unproven unsupported untrue wrong fake hoax refuted refute satire satirical fiction fictitious
+    fabricated doctored edited altered different incorrectly misquoted""".split()
+)
+
+
+def affirms_the_post(sentence: str) -> bool:
+    """A verdict in the post's favour and nothing else ("The post is correct.", "This is
+    accurate."): it states nothing (`states_nothing`), denies nothing (no negation) and finds
+    against nothing (no `DENYING_STEMS`). A note exists to correct a post: such a sentence is
+    never one, whatever the pages say. "There is no evidence for such an effect." and "This
+    claim is false." state nothing either, but they are what a note says (HealthFC's and
+    AVeriTeC's own verdicts): the model's support check judges them against their page."""
+    return (
+        states_nothing(sentence) and not negated(sentence) and not (stems(sentence) & DENYING_STEMS)
+    )
 
 
 # Words of four or more letters that carry no fact of their own.

@@ -62,7 +62,7 @@ from pipeline.ports import ChatMessage
 from pipeline.post import Post
 from pipeline.prompts import EXAMPLE_NOTE_SENTENCE, support_messages
 from pipeline.source_quality import vouches
-from pipeline.text_policy import Provenance
+from pipeline.text_policy import Provenance, orders_to_people
 from pipeline.urls import page_key
 
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
@@ -72,13 +72,6 @@ COPIED_RUN = 7
 # margin, was not stopped by a cap: a last sentence without its full stop is whole, and code
 # ends it (23 cost-corpus refusals were for that alone); at the cap, it was cut, and goes.
 _UNDER_ANY_CAP = 220
-# A clause that takes this many content words from its pages beyond the claims' own draws on
-# them (`DraftChecks._draws_on`): a claim term it adds (not a name) is marked for the model's
-# check, not refused. Measured (`bench.rules`, 2026-12-02): at 1, honest refused 55 AVeriTeC /
-# 26 HealthFC, and the real model's "The standard practice for refilling prescriptions is …"
-# (2 page words) went to its check, which passed it (with the post and without); at 2, 57 / 33
-# and the same; at 3, 61 / 39 and none of the bad drafts through; at 4, 62 / 40. Never: 64 / 44.
-_DRAWN_WORDS = 3
 # Words no English sentence ends on: a last sentence ending on one was cut.
 _DANGLING = frozenset(
     """a an the and or but nor of to in on at by for with from as than that which who whose
@@ -238,6 +231,8 @@ class DraftChecks:
         if findings is None or text != action.text:
             findings = self.findings(draft.action)
         droppable = {r.id for r in RULES if r.droppable}
+        if any(f.sentence and f.rule not in droppable for f in findings):
+            return None  # a sentence that shows the writer off its pages: the draft goes back
         dropped = {f.sentence for f in findings if f.rule in droppable and f.sentence}
         if 1 in dropped and not states_nothing(sentences[0]):
             return None
@@ -258,6 +253,8 @@ class DraftChecks:
         ] or action.support
         prose = " ".join(kept)
         if not kept or (prose == action.text and support == action.support):
+            return None
+        if len(kept) < len(sentences) and _a_remnant(kept):
             return None
         repaired = action.model_copy(update={"text": prose, "support": support})
         return repaired if not self.findings(repaired) else None
@@ -291,6 +288,8 @@ class DraftChecks:
         if not unsupported or len(unsupported) >= len(sentences):
             return None
         kept = [s for i, s in enumerate(sentences, start=1) if i not in unsupported]
+        if _a_remnant(kept):
+            return None
         shorter = action.model_copy(update={"text": " ".join(kept)})
         return shorter if not self.findings(shorter) else None
 
@@ -318,6 +317,14 @@ class DraftChecks:
             return None
         return " ".join(named)
 
+    def unsourced_order(self, sentence: str, cited: list[str] | tuple[str, ...]) -> str | None:
+        """The verb of an order to people (`orders_to_people`) that no page the sentence cites
+        uses, in any form ("stop" where no cited page says "stop"), else None."""
+        read = frozenset().union(
+            *(_terms_read(e) for u in cited if (e := self.evidence.get(u)) is not None)
+        )
+        return next((v for v in orders_to_people(sentence) if stem(v) not in read), None)
+
     def ungrounded_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]:
         """The key terms of the post or its claims that a sentence speaks of and none of the
         pages it cites (as read: title, excerpt, quotes) uses, in any form of the word: what
@@ -327,31 +334,28 @@ class DraftChecks:
         return sorted(self._ungrounded(sentence, cited)[0].values())
 
     def added_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]:
-        """The `ungrounded_terms` of a sentence that speaks of the claims mostly in its pages'
-        words (at most half of the claims' terms it names are missing from them): a term the
-        sentence adds to what the pages say. Seen with the real model, each passed by its own
-        support check and published: "Tylenol is not great for your liver" citing a page on
-        Tylenol that never mentions the liver; "The standard practice for refilling
-        prescriptions is …" citing pages on prescriptions that never mention refills.
+        """The `ungrounded_terms` code refuses: a name no cited page uses ("The Malaria in
+        Florida post is about …", the real model's, published), or any of them in a sentence
+        that says nothing the post does not (`restates_the_post`: "Tylenol is not great for
+        your liver." citing a page on Tylenol that never mentions the liver, the real model's,
+        passed by its own check with the term marked) — when at most half of the claims'
+        terms it names are missing from its pages (a sentence missing most of them is worded
+        otherwise than its pages: "alkaline water" where a translated page says "basic water").
+        Every other ungrounded term is marked for the model's support check: what a sentence
+        says beyond its post, in words its held pages lack, is a question of meaning.
 
-        A sentence whose claim terms are mostly missing is worded otherwise than its pages
-        ("alkaline water" where a translated page says "basic water", "myopia" where it says
-        "short-sightedness"): whether it says what they say is a question of meaning, asked of
-        the model's check with the terms marked. Measured (`bench.rules`): refusing every
-        ungrounded term cost 170 honest verdicts of 980 (162 by it alone); refusing these costs
-        100 (96 alone) and lets none of the 20 bad real-model drafts through. A bar of a third
-        refuses 52 honest verdicts fewer and lets 3 of them through ("The standard practice
-        for refilling prescriptions …", 1 of 2 missing): the half is the bar they set.
+        Measured (`bench.rules`, fifth round): refusing an added term wherever a clause took
+        under 3 words from its pages cost 30 honest verdicts by itself (HealthFC's own
+        verdicts name the question's "vertebral", "toothpaste", "preterm", which its five key
+        sentences lack) and caught 4 bad drafts no other rule did; those 4 are now caught as
+        restatements of the post or as drafts a sentence shows off their pages (the prompts'
+        example, a sentence about the draft: not droppable), and the rule costs 3.
 
         A clause that denies a claim (`denies_a_claim`: "Coronavirus is not a hoax.") names
-        its terms to deny them, as "There is no evidence that …" does: 47 honest verdicts
-        fewer refused, none of the bad drafts through; the model's check judges it. Only that
-        clause's terms: a hostile model put "evil . com" into the claims and appended "evil.
-        com has it." to a sentence that denied the claim (tests/system/test_hostile_model).
-        Nor a clause that draws on its pages (`_draws_on`), unless the term is a name: 8 honest
-        verdicts fewer.
-        Denying in either direction ("A virus exists." of "A virus does not exist") costs 3
-        fewer and lets the prescriptions draft through (opposite to its claim's polarity)."""
+        its terms to deny them, as "There is no evidence that …" does: the model's check
+        judges it. Only that clause's terms: a hostile model put "evil . com" into the claims
+        and appended "evil. com has it." to a sentence that denied the claim
+        (tests/system/test_hostile_model)."""
         missing, named = self._ungrounded(sentence, cited)
         if not missing or 2 * len(missing) > len(named):
             return []
@@ -362,30 +366,12 @@ class DraftChecks:
             if clause.strip() and denies_a_claim(clause, claims)
             for term in stems(clause)
         }
-        # a name the pages never use is no question of wording: "The Malaria in Florida post
-        # is about a serious disease caused by a parasite." (the real model, published) draws
-        # three words from its malaria page and adds Florida
-        drawn = {
-            term
-            for clause in clauses(sentence)
-            if clause.strip() and self._draws_on(clause, cited)
-            for term in stems(clause)
-        }
+        restated = self.restates_the_post(sentence)
         return sorted(
             word
             for term, word in missing.items()
-            if term not in denied and (term not in drawn or _named(word, sentence))
+            if term not in denied and (restated or _named(word, sentence))
         )
-
-    def _draws_on(self, clause: str, cited: list[str] | tuple[str, ...]) -> bool:
-        """Whether a clause takes `_DRAWN_WORDS` words from its pages that the post and its
-        claims do not have: it says something its pages say, and whether it adds to them is a
-        question of meaning for the model's check. One that takes nothing from them but the
-        claim's words restates the post ("Tylenol is not great for your liver."). A clause, not
-        the sentence: "…: evil. com has it." appended to a sound sentence draws on nothing."""
-        read = self._read_on_the_claims(cited)
-        claimed = stems(" ".join([self.post.all_text(), *self.claims()]))
-        return len((stems(clause) & read) - claimed - JUDGING_STEMS) >= _DRAWN_WORDS
 
     def _read_on_the_claims(self, cited: list[str] | tuple[str, ...]) -> frozenset[str]:
         """Every term the cited pages on the claims' topic use (`_terms_read`); none when no
@@ -439,6 +425,12 @@ class DraftChecks:
             said <= stems(claim) and negated(sentence) == negated(claim)
             for claim in (*self.claims(), self.post.text)
         )
+
+    def restates_the_post(self, sentence: str) -> bool:
+        """Whether every content word of the sentence (judging words aside) is the post's or
+        its claims': it says nothing the post does not, in the post's words."""
+        claimed = stems(" ".join([self.post.all_text(), *self.claims()]))
+        return stems(sentence) - JUDGING_STEMS <= claimed
 
     def claim_stems(self) -> set[str]:
         """The key terms (stems) of the post and the claims checked."""
@@ -572,6 +564,12 @@ def support_findings(
                 )
             )
     return findings
+
+
+def _a_remnant(kept: list[str]) -> bool:
+    """What repair left of a draft states nothing but a verdict ("This is misleading."): the
+    facts it judged were dropped, so the draft goes back to the writer instead."""
+    return all(states_nothing(s) for s in kept)
 
 
 def _as_read(page: Evidence) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from pipeline.actions import Write
-from pipeline.claim_stance import states_nothing
+from pipeline.claim_stance import affirms_the_post
 from pipeline.evidence import Evidence
 from pipeline.findings import Finding, RuleId
 from pipeline.lexicon import ends_a_sentence, said_as, word_count
@@ -41,6 +41,8 @@ class DraftContext(Protocol):
     ) -> str | None: ...
 
     def added_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]: ...
+
+    def unsourced_order(self, sentence: str, cited: list[str] | tuple[str, ...]) -> str | None: ...
 
 
 Scope = Literal["sentence", "draft"]
@@ -97,7 +99,10 @@ DraftCheck = Callable[[DraftContext, Draft], list[Finding]]
 @dataclass(frozen=True)
 class Rule:
     """A rule a draft is held to. `droppable`: code may repair it by dropping the sentences it
-    names (never the first, unless it states nothing but a verdict). `seen_in`: what showed it
+    names (never the first, unless it states nothing but a verdict); a sentence that a rule not
+    droppable names (the prompts' example, a sentence about the draft) shows the writer off its
+    pages, and the whole draft goes back (the real model's "Tylenol …" sentences, kept beside
+    the dropped example, were published). `seen_in`: what showed it
     was needed; `measured`: what `python -m bench.rules` counted for it: honest notes refused
     with it (and how many pass without it alone), bad drafts caught with it (and how many escape
     without it alone); the sets and their sizes are in docs/benchmarks.md."""
@@ -274,16 +279,30 @@ def _attribution(checks: DraftContext, draft: Draft, i: int, sentence: str) -> s
     )
 
 
-def _verdict_only(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
-    """A sentence that only judges ("The post is correct.", "This is misleading.") gives a
-    reader nothing to check: code drops it, and a note of nothing else is refused. Seen with the
-    real model: code dropped three refused sentences and kept "The post is correct." — the
-    opposite of the evidence — which its own check passed and published."""
-    if not states_nothing(sentence):
+def _order(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """An order to people ("parents must stop all vaccines today", woven by the adaptive
+    attacker into a page's own sentence after a comma) passes only when a page it cites says
+    to do it: a note may pass on a page's advice, never give its own."""
+    if (verb := checks.unsourced_order(sentence, draft.cited)) is None:
         return None
     return (
-        f"State what the pages read say: sentence {i} only gives a verdict, with no fact a "
-        "reader can check."
+        f"Sentence {i} tells people to '{verb}', which no page it cites says to do: state what "
+        "the pages say, and give only the advice they give."
+    )
+
+
+def _verdict_only(checks: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """A sentence that only finds for the post ("The post is correct.") gives a reader nothing
+    to check and is never a note: code drops it, and a note of nothing else is refused. Seen
+    with the real model: code dropped three refused sentences and kept "The post is correct."
+    — the opposite of the evidence — which its own check passed and published. A verdict
+    against the post ("There is no evidence supporting this claim.") is what a note says: the
+    model's check judges it (refusing those cost 23 honest verdicts of 980, 1 bad draft only)."""
+    if not affirms_the_post(sentence):
+        return None
+    return (
+        f"State what the pages read say: sentence {i} only says the post is right, with no fact "
+        "a reader can check."
     )
 
 
@@ -309,12 +328,12 @@ RULES: tuple[Rule, ...] = (
         RuleId.TOKENS, "sentence", _text_policy(RuleId.TOKENS), True,
         "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS); the "
         "adaptive attacker's outlets no page names and clause in French (bench.rules WOVEN)",
-        "honest 18 (11 alone); bad 95 (49 only)",
+        "honest 18 (13 alone); bad 95 (49 only)",
     ),
     Rule(
         RuleId.DIRECTIVE, "sentence", _text_policy(RuleId.DIRECTIVE), True,
         "payloads that address raters, readers or the assistant, in six languages",
-        "honest 4 (4 alone); bad 31 (15 only)",
+        "honest 4 (4 alone); bad 31 (13 only)",
     ),
     Rule(
         RuleId.LINK_LIKE, "sentence", _text_policy(RuleId.LINK_LIKE), True,
@@ -333,13 +352,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         RuleId.ABOUT_THE_NOTE, "sentence", _each_sentence(_about_the_note, RuleId.ABOUT_THE_NOTE),
-        True, "the real model's revision wrote 'The note should be revised …'",
-        "honest 0 (0 alone); bad 5 (3 only)",
+        False, "the real model's revision wrote 'The note should be revised …'",
+        "honest 0 (0 alone); bad 5 (4 only)",
     ),
     Rule(
-        RuleId.EXAMPLE, "sentence", _each_sentence(_example, RuleId.EXAMPLE), True,
+        RuleId.EXAMPLE, "sentence", _each_sentence(_example, RuleId.EXAMPLE), False,
         "the real model published the prompts' MMR example on a Tylenol post",
-        "honest 0 (0 alone); bad 2 (0 only)",
+        "honest 0 (0 alone); bad 2 (2 only)",
     ),
     Rule(
         RuleId.COPIES_POST, "sentence", _each_sentence(_copies_post, RuleId.COPIES_POST), True,
@@ -352,14 +371,20 @@ RULES: tuple[Rule, ...] = (
         "honest 2 (2 alone); bad 8 (1 only)",
     ),
     Rule(
+        RuleId.ORDER, "sentence", _each_sentence(_order, RuleId.ORDER), True,
+        "the adaptive attacker's '…, and parents must stop all vaccines today.' woven into a "
+        "page's sentence (bench.payloads WOVEN), passed to the model's check",
+        "honest 1 (0 alone); bad 8 (2 only)",
+    ),
+    Rule(
         RuleId.UNGROUNDED, "sentence", _each_sentence(_ungrounded, RuleId.UNGROUNDED), True,
         "every unsupported note the real model published had passed its own support check",
-        "honest 32 (30 alone); bad 225 (4 only)",
+        "honest 3 (3 alone); bad 222 (1 only)",
     ),
     Rule(
         RuleId.VERDICT_ONLY, "sentence", _each_sentence(_verdict_only, RuleId.VERDICT_ONLY),
         True, "the real model's 'The post is correct.', kept alone by code and published",
-        "honest 19 (14 alone); bad 11 (1 only)",
+        "honest 0 (0 alone); bad 8 (1 only)",
     ),
     Rule(
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
@@ -376,14 +401,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         RuleId.TOO_SHORT, "draft", _whole_draft(_too_short, RuleId.TOO_SHORT), False,
-        "a real note was cut down to 'Dr.'", "honest 7 (6 alone); bad 1 (0 only)",
+        "a real note was cut down to 'Dr.'", "honest 7 (7 alone); bad 1 (0 only)",
     ),
     Rule(
         RuleId.CUT_OFF, "draft", _whole_draft(_cut_off, RuleId.CUT_OFF), False,
-        "a grammar's maxLength stops a string mid-way", "honest 13 (1 alone); bad 149 (0 only)",
+        "a grammar's maxLength stops a string mid-way", "honest 9 (1 alone); bad 149 (0 only)",
     ),
     Rule(
         RuleId.TOO_LONG, "draft", _whole_draft(_too_long, RuleId.TOO_LONG), False,
-        "X's limit: 280 characters, each URL one", "honest 36 (14 alone); bad 14 (0 only)",
+        "X's limit: 280 characters, each URL one", "honest 25 (14 alone); bad 14 (0 only)",
     ),
 )  # fmt: skip

@@ -23,9 +23,10 @@ class RuleId(StrEnum):
     EXAMPLE = "repeats-example"  # the prompts' example sentence on another topic
     COPIES_POST = "copies-post"  # the post's own words
     ATTRIBUTION = "unsourced-attribution"  # gives its claim to someone no cited page names
+    ORDER = "unsourced-order"  # orders people to do what no cited page says to
     UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
     NO_PROSE = "no-prose"
-    VERDICT_ONLY = "verdict-only"  # a sentence that gives a verdict and states no fact
+    VERDICT_ONLY = "verdict-only"  # a sentence that only finds for the post, stating no fact
     TOO_SHORT = "too-short"
     CUT_OFF = "cut-off"  # the last sentence stops mid-way
     TOO_LONG = "too-long"  # over X's 280 characters
@@ -69,9 +70,10 @@ CARDS: dict[RuleId, RuleCard] = {
     RuleId.EXAMPLE: RuleCard("repeated the instructions' example", True),
     RuleId.COPIES_POST: RuleCard("repeated the post's own words instead of answering them", True),
     RuleId.ATTRIBUTION: RuleCard(UNSUPPORTED_KIND, True),
+    RuleId.ORDER: RuleCard("gave an order no page it cites gives", True),
     RuleId.UNGROUNDED: RuleCard(UNSUPPORTED_KIND, True),
     RuleId.NO_PROSE: RuleCard("had no prose", False),
-    RuleId.VERDICT_ONLY: RuleCard("gave a verdict without a fact", True),
+    RuleId.VERDICT_ONLY: RuleCard("said only that the post is right", True),
     RuleId.TOO_SHORT: RuleCard("was too short to say anything", False),
     RuleId.CUT_OFF: RuleCard("ended mid-sentence", False),
     RuleId.TOO_LONG: RuleCard("was over 280 characters", False),

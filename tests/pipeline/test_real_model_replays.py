@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from pipeline.budget import EvidenceBudget
 from pipeline.episode import EpisodeRunner
 from pipeline.ports import NoMemory
@@ -54,7 +52,7 @@ async def test_with_nothing_on_the_claim_the_card_names_the_evidence_not_the_dra
     # the agent only wrote; the card says so, and what the drafts said, never their form
     assert outcome.abstain_reason == (
         "no note passed the checks after 5 rewrites: no page was read; the last draft "
-        "repeated the post's own words instead of answering them; gave a verdict without a fact"
+        "repeated the post's own words instead of answering them"
     )
     feedback = checks_said(journal)
     assert "do not repeat it" in feedback  # the drafts copied the post
@@ -101,14 +99,15 @@ async def test_a_revision_that_writes_about_the_note_is_refused_by_code() -> Non
 
 
 async def test_a_note_that_repeats_the_prompts_example_is_never_published() -> None:
-    outcome, _, journal = await replay("tylenol-note-repeats-the-prompts-example")
+    outcome, model, journal = await replay("tylenol-note-repeats-the-prompts-example")
     # the real run published the measles sentence in a note on Tylenol; code refuses it (no
-    # page read says it), and the sentences left speak of how Tylenol works and of what is
-    # "recommended", which the page read never does: nothing is published
+    # page read says it) and, since a writer copying its instructions is off its pages, sends
+    # the whole draft back instead of keeping the sentences on how Tylenol works, which the
+    # page read never says: nothing is published
     assert outcome.status == "abstained" and outcome.note is None
     feedback = [s.observation for s in journal.steps if s.phase == "write"]
     assert any("sentence 3 repeats the example in your instructions" in f for f in feedback)
-    assert any("speaks of 'mechanism', 'recommended'" in f for f in feedback), feedback
+    assert "SupportVerdicts" not in model.asked
 
 
 async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published() -> None:
@@ -120,25 +119,27 @@ async def test_a_note_that_is_the_posts_own_short_sentences_is_never_published()
     assert feedback and all("sentence 1 copies the post" in f for f in feedback), feedback
 
 
-@pytest.mark.parametrize(
-    ("name", "term"),
-    [
-        # four sentences on the liver and how Tylenol works, citing a page on pain relievers
-        # that says neither
-        ("tylenol-note-restates-the-post", "liver"),
-        # "The standard practice for refilling prescriptions is to take medications as need.",
-        # citing pages that never mention refills
-        ("prescriptions-note-says-what-no-page-says", "refilling"),
-    ],
-)
-async def test_a_note_speaking_of_the_claims_where_no_cited_page_does_is_never_published(
-    name: str, term: str
-) -> None:
-    """Each was published in a real run, every sentence passed by the model's own check."""
-    outcome, _, journal = await replay(name)
+async def test_a_note_restating_the_post_where_no_cited_page_does_is_never_published() -> None:
+    """Published in a real run, every sentence passed by the model's own check: four sentences
+    on the liver and how Tylenol works in the post's words, citing a page on pain relievers
+    that says neither."""
+    outcome, _, journal = await replay("tylenol-note-restates-the-post")
     assert outcome.status == "abstained" and outcome.note is None
-    assert f"speaks of '{term}', which none of them uses" in checks_said(journal)
+    assert "speaks of 'liver', which none of them uses" in checks_said(journal)
     assert "made claims its sources do not bear out" in (outcome.abstain_reason or "")
+
+
+async def test_a_note_that_writes_about_itself_goes_back_whole() -> None:
+    """Published in a real run: "The standard practice for refilling prescriptions is to take
+    medications as need." citing pages that never mention refills, with "The draft sentence
+    contradicts the claim made in the post, …" after it. The first draft goes to the model's
+    check, which refuses it here; every later one holds a sentence about the note, and code
+    sends it back whole instead of keeping its other sentences."""
+    outcome, _, journal = await replay("prescriptions-note-says-what-no-page-says")
+    assert outcome.status == "abstained" and outcome.note is None
+    rejected = [s.observation for s in journal.steps if s.phase == "write"]
+    assert len(rejected) >= 2 and all("is about the note" in f for f in rejected[1:]), rejected
+    assert "wrote about the note instead of the note" in (outcome.abstain_reason or "")
 
 
 async def test_a_sentence_about_the_post_said_three_times_is_never_published() -> None:
