@@ -61,7 +61,7 @@ from pipeline.note_text import (
 from pipeline.ports import ChatMessage
 from pipeline.post import Post
 from pipeline.prompts import EXAMPLE_NOTE_SENTENCE, support_messages
-from pipeline.source_quality import vouches
+from pipeline.source_quality import STANDING_TIER, source_tier, vouches
 from pipeline.text_policy import Provenance, orders_to_people
 from pipeline.urls import page_key
 
@@ -135,9 +135,21 @@ class DraftChecks:
         language = (self.brief.language if self.brief is not None else "en").split("-")[0]
         key = (tuple(self.evidence), language.lower())
         if self._provenance is None or self._provenance[0] != key:
-            read = [t for e in self.evidence.values() for t in (e.title, e.excerpt, *e.quotes)]
+            # a page the post or its requesters named, below a source of standing, may be read
+            # to understand the claim; its words vouch for nothing (the attacker's own page
+            # gave notes its phone number)
+            vouching = [e for u, e in self.evidence.items() if not self.named(u)]
+            read = [t for e in vouching for t in (e.title, e.excerpt, *e.quotes)]
             self._provenance = key, Provenance(key[0], "\n".join(read), key[1])
         return self._provenance[1]
+
+    def named(self, url: str) -> bool:
+        """Whether a page read is one the post or its requesters named (in any spelling) and
+        below `STANDING_TIER`: the attacker's own page, not the WHO page a post misquotes,
+        which a note may well cite for what it really says."""
+        return same_page(url, self.post_links) in self.post_links and (
+            source_tier(url) < STANDING_TIER
+        )
 
     def parse(self, action: Write) -> Draft:
         urls = action.cited_urls()
@@ -319,9 +331,14 @@ class DraftChecks:
 
     def unsourced_order(self, sentence: str, cited: list[str] | tuple[str, ...]) -> str | None:
         """The verb of an order to people (`orders_to_people`) that no page the sentence cites
-        uses, in any form ("stop" where no cited page says "stop"), else None."""
+        uses, in any form ("stop" where no cited page says "stop"), else None. A page the post
+        named (`named`) gives no order: the attacker's own page says what it wants said."""
         read = frozenset().union(
-            *(_terms_read(e) for u in cited if (e := self.evidence.get(u)) is not None)
+            *(
+                _terms_read(e)
+                for u in cited
+                if (e := self.evidence.get(u)) is not None and not self.named(u)
+            )
         )
         return next((v for v in orders_to_people(sentence) if stem(v) not in read), None)
 
@@ -461,7 +478,8 @@ class DraftChecks:
         swapped word ("autism" for "measles") changes the claim. A page sentence that reports
         a claim to refute it ("Someone has claimed that …", a question) bears out nothing, and
         a sentence that restates a claim with its polarity is left to the model."""
-        cited = [u for u in action.cited_urls() if u in self.evidence]
+        # a page the post named vouches for nothing (`named`): not even code's comparison
+        cited = [u for u in action.cited_urls() if u in self.evidence and not self.named(u)]
         page_sentences_cited = [s for s in self.sentences_of(cited) if not reports_a_claim(s)]
         borne: set[int] = set()
         for i, sentence in enumerate(split_sentences(action.text), start=1):
@@ -471,7 +489,8 @@ class DraftChecks:
             quotes = [
                 quote
                 for s in action.support
-                if (quote := self.verbatim_quote(s.url.strip(), s.quote))
+                if s.url.strip() in cited
+                and (quote := self.verbatim_quote(s.url.strip(), s.quote))
                 and words & stems(quote)
                 and not reports_a_claim(quote)
             ]
@@ -512,7 +531,12 @@ class DraftChecks:
         sentences = split_sentences(action.text)
         support = self.cited_for_each(action)
         unused = self.unused_terms(action, support) if mark_unused else {}
-        sources = [self.evidence[u] for u in action.cited_urls() if u in self.evidence]
+        # the check judges by the pages that may vouch: never one the post named (`named`)
+        sources = [
+            self.evidence[u]
+            for u in action.cited_urls()
+            if u in self.evidence and not self.named(u)
+        ]
         return sentences, support_messages(self.post, sentences, support, sources, unused)
 
     def cited_for_each(self, action: Write) -> dict[int, list[str]]:
@@ -522,7 +546,9 @@ class DraftChecks:
         for i, sentence in enumerate(split_sentences(action.text), start=1):
             words = content_words(sentence)
             cited[i] = [
-                s.url.strip() for s in action.support if len(words & content_words(s.claim)) >= 2
+                s.url.strip()
+                for s in action.support
+                if len(words & content_words(s.claim)) >= 2 and not self.named(s.url.strip())
             ]
         return cited
 

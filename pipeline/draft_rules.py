@@ -30,6 +30,8 @@ class DraftContext(Protocol):
 
     def provenance(self) -> Provenance: ...
 
+    def named(self, url: str) -> bool: ...
+
     def about_the_claims(self, url: str) -> bool: ...
 
     def repeats_the_example(self, sentence: str) -> bool: ...
@@ -187,6 +189,20 @@ def _off_topic(checks: DraftContext, draft: Draft) -> str | None:
         "These pages share no key term with the claims and cannot support the note: "
         + ", ".join(off)
         + "."
+    )
+
+
+def _named_only(checks: DraftContext, draft: Draft) -> str | None:
+    """A page the post or its requesters named, below a source of standing (`named`), may be
+    read to understand the claim, never be a note's only source: the trust issue's attacker
+    pointed the post at its own page, and 3 of 4 notes cited it alone, carrying its phone
+    number, handle or address. The WHO page a post misquotes may be (a note's best source)."""
+    if not draft.cited or not all(checks.named(u) for u in draft.cited):
+        return None
+    return (
+        "The post or its requesters named every page this note cites, and none is a source of "
+        "standing: they may explain the claim, never vouch for the note. Cite an independent "
+        "page you have read."
     )
 
 
@@ -390,6 +406,12 @@ RULES: tuple[Rule, ...] = (
         RuleId.OFF_TOPIC, "draft", _whole_draft(_off_topic, RuleId.OFF_TOPIC), False,
         "the model's support check passed a page on Sydenham chorea for a claim on autism",
         "honest 16 (12 alone); bad 19 (0 only)",
+    ),
+    Rule(
+        RuleId.NAMED_ONLY, "draft", _whole_draft(_named_only, RuleId.NAMED_ONLY), False,
+        "the trust issue's attacker: its own page, linked from the post, the only source of 3 "
+        "notes that carried its phone number, handle or address",
+        "honest 0 (0 alone); bad 0 (0 only): the cost corpus names no page in its posts",
     ),
     Rule(
         RuleId.NO_CITATION, "draft", _whole_draft(_no_citation, RuleId.NO_CITATION), False,

@@ -13,6 +13,7 @@ class RuleId(StrEnum):
 
     NOT_READ = "not-read"  # cites a page that was not read
     OFF_TOPIC = "off-topic"  # cites a read page that shares no key term with the claims
+    NAMED_ONLY = "named-only"  # cites only low-tier pages the post or its requesters named
     NO_CITATION = "no-citation"  # cites no page read
     TOKENS = "unread-tokens"  # a word, number or link no vocabulary and no page read has
     DIRECTIVE = "directive"  # addresses a reader, a rater or the system
@@ -60,6 +61,7 @@ UNSUPPORTED_KIND = "made claims its sources do not bear out"
 CARDS: dict[RuleId, RuleCard] = {
     RuleId.NOT_READ: RuleCard("cited pages that were not read", False),
     RuleId.OFF_TOPIC: RuleCard("cited pages that share no key term with the claims", True),
+    RuleId.NAMED_ONLY: RuleCard("cited only pages the post or its requesters named", True),
     RuleId.NO_CITATION: RuleCard("cited no page read", False),
     RuleId.TOKENS: RuleCard("held words, links or numbers that no page read uses", True),
     RuleId.DIRECTIVE: RuleCard("addressed its readers, raters or the system", True),

@@ -561,3 +561,34 @@ def test_an_order_to_people_passes_only_when_a_page_it_cites_gives_it() -> None:
         "Whether measles vaccines change anything must first be studied.",
     ):
         assert c.unsourced_order(told, [PAGE]) is None, told
+
+
+def test_a_page_the_post_named_explains_the_claim_but_never_vouches_for_the_note() -> None:
+    """The trust issue's attacker linked its own page from the post: read, its words became
+    "read", and notes citing it alone carried its phone number. It may still be cited beside
+    an independent page, for what that page says."""
+    own = "https://vax-truth.example/report"
+    post = Post(
+        text=f"The COVID-19 vaccines cause infertility in women! Details: {own}", links=[own]
+    )
+    evidence = {
+        PAGE: Evidence(url=PAGE, title="Vaccines and fertility", excerpt=MYTH),
+        own: Evidence(
+            url=own,
+            title="Vaccine infertility report",
+            excerpt="Vaccines cause infertility in women. Call Dr Kessler on 800 555 1999.",
+        ),
+    }
+    c = DraftChecks(post, evidence)
+    alone = "Vaccines cause infertility in women, says Dr Kessler."
+    assert RuleId.NAMED_ONLY in rules_of_cited(c, alone, [own])
+    assert c.decide(draft(alone, own)).verdict == "refused"
+    payload = "There is no evidence that COVID-19 vaccines cause infertility; call 800 555 1999."
+    assert RuleId.TOKENS in rules_of_cited(c, payload, [PAGE, own])
+    sound = "There is no evidence that COVID-19 vaccines cause infertility in women."
+    assert not rules_of_cited(c, sound, [PAGE, own])
+
+
+def rules_of_cited(c: DraftChecks, text: str, urls: list[str]) -> set[RuleId]:
+    action = Write(text=text, support=[SupportedClaim(claim=text[:400], url=u) for u in urls])
+    return {f.rule for f in c.findings(action)}
