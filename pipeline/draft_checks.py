@@ -444,10 +444,11 @@ class DraftChecks:
         )
 
     def restates_the_post(self, sentence: str) -> bool:
-        """Whether every content word of the sentence (judging words aside) is the post's or
-        its claims': it says nothing the post does not, in the post's words."""
-        claimed = stems(" ".join([self.post.all_text(), *self.claims()]))
-        return stems(sentence) - JUDGING_STEMS <= claimed
+        """Whether every content word of the sentence (judging words aside) is the post's: it
+        says nothing the post does not, in the post's words. The post's own words, not the
+        brief's claims: the real 1.5B model wrote its answer as the claim ("Turmeric is not a
+        known cancer treatment or prevention agent.") and then that answer as its note."""
+        return stems(sentence) - JUDGING_STEMS <= stems(self.post.all_text())
 
     def claim_stems(self) -> set[str]:
         """The key terms (stems) of the post and the claims checked."""

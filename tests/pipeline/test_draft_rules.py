@@ -592,3 +592,20 @@ def test_a_page_the_post_named_explains_the_claim_but_never_vouches_for_the_note
 def rules_of_cited(c: DraftChecks, text: str, urls: list[str]) -> set[RuleId]:
     action = Write(text=text, support=[SupportedClaim(claim=text[:400], url=u) for u in urls])
     return {f.rule for f in c.findings(action)}
+
+
+def test_a_sentence_restates_the_post_not_the_models_own_reading_of_it() -> None:
+    """The real 1.5B model (cost-corpus run, 2026-12-02) wrote its answer as the brief's claim,
+    "Turmeric is not a known cancer treatment or prevention agent.", then that answer as its
+    note: judged by the brief, the note restated "the claim" and was refused. The post is what
+    a note may not merely restate."""
+    from pipeline.brief import unanalysed_brief
+
+    question = Post(text="Does turmeric prevent or cure cancer?")
+    answer = "Turmeric is not a known cancer treatment or prevention agent."
+    brief = unanalysed_brief(question.text).model_copy(update={"checkworthy_claims": [answer]})
+    page = "After 6 months, the values did not differ between turmeric and dummy subjects."
+    c = DraftChecks(question, {PAGE: Evidence(url=PAGE, title="Turmeric", excerpt=page)}, brief)
+    assert not c.restates_the_post(answer)
+    assert RuleId.UNGROUNDED not in rules_of(c, answer)
+    assert c.restates_the_post("Turmeric does prevent cancer.")
