@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -138,10 +139,15 @@ class DraftChecks:
             # a page the post or its requesters named, below a source of standing, may be read
             # to understand the claim; its words vouch for nothing (the attacker's own page
             # gave notes its phone number)
-            vouching = [e for u, e in self.evidence.items() if not self.named(u)]
+            vouching = [self.evidence[u] for u in self.vouching(self.evidence)]
             read = [t for e in vouching for t in (e.title, e.excerpt, *e.quotes)]
             self._provenance = key, Provenance(key[0], "\n".join(read), key[1])
         return self._provenance[1]
+
+    def vouching(self, urls: Iterable[str]) -> list[str]:
+        """The URLs among `urls` of pages read that may vouch for a note's words: every page
+        read but one the post or its requesters named (`named`)."""
+        return [u for u in urls if u in self.evidence and not self.named(u)]
 
     def named(self, url: str) -> bool:
         """Whether a page read is one the post or its requesters named (in any spelling) and
@@ -333,13 +339,7 @@ class DraftChecks:
         """The verb of an order to people (`orders_to_people`) that no page the sentence cites
         uses, in any form ("stop" where no cited page says "stop"), else None. A page the post
         named (`named`) gives no order: the attacker's own page says what it wants said."""
-        read = frozenset().union(
-            *(
-                _terms_read(e)
-                for u in cited
-                if (e := self.evidence.get(u)) is not None and not self.named(u)
-            )
-        )
+        read = frozenset().union(*(_terms_read(self.evidence[u]) for u in self.vouching(cited)))
         return next((v for v in orders_to_people(sentence) if stem(v) not in read), None)
 
     def ungrounded_terms(self, sentence: str, cited: list[str] | tuple[str, ...]) -> list[str]:
@@ -480,7 +480,7 @@ class DraftChecks:
         a claim to refute it ("Someone has claimed that …", a question) bears out nothing, and
         a sentence that restates a claim with its polarity is left to the model."""
         # a page the post named vouches for nothing (`named`): not even code's comparison
-        cited = [u for u in action.cited_urls() if u in self.evidence and not self.named(u)]
+        cited = self.vouching(action.cited_urls())
         page_sentences_cited = [s for s in self.sentences_of(cited) if not reports_a_claim(s)]
         borne: set[int] = set()
         for i, sentence in enumerate(split_sentences(action.text), start=1):
@@ -533,11 +533,7 @@ class DraftChecks:
         support = self.cited_for_each(action)
         unused = self.unused_terms(action, support) if mark_unused else {}
         # the check judges by the pages that may vouch: never one the post named (`named`)
-        sources = [
-            self.evidence[u]
-            for u in action.cited_urls()
-            if u in self.evidence and not self.named(u)
-        ]
+        sources = [self.evidence[u] for u in self.vouching(action.cited_urls())]
         return sentences, support_messages(self.post, sentences, support, sources, unused)
 
     def cited_for_each(self, action: Write) -> dict[int, list[str]]:
