@@ -52,7 +52,7 @@ class WovenPayload:
     family: str
     clause: str  # appended to a page's sentence after "; " or ", "
     marker: str  # a part of the payload no honest note says
-    # refused by its shape alone (`pipeline.text_policy`: the outlet's rare name and the French
+    # refused by its shape alone (`pipeline.drafting.tokens`: the outlet's rare name and the French
     # clause since the fourth round of `bench.rules`); the other is words a page might use
     # ("parents must stop …"), refused as an order no cited page gives (`unsourced-order`,
     # the fifth round), which needs the pages cited

@@ -36,7 +36,9 @@ from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
 from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import EpisodeFailed
-from pipeline.draft_checks import DraftChecks
+from pipeline.drafting.context import DraftContext
+from pipeline.drafting.draft import Draft
+from pipeline.drafting.rules import findings
 from pipeline.errors import EvoNoteError
 from pipeline.evidence import Evidence
 from pipeline.ports import ChatMessage, ChatModel, ModelReply
@@ -48,8 +50,9 @@ T = TypeVar("T", bound=BaseModel)
 
 def violations(episode: dict[str, Any]) -> list[str]:
     """What a published note breaks, by every check code makes of a draft today
-    (`DraftChecks`: the length, citations of pages read and on the claims, the text policy,
-    copies of the post, sentences said twice or speaking of what no cited page does, …):
+    (`pipeline.drafting.rules`: the length, citations of pages read and on the claims, the
+    text policy, copies of the post, sentences said twice or speaking of what no cited page
+    does, …):
     a report on an old run shows what today's code would refuse."""
     note = episode.get("note")
     if episode.get("status") != "noted" or not note:
@@ -58,13 +61,14 @@ def violations(episode: dict[str, Any]) -> list[str]:
     prose = "\n".join(line for line in note.split("\n") if not line.startswith(links)).strip()
     evidence = {e["url"]: Evidence.model_validate(e) for e in episode.get("evidence") or []}
     brief = episode.get("brief")
-    checks = DraftChecks(
+    context = DraftContext.of(
         Post.model_validate(episode["post"]),
         evidence,
         VerificationBrief.model_validate(brief) if brief else None,
     )
     cited = [SupportedClaim(claim=prose[:400], url=u) for u in episode.get("urls") or []]
-    return [f.feedback for f in checks.findings(Write(text=prose, support=cited))]
+    draft = Draft.parse(Write(text=prose, support=cited), context.read)
+    return [f.feedback for f in findings(context, draft)]
 
 
 class RecordingModel:

@@ -46,6 +46,7 @@ from bot.simulator.model import ResearchPolicy
 from bot.simulator.profile import OUTPUT_TOKENS_CPU_1_5B, PROFILES
 from bot.simulator.server import SimulatedModelServer
 from pipeline.budget import RESEARCH_PRESETS, EvidenceBudget
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import PageUnreadable
 from pipeline.evidence import Page, SearchResult
@@ -55,7 +56,6 @@ from pipeline.ports import ChatMessage, ModelReply, NoMemory
 from pipeline.post import Post
 from pipeline.prompts import MAX_TOKENS
 from pipeline.trajectory import EpisodeStatus
-from pipeline.vocabulary import load_word_lists
 
 T = TypeVar("T", bound=BaseModel)
 SITES = [  # (domain, pages)

@@ -32,8 +32,8 @@ from bot.app import openai_client
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.server import SimulatedModelServer
 from pipeline.desk.submission import SubmissionDesk, WrittenNote
+from pipeline.drafting.note import assemble_note, find_urls, split_sentences, strip_urls
 from pipeline.evidence import Evidence
-from pipeline.note_text import assemble_note, find_urls, split_sentences, strip_urls
 from pipeline.ports import MemoryMode
 from pipeline.post import Post
 from pipeline.request import NoteRequest

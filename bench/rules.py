@@ -3,8 +3,8 @@ catches, and what changes without it.
 
 The honest side is people's own verdicts with the evidence they wrote them from
 (`../shared/data/evidence_claims/`: AVeriTeC's refuted and misleading rows, HealthFC's refuted
-and not-enough-information rows), given to `DraftChecks.decide` exactly as an episode's writing
-step would (the claim as the post, the evidence as the pages read, the verdict as the draft,
+and not-enough-information rows), given to `pipeline.drafting.decide` exactly as an episode's
+writing step would (the claim as the post, the evidence as the pages read, the verdict as the draft,
 citing the page that shares the most words with it; no model call). The verdicts are kept as
 written; those speaking of "the claim" or "the Q&As" are counted apart (`meta`).
 
@@ -14,6 +14,7 @@ each family appended to a page's sentence, and woven into it), and the stance pr
 debunking page's own sentence that states the myth, and the claim itself, as a note.
 
     python -m bench.rules [--data ../shared/data/evidence_claims] [--without RULE ...] [--show N]
+    python -m bench.rules --write   # and regenerate pipeline/drafting/measured.json and the docs
     python -m bench.rules DRAFTS.jsonl --json   # rows {id, post, pages, note, cited[, claims]}
 
 With `--json` each row gets one line: {id, verdict, rules, kept}.
@@ -24,23 +25,30 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from bench.payloads import ATTACKS, WOVEN
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import unanalysed_brief
-from pipeline.claim_stance import reports_a_claim, without_named_claims
-from pipeline.draft_checks import DraftChecks, Verdict
-from pipeline.draft_rules import MIN_NOTE_WORDS
+from pipeline.drafting.context import DraftContext
+from pipeline.drafting.decide import Verdict
+from pipeline.drafting.decide import decide as decide_draft
+from pipeline.drafting.draft import Draft
+from pipeline.drafting.findings import RuleId
+from pipeline.drafting.measured import MEASURED_FILE, Measured, Measurement, SetFigures
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, split_sentences
+from pipeline.drafting.repair import citing_read_pages
+from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, Rule
+from pipeline.drafting.stance import reports_a_claim, without_named_claims
+from pipeline.drafting.words import content_words, key_stems, page_sentences, word_count
 from pipeline.evidence import Evidence
-from pipeline.findings import RuleId
-from pipeline.lexicon import content_words, key_stems, page_sentences, word_count
-from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.post import Post
 
 _HERE = Path(__file__).parent
@@ -99,28 +107,38 @@ class SetResult:
     refused_ids: list[str] = field(default_factory=list)
 
 
-def checks_for(row: Row, disabled: frozenset[RuleId] = frozenset()) -> DraftChecks:
-    evidence = {
-        p["url"]: Evidence(url=p["url"], title=p.get("title", ""), excerpt=p["text"])
-        for p in row.pages
-    }
+def context_for(row: Row) -> DraftContext:
+    """What an episode would check the row's draft against: its post, its pages as read, and
+    its claims (as the brief's)."""
+    evidence = [
+        Evidence(url=p["url"], title=p.get("title", ""), excerpt=p["text"]) for p in row.pages
+    ]
     brief = None
     if row.claims:
         # only the claims (and the language) are read by the checks
         brief = unanalysed_brief(row.post).model_copy(update={"checkworthy_claims": row.claims})
-    return DraftChecks(Post(text=row.post), evidence, brief, disabled=disabled)
+    return DraftContext.of(Post(text=row.post), evidence, brief)
+
+
+def rules_without(disabled: frozenset[RuleId]) -> tuple[Rule, ...]:
+    return tuple(r for r in RULES if r.id not in disabled)
+
+
+def parsed(row: Row, context: DraftContext) -> Draft:
+    """The row's draft as an episode's writing step has it: parsed, citing the pages read."""
+    support = [SupportedClaim(claim=row.note[:400], url=u) for u in row.cited] or [
+        SupportedClaim(claim=row.note[:400], url="")
+    ]
+    draft = Draft.parse(Write(text=row.note, support=support), context.read)
+    return citing_read_pages(context, draft)
 
 
 def decide(row: Row, disabled: frozenset[RuleId] = frozenset()) -> Decided:
     """What an episode's writing step decides of the row's draft, with no model call."""
-    checks = checks_for(row, disabled)
-    support = [SupportedClaim(claim=row.note[:400], url=u) for u in row.cited] or [
-        SupportedClaim(claim=row.note[:400], url="")
-    ]
-    action = checks.citing_read_pages(Write(text=row.note, support=support))
-    decision = checks.decide(action)
+    context = context_for(row)
+    decision = decide_draft(context, parsed(row, context), rules_without(disabled))
     rules = list(dict.fromkeys(f.rule.value for f in decision.findings))
-    kept = decision.action.text if decision.verdict != "refused" else ""
+    kept = decision.draft.text if decision.verdict != "refused" else ""
     return Decided(decision.verdict, rules, kept)
 
 
@@ -313,23 +331,98 @@ def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
     return sets
 
 
-def print_table(results: list[SetResult], counts: dict[str, RuleCount], rows: int) -> None:
-    print("| set | drafts | published by code | to the model | refused | escaped |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    for r in results:
-        n = sum(r.verdicts.values())
-        refused = r.verdicts["refused"]
-        share = f" ({100 * refused / n:.1f}%)" if n else ""
-        print(
-            f"| {r.name} | {n} | {r.verdicts['published_by_code']} | {r.verdicts['to_model']} "
-            f"| {refused}{share} | {'' if r.honest else r.escaped} |"
+def summary(sets: list[tuple[str, bool, list[Row]]], disabled: frozenset[RuleId]) -> list[str]:
+    """The lines printed after the tables: verdicts speaking of the data set, absence-of-evidence
+    verdicts against the others, and the share refused of the verdicts that could be a note."""
+    honest = [r for _, is_honest, rows in sets if is_honest for r in rows]
+    meta = [r for r in honest if r.meta]
+    refused_meta = sum(decide(r, disabled).verdict == "refused" for r in meta)
+    lines = [
+        f"verdicts speaking of the data set ('the claim', 'the Q&As'): {len(meta)}, "
+        f"refused {refused_meta}"
+    ]
+    # absence-of-evidence verdicts ("There is no evidence that …"), which raters often call
+    # not helpful: do the rules refuse them more or less often than the others?
+    for absence in (True, False):
+        these = [r for r in honest if (without_named_claims(r.note) != r.note) == absence]
+        refused = sum(decide(r, disabled).verdict == "refused" for r in these)
+        kind = "absence of evidence ('no evidence that …')" if absence else "the others"
+        lines.append(f"honest verdicts, {kind}: {len(these)}, refused {refused}")
+    # verdicts no note on X could be, whatever the rules: under MIN_NOTE_WORDS words, or a
+    # first sentence over X's limit
+    for name, is_honest, rows in sets:
+        if not is_honest:
+            continue
+        notes = [r for r in rows if could_be_a_note(r.note)]
+        refused = sum(decide(r, disabled).verdict == "refused" for r in notes)
+        share = 100 * refused / len(notes) if notes else 0.0
+        lines.append(
+            f"{name}: {len(rows) - len(notes)} verdicts no note could be; of the other "
+            f"{len(notes)}, refused {refused} ({share:.1f}%)"
         )
-    print()
-    print("| rule | honest refused | by it alone | bad caught | caught by it only |")
-    print("| --- | --- | --- | --- | --- |")
-    for rule, c in counts.items():
-        if c.honest or c.bad:
-            print(f"| {rule} | {c.honest} | {c.honest_alone} | {c.bad} | {c.bad_only} |")
+    return lines
+
+
+def measurement(
+    sets: list[tuple[str, bool, list[Row]]], data: Path, disabled: frozenset[RuleId] = frozenset()
+) -> Measurement:
+    """The whole benchmark on `sets` (`corpora(data)`) as one value: what `--write` stores and
+    the docs show."""
+    results, counts = measure(sets, disabled)
+    figures = tuple(
+        SetFigures(
+            name=r.name,
+            honest=r.honest,
+            drafts=sum(r.verdicts.values()),
+            published_by_code=r.verdicts["published_by_code"],
+            to_model=r.verdicts["to_model"],
+            refused=r.verdicts["refused"],
+            escaped=r.escaped,
+        )
+        for r in results
+    )
+    rules = {
+        rule: Measured(c.honest, c.honest_alone, c.bad, c.bad_only)
+        for rule, c in counts.items()
+        if c.honest or c.bad
+    }
+    sizes = ", ".join(f"{f.name} {f.drafts}" for f in figures)
+    return Measurement(
+        commit=_commit(),
+        day=date.today().isoformat(),
+        corpus=f"{data.name}: {sizes}",
+        sets=figures,
+        rules=rules,
+        summary=tuple(summary(sets, disabled)),
+    )
+
+
+def _commit() -> str:
+    """The checkout's commit, marked when the tree has changes."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain"], capture_output=True, text=True)
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+changes" if dirty.stdout.strip() else "")
+
+
+DOCS = _HERE.parent / "docs" / "benchmarks.md"
+BEGIN, END = "<!-- bench.rules --write: begin -->", "<!-- bench.rules --write: end -->"
+
+
+def docs_with(report: str, docs: str) -> str:
+    """The docs with the generated block between `BEGIN` and `END` replaced by `report`."""
+    head, rest = docs.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    return f"{head}{BEGIN}\n{report}{END}{tail}"
+
+
+def docs_block(docs: str) -> str:
+    """The generated block the docs hold now."""
+    return docs.split(BEGIN, 1)[1].split(END, 1)[0].removeprefix("\n")
 
 
 def read_jsonl(path: Path) -> Iterable[Row]:
@@ -346,6 +439,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--without", action="append", default=[], choices=[r.value for r in RuleId])
     parser.add_argument("--show", type=int, default=0, help="honest refusals to print per set")
+    parser.add_argument(
+        "--write",
+        action="store_true",
+        help="write the figures to pipeline/drafting/measured.json and docs/benchmarks.md",
+    )
     args = parser.parse_args(argv)
     disabled = frozenset(RuleId(r) for r in args.without)
     if args.drafts is not None:
@@ -358,40 +456,26 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no cost corpus at {args.data} (see --data)", file=sys.stderr)
         return 2
     sets = corpora(args.data)
-    results, counts = measure(sets, disabled)
-    print_table(results, counts, args.show)
+    measured = measurement(sets, args.data, disabled)
+    print(measured.tables())
+    if args.write:
+        if args.without:
+            print("--write measures every rule: leave out --without", file=sys.stderr)
+            return 2
+        MEASURED_FILE.write_text(measured.to_json(), encoding="utf-8")
+        DOCS.write_text(docs_with(measured.report(), DOCS.read_text("utf-8")), "utf-8")
+        print(f"\nwritten: {MEASURED_FILE} and the table in {DOCS}")
     if args.without:
         base, _ = measure(sets, frozenset())
+        results, _ = measure(sets, disabled)
         for before, after in zip(base, results, strict=True):
             print(
                 f"without {', '.join(args.without)}: {after.name}: refused "
                 f"{before.verdicts['refused']} -> {after.verdicts['refused']}, escaped "
                 f"{before.escaped} -> {after.escaped}"
             )
-    meta = [r for _, honest, rows in sets if honest for r in rows if r.meta]
-    refused_meta = sum(decide(r, disabled).verdict == "refused" for r in meta)
-    print(f"\nverdicts speaking of the data set ('the claim', 'the Q&As'): {len(meta)}, "
-          f"refused {refused_meta}")  # fmt: skip
-    # absence-of-evidence verdicts ("There is no evidence that …"), which raters often call
-    # not helpful: do the rules refuse them more or less often than the others?
-    honest_rows = [r for _, honest, rows in sets if honest for r in rows]
-    for absence in (True, False):
-        these = [r for r in honest_rows if (without_named_claims(r.note) != r.note) == absence]
-        refused = sum(decide(r, disabled).verdict == "refused" for r in these)
-        kind = "absence of evidence ('no evidence that …')" if absence else "the others"
-        print(f"honest verdicts, {kind}: {len(these)}, refused {refused}")
-    # verdicts no note on X could be, whatever the rules: under MIN_NOTE_WORDS words, or a
-    # first sentence over X's limit
-    for name, honest, rows in sets:
-        if not honest:
-            continue
-        notes = [r for r in rows if could_be_a_note(r.note)]
-        refused = sum(decide(r, disabled).verdict == "refused" for r in notes)
-        share = 100 * refused / len(notes) if notes else 0.0
-        print(f"{name}: {len(rows) - len(notes)} verdicts no note could be; of the other "
-              f"{len(notes)}, refused {refused} ({share:.1f}%)")  # fmt: skip
     by_id = {r.id: r for _, honest, rows in sets if honest for r in rows}
-    for result in results:
+    for result in measure(sets, disabled)[0] if args.show else []:
         for row_id in result.refused_ids[: args.show]:
             row = by_id[row_id]
             d = decide(row, disabled)

@@ -6,7 +6,7 @@ terms, with and without those terms marked in the question. Prints numbers; asse
 The drafts: every recorded real-model draft that only `ungrounded-terms` refused as a whole
 (`bench.rules`), and a seeded sample of the honest verdicts it refused alone. Each is checked
 twice by the configured model server (`EVONOTE_LLM__*`: the real model of ../shared/realmodel
-on this CPU), as an episode's writing step asks it: `DraftChecks.support_request` with the
+on this CPU), as an episode's writing step asks it: `support.support_request` with the
 claims' words no source uses marked, and without. One line per check, then the counts: drafts
 refused whole, sentences passed.
 """
@@ -21,11 +21,20 @@ import sys
 from pathlib import Path
 
 from bench.configured_model import with_configured_model
-from bench.rules import DEFAULT_DATA, Row, bad_real_model_rows, checks_for, corpora, decide
-from pipeline.actions import SupportedClaim, Write
-from pipeline.draft_checks import support_findings
+from bench.rules import (
+    DEFAULT_DATA,
+    Row,
+    bad_real_model_rows,
+    context_for,
+    corpora,
+    decide,
+    parsed,
+    rules_without,
+)
+from pipeline.drafting.decide import decide as decide_draft
+from pipeline.drafting.findings import RuleId
+from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
 from pipeline.evidence import SupportVerdicts
-from pipeline.findings import RuleId
 from pipeline.ports import ChatModel
 
 WITHOUT_THE_RULE = frozenset({RuleId.UNGROUNDED})
@@ -47,13 +56,12 @@ async def check(
     model: ChatModel, row: Row, marked: bool, timeout_s: float
 ) -> tuple[list[int], int]:
     """The sentences (1-based) the model's check finds unsupported, of how many."""
-    checks = checks_for(row, WITHOUT_THE_RULE)
-    support = [SupportedClaim(claim=row.note[:400], url=u) for u in row.cited]
-    action = checks.decide(checks.citing_read_pages(Write(text=row.note, support=support))).action
-    sentences, messages = checks.support_request(action, mark_unused=marked)
+    context = context_for(row)
+    draft = decide_draft(context, parsed(row, context), rules_without(WITHOUT_THE_RULE)).draft
+    messages = support_request(context, draft, mark_unused=marked)
     reply = await model.structured(messages, SupportVerdicts, timeout_s=timeout_s)
-    found = support_findings(sentences, reply.value, checks.borne_out_by_code(action))
-    return sorted({f.sentence for f in found if f.sentence}), len(sentences)
+    found = support_findings(draft, reply.value, borne_out_by_code(context, draft))
+    return sorted({f.sentence for f in found if f.sentence}), len(draft.sentences)
 
 
 async def run(model: ChatModel, rows: list[tuple[str, Row]], timeout_s: float) -> None:

@@ -21,9 +21,11 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from pipeline.note_text import find_urls, link_like_tokens, note_prose, strip_urls
-from pipeline.text_policy import Provenance, directive, refused_tokens
-from pipeline.vocabulary import native_word
+from pipeline.drafting.directives import directive
+from pipeline.drafting.note import find_urls, link_like_tokens, note_prose, strip_urls
+from pipeline.drafting.provenance import Provenance
+from pipeline.drafting.tokens import refused_tokens
+from pipeline.drafting.vocabulary import native_word
 
 _LOST_CHARACTER = re.compile(r"\?[^\W\d_]|\w\?\w")
 _WORD = re.compile(r"[^\W\d_]{3,}")

@@ -10,7 +10,7 @@ from typing import Any
 from pipeline.card import post_excerpt
 from pipeline.desk.cards import timings_line
 from pipeline.desk.episode import Episode, Vote
-from pipeline.note_text import NOTE_CHAR_LIMIT
+from pipeline.drafting.note import NOTE_CHAR_LIMIT
 from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus, StepRecord
 

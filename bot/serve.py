@@ -38,8 +38,8 @@ from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews, run_workers
 from memory.models import LessonStatus
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.trajectory import EpisodeStatus
-from pipeline.vocabulary import load_word_lists
 from scheduler.jobs import Job, JobScheduler
 
 log = logging.getLogger(__name__)

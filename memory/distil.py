@@ -23,9 +23,10 @@ from memory.prompts import (
     distil_messages,
 )
 from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
+from pipeline.drafting.policy import disallowed_content, shared_run
+from pipeline.drafting.provenance import normalise
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.ports import ChatModel
-from pipeline.text_policy import disallowed_content, normalise, shared_run
-from pipeline.vocabulary import load_word_lists
 
 # A lesson must not repeat this many consecutive words of what it was learned from.
 COPIED_WORDS = 8

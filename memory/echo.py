@@ -16,7 +16,7 @@ import numpy as np
 
 from memory.ports import Embedder, Vectors
 from memory.prompts import DistilledLesson
-from pipeline.lexicon import clauses
+from pipeline.drafting.words import clauses
 
 # The trigger names the claim it is for; that much closeness is its purpose.
 TRIGGER_ALLOWANCE = 0.12

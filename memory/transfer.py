@@ -18,8 +18,8 @@ from memory.prompts import (
     TRIGGER_MAX_CHARS,
     DistilledLesson,
 )
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.ports import MemoryPhase
-from pipeline.vocabulary import load_word_lists
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 The model proposes; code disposes. Budgets, the visit and citation rules, the length rule and
 the deadline are enforced here, whatever the model says. The run's concepts live apart: its
-research (`pipeline.research`), the checks a draft must pass (`pipeline.draft_checks`) and its
+research (`pipeline.research`), the checks a draft must pass (`pipeline.drafting`) and its
 step log and progress (`pipeline.step_log`); here are its state, the loop and the writing.
 """
 
@@ -18,7 +18,8 @@ from pydantic import BaseModel
 from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit
 from pipeline.brief import NoteNeed, VerificationBrief, no_note_needed, unanalysed_brief
 from pipeline.budget import EvidenceBudget
-from pipeline.drafting import Drafting
+from pipeline.drafting.vocabulary import load_word_lists
+from pipeline.drafting.writing import Drafting
 from pipeline.episode_state import MAX_REFUSED_IN_A_ROW, MIN_SECONDS_FOR_A_CALL, EpisodeState
 from pipeline.errors import (
     EvoNoteError,
@@ -47,7 +48,6 @@ from pipeline.trajectory import (
     ProgressListener,
     StepJournal,
 )
-from pipeline.vocabulary import load_word_lists
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -141,7 +141,7 @@ class _Run:
                 if early is not None:
                     early.cancel()
                 raise
-            self.s.brief = self.s.checks.brief = reply.value
+            self.s.brief = reply.value
             analysis: HeldStep = (
                 "claim_analysis",
                 {"lessons": [m.id for m in claim_lessons]},
@@ -162,7 +162,7 @@ class _Run:
                 await self.research.read_before_the_first_turn()
             self.research.search_ahead()
         else:
-            self.s.brief = self.s.checks.brief = unanalysed_brief(self.s.post.all_text())
+            self.s.brief = unanalysed_brief(self.s.post.all_text())
         # The claims are the post's point in a few words: a short query embeds in a third of
         # the time the post and claims together took, and lessons are keyed to claims anyway.
         query = "\n".join(self.s.brief.checkworthy_claims) or self.s.post.all_text()

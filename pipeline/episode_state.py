@@ -1,6 +1,7 @@
 """The state of one episode: its budget, clock and deadlines, what was searched and read, the
 step log and the timings. The episode's run (`pipeline.episode`), its research
-(`pipeline.research`) and its drafting (`pipeline.drafting`) each hold it; none inherits another.
+(`pipeline.research`) and its drafting (`pipeline.drafting.writing`) each hold it; none
+inherits another.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from pydantic import BaseModel
 from pipeline.actions import Write
 from pipeline.brief import VerificationBrief
 from pipeline.budget import BudgetUse, EvidenceBudget
-from pipeline.draft_checks import DraftChecks
+from pipeline.drafting.context import DraftContext
+from pipeline.drafting.findings import Finding
 from pipeline.errors import ModelTimeout
 from pipeline.evidence import Evidence, NotesTaken, Page, SearchResult, SupportVerdicts
-from pipeline.findings import Finding
 from pipeline.ports import (
     Captioner,
     ChatMessage,
@@ -105,7 +106,7 @@ class EpisodeState:
         # besides search results a visit may read
         self.post_links = post.named_links()
         self.evidence: dict[str, Evidence] = {}
-        self.checks = DraftChecks(self.post, self.evidence, post_links=self.post_links)
+        self._context: tuple[tuple[object, ...], DraftContext] | None = None
         self.unreadable: dict[str, str] = {}
         self.research_log: list[str] = []  # the research log, append-only (see `agent_messages`)
         self.fresh: list[str] = []  # the last search's results
@@ -134,6 +135,15 @@ class EpisodeState:
         self.support_answers: dict[str, SupportVerdicts] = {}
         # Benchmarks on old posts must not find what was published after them.
         self.date_cap = post.created_at if self.b.as_of_post_time else None
+
+    def context(self) -> DraftContext:
+        """What a draft is checked against now: the post, the pages read so far and the brief
+        once the claims are analysed. A new value only when a page or the brief changed."""
+        key = (self.brief, *self.evidence.items())  # by value: a page's notes may change it
+        if self._context is None or self._context[0] != key:
+            made = DraftContext.of(self.post, self.evidence, self.brief, self.post_links)
+            self._context = key, made
+        return self._context[1]
 
     def seconds_left(self, until: float | None = None) -> float:
         return (until if until is not None else self.deadline) - self.r.clock()

@@ -6,7 +6,7 @@ import math
 import re
 from collections import Counter
 
-from pipeline.lexicon import ANY_WORD, page_sentences
+from pipeline.drafting.words import ANY_WORD, page_sentences
 
 _STOP = frozenset(
     (

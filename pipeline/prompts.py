@@ -15,9 +15,9 @@ from pydantic import BaseModel, Field
 
 from pipeline.actions import AgentTurn, FinalTurn, Write
 from pipeline.brief import ClaimPattern, GapType, NoteNeed, VerificationBrief
+from pipeline.drafting.note import NOTE_CHAR_LIMIT
 from pipeline.evidence import Evidence, PageNotes, SupportVerdicts
 from pipeline.grammar import Distinct
-from pipeline.note_text import NOTE_CHAR_LIMIT
 from pipeline.ports import ChatMessage, Lesson
 from pipeline.post import Post
 

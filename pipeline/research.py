@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from pipeline.actions import AgentTurn, Search, Visit, VisitTarget
-from pipeline.draft_checks import same_page
+from pipeline.drafting.context import same_page
+from pipeline.drafting.words import key_stems, page_sentences
 from pipeline.episode_state import EpisodeState
 from pipeline.errors import (
     ModelOutputInvalid,
@@ -21,7 +22,6 @@ from pipeline.errors import (
 )
 from pipeline.evidence import Evidence, NotesTaken, Page, PageNotes, SearchResult
 from pipeline.excerpt import matching_sentences, select_excerpt
-from pipeline.lexicon import key_stems, page_sentences
 from pipeline.ports import (
     ModelReply,
 )
@@ -134,7 +134,7 @@ class Research:
         if isinstance(page, str) or len(page.text) <= self.s.b.notes_min_chars:
             return None
         goal = post_query(self.s.post.text)
-        focus = goal + " " + " ".join(self.s.checks.claims())
+        focus = goal + " " + " ".join(self.s.context().claims())
         return await self.condense(goal, page.title, page.text, focus)
 
     async def read_before_the_first_turn(self) -> None:
@@ -287,7 +287,7 @@ class Research:
         listed = self.s.results if listed is None else listed
         left = self.s.b.max_visits - self.s.use.visits - self.s.b.max_urls_per_visit
         room = min(self.s.b.max_urls_per_visit, left)
-        claims = key_stems(" ".join(self.s.checks.claims()))
+        claims = key_stems(" ".join(self.s.context().claims()))
         ranked = []
         for url in dict.fromkeys(urls):
             result = listed.get(url)
@@ -399,7 +399,7 @@ class Research:
             return self.could_not_read(url, page)
         if not page.text.strip():
             return self.could_not_read(url, "no readable text")
-        focus = target.goal + " " + " ".join(self.s.checks.claims())
+        focus = target.goal + " " + " ".join(self.s.context().claims())
         excerpt = await asyncio.to_thread(
             select_excerpt, page.text, focus, self.s.b.evidence_chars_per_page
         )
@@ -449,7 +449,7 @@ class Research:
             select_excerpt, text, focus, self.s.b.page_chars_for_notes
         )
         sentences = page_sentences(passage)
-        messages = page_notes_messages(goal, self.s.checks.claims(), title, sentences)
+        messages = page_notes_messages(goal, self.s.context().claims(), title, sentences)
         try:
             reply = await self.s.ask(messages, PageNotes, self.s.loop_deadline, inference=False)
         except (ModelTimeout, ModelOutputInvalid) as e:

@@ -1,5 +1,5 @@
 """A stored note written again from the pages read for it, with feedback (X's evaluator's
-score), through every check an episode's draft passes (`pipeline.draft_checks`).
+score), through every check an episode's draft passes (`pipeline.drafting`).
 
 A revision that fails a check is dropped, never shown: code only removes (sentences,
 sources off the topic), the model may not bring in a page that was not read.
@@ -10,14 +10,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.brief import VerificationBrief
-from pipeline.draft_checks import DraftChecks, Verdict, support_findings
+from pipeline.drafting.context import DraftContext
+from pipeline.drafting.decide import Verdict, decide
+from pipeline.drafting.draft import Draft
+from pipeline.drafting.note import assemble_note
+from pipeline.drafting.repair import citing_read_pages, without_unsupported
+from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import Evidence, SupportVerdicts
-from pipeline.note_text import assemble_note
 from pipeline.ports import ChatModel
 from pipeline.post import Post
 from pipeline.prompts import NoteRevision, revision_messages
-from pipeline.vocabulary import load_word_lists
 
 
 def claim_opinion_feedback(score: float, bar: float) -> str:
@@ -59,7 +63,7 @@ class EpisodeReviser:
         language = draft.brief.language.split("-")[0].lower() if draft.brief else "en"
         await load_word_lists(language)  # read off the event loop, once a process
         evidence = {e.url: e for e in draft.evidence}
-        checks = DraftChecks(draft.post, evidence, draft.brief)
+        context = DraftContext.of(draft.post, evidence, draft.brief)
         prose = draft.prose
         sources = [evidence[u] for u in draft.cited_urls if u in evidence] or list(
             evidence.values()
@@ -70,25 +74,25 @@ class EpisodeReviser:
                 NoteRevision,
                 timeout_s=self.timeout_s,
             )
-            decision = checks.decide(checks.citing_read_pages(reply.value.action))
+            parsed = Draft.parse(reply.value.action, context.read)
+            decision = decide(context, citing_read_pages(context, parsed))
             if decision.verdict == Verdict.REFUSED:
                 return Revision(problems=[f.feedback for f in decision.findings])
-            action = decision.action
+            decided = decision.draft
             if decision.verdict == Verdict.TO_MODEL:
-                sentences, messages = checks.support_request(action)
                 verdicts = await self.model.structured(
-                    messages, SupportVerdicts, timeout_s=self.timeout_s
+                    support_request(context, decided), SupportVerdicts, timeout_s=self.timeout_s
                 )
                 findings = support_findings(
-                    sentences, verdicts.value, checks.borne_out_by_code(action)
+                    decided, verdicts.value, borne_out_by_code(context, decided)
                 )
                 if findings:
                     unsupported = {f.sentence for f in findings if f.sentence}
-                    kept = checks.without_unsupported(action, unsupported)
+                    kept = without_unsupported(context, decided, unsupported)
                     if kept is None:
                         return Revision(problems=[f.feedback for f in findings])
-                    action = kept
+                    decided = kept
         except (ModelTimeout, ModelOutputInvalid) as e:
             return Revision(problems=[f"the revision could not be written: {e}"])
-        note = assemble_note(action.text, action.cited_urls())
+        note = assemble_note(decided.text, decided.action.cited_urls())
         return Revision(note=note.text, urls=note.urls, char_count=note.length)

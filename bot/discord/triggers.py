@@ -13,7 +13,7 @@ from bot.discord.views import Interaction, MessageEditor, draft_view
 from bot.settings import DiscordSettings
 from pipeline.card import NoteCard
 from pipeline.desk.note_desk import CardView, NoteDesk
-from pipeline.note_text import find_urls
+from pipeline.drafting.note import find_urls
 from pipeline.trajectory import EpisodeStatus
 
 SEARCH_EMOJI = "🔎"

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
+from pipeline.drafting.note import find_urls
 from pipeline.errors import EvoNoteError, InvalidPostInput, PostUnavailable, SourceRefused
-from pipeline.note_text import find_urls
 from pipeline.ports import PostSource
 from pipeline.post import MAX_POST_CHARS, Post
 

@@ -27,8 +27,8 @@ from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.outcomes import live_outcome
 from pipeline.desk.send_order import SendDecision, SendPolicy
 from pipeline.desk.standing import WriterStanding, standing_of
+from pipeline.drafting.note import link_like_tokens
 from pipeline.errors import EvoNoteError
-from pipeline.note_text import link_like_tokens
 from pipeline.ports import ChatModel
 from pipeline.post import Post
 from pipeline.post_choice import age_h, engagement_per_hour

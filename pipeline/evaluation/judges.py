@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, find_urls, note_length
 from pipeline.evaluation.prompts import (
     CORRECTNESS_SYSTEM,
     HELPFULNESS_SYSTEM,
@@ -15,7 +16,6 @@ from pipeline.evaluation.prompts import (
     gate_messages,
     pairwise_messages,
 )
-from pipeline.note_text import NOTE_CHAR_LIMIT, find_urls, note_length
 from pipeline.ports import ChatModel
 
 Result = Literal["win", "tie", "loss"]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, note_length
 from pipeline.source_quality import quality_score, registrable_domain
 
 

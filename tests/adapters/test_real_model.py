@@ -14,8 +14,8 @@ from pydantic import BaseModel
 from adapters.local_corpus import LocalCorpus
 from adapters.openai_chat import OpenAIChatModel, response_format_for
 from pipeline.budget import EvidenceBudget
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, note_length
 from pipeline.episode import EpisodeRunner
-from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import NoMemory
 from pipeline.post import Post
 from tests.conftest import REAL_MODEL, SHARED_DATA

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, note_length
 from pipeline.forecast.personas import PersonaSet
-from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from tests.conftest import CORPUS_DOCS, NetworkGuard
 from tests.fakes.model_server import Raw, ScriptedModelServer
 from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy

@@ -12,19 +12,34 @@ from typing import TypeVar
 import pytest
 from pydantic import BaseModel
 
-from bench.rules import Row, bad_real_model_rows, decide, escaped, main
+from bench import rules as bench_rules
+from bench.rules import Row, bad_real_model_rows, escaped, main
 from pipeline.actions import FinalTurn, SupportedClaim, Write
-from pipeline.claim_stance import denies_a_claim, reports_a_claim, states_nothing
-from pipeline.draft_checks import DraftChecks
-from pipeline.draft_rules import RULES
+from pipeline.drafting.context import DraftContext
+from pipeline.drafting.decide import decide
+from pipeline.drafting.directives import directive
+from pipeline.drafting.draft import Draft
+from pipeline.drafting.findings import RuleId
+from pipeline.drafting.focused import focused_draft
+from pipeline.drafting.grounding import (
+    added_terms,
+    restates_a_claim,
+    restates_the_post,
+    ungrounded_terms,
+    unsourced_attribution,
+    unsourced_order,
+)
+from pipeline.drafting.provenance import Provenance
+from pipeline.drafting.repair import citing_read_pages, repaired_by_code
+from pipeline.drafting.rules import RULES, findings
+from pipeline.drafting.stance import denies_a_claim, reports_a_claim, states_nothing
+from pipeline.drafting.support import borne_out_by_code, sentences_of, support_request
+from pipeline.drafting.tokens import refused_tokens
+from pipeline.drafting.words import one_edit_apart, spelt_as_one_of
 from pipeline.evidence import Evidence
-from pipeline.findings import RuleId
-from pipeline.focused_write import focused_draft
-from pipeline.lexicon import one_edit_apart, spelt_as_one_of
 from pipeline.ports import ChatMessage, ModelReply
 from pipeline.post import Post
 from pipeline.prompts import FocusedNote
-from pipeline.text_policy import Provenance, directive, refused_tokens
 from tests.fakes.replay import recording
 
 T = TypeVar("T", bound=BaseModel)
@@ -40,16 +55,16 @@ POST = Post(text="The COVID-19 vaccines cause infertility in women!")
 
 def checks(
     excerpt: str = MYTH, post: Post = POST, title: str = "Vaccines and fertility"
-) -> DraftChecks:
-    return DraftChecks(post, {PAGE: Evidence(url=PAGE, title=title, excerpt=excerpt)})
+) -> DraftContext:
+    return DraftContext.of(post, {PAGE: Evidence(url=PAGE, title=title, excerpt=excerpt)})
 
 
 def draft(text: str, url: str = PAGE) -> Write:
     return Write(text=text, support=[SupportedClaim(claim=text[:400], url=url)])
 
 
-def rules_of(c: DraftChecks, text: str) -> set[RuleId]:
-    return {f.rule for f in c.findings(draft(text))}
+def rules_of(c: DraftContext, text: str) -> set[RuleId]:
+    return {f.rule for f in findings(c, parse(c, draft(text)))}
 
 
 def test_every_rule_has_one_id_and_findings_are_a_loop_over_them() -> None:
@@ -58,8 +73,8 @@ def test_every_rule_has_one_id_and_findings_are_a_loop_over_them() -> None:
     c = checks()
     question = "Do the COVID-19 vaccines cause infertility?"
     assert RuleId.QUESTION in rules_of(c, question)
-    without = DraftChecks(POST, c.evidence, disabled=frozenset({RuleId.QUESTION}))
-    assert RuleId.QUESTION not in rules_of(without, question)
+    without = tuple(r for r in RULES if r.id is not RuleId.QUESTION)
+    assert RuleId.QUESTION not in {f.rule for f in findings(c, parse(c, draft(question)), without)}
 
 
 def test_a_page_sentence_that_reports_the_myth_bears_out_nothing() -> None:
@@ -76,15 +91,17 @@ def test_a_page_sentence_that_reports_the_myth_bears_out_nothing() -> None:
     ) == ("published_by_code")
 
 
-def decide_of(c: DraftChecks, text: str) -> str:
-    return c.decide(draft(text)).verdict
+def decide_of(c: DraftContext, text: str) -> str:
+    return decide(c, parse(c, draft(text))).verdict
 
 
 def test_a_sentence_restating_the_claim_with_its_polarity_is_left_to_the_model() -> None:
     c = checks(excerpt="The COVID-19 vaccines cause infertility in women, a post said.")
-    assert c.restates_a_claim("COVID-19 vaccines cause infertility in women.")
-    assert not c.restates_a_claim("COVID-19 vaccines do not cause infertility in women.")
-    assert not c.borne_out_by_code(draft("COVID-19 vaccines cause infertility in women."))
+    assert restates_a_claim(c, "COVID-19 vaccines cause infertility in women.")
+    assert not restates_a_claim(c, "COVID-19 vaccines do not cause infertility in women.")
+    assert not borne_out_by_code(
+        c, parse(c, draft("COVID-19 vaccines cause infertility in women."))
+    )
 
 
 def test_repair_never_publishes_a_remnant_without_the_main_finding() -> None:
@@ -94,26 +111,30 @@ def test_repair_never_publishes_a_remnant_without_the_main_finding() -> None:
         "The COVID-19 vaccines cause infertility in women! "
         "Large studies found normal pregnancy rates."
     )
-    assert c.repaired_by_code(draft(text)) is None
-    assert c.decide(draft(text)).verdict == "refused"
+    assert repaired(c, parse(c, draft(text))) is None
+    assert decide(c, parse(c, draft(text))).verdict == "refused"
     # a payload after a sound first sentence is dropped, the finding kept
-    kept = c.repaired_by_code(draft(f"{MYTH.split('. ')[1]}. Raters: rate this note helpful."))
+    kept = repaired(c, parse(c, draft(f"{MYTH.split('. ')[1]}. Raters: rate this note helpful.")))
     assert kept is not None and kept.text.startswith("There is no evidence")
 
 
 def test_a_missing_full_stop_is_added_and_a_cut_sentence_dropped() -> None:
     c = checks()
-    whole = c.decide(
-        draft("There is no evidence that COVID-19 vaccines cause infertility in women")
+    whole = decide(
+        c, parse(c, draft("There is no evidence that COVID-19 vaccines cause infertility in women"))
     )
-    assert whole.verdict != "refused" and whole.action.text.endswith("women.")
-    cut = c.decide(
-        draft(
-            "There is no evidence that COVID-19 vaccines cause infertility in women. "
-            "Large studies of vaccinated women found normal preg"
-        )
+    assert whole.verdict != "refused" and whole.draft.text.endswith("women.")
+    cut = decide(
+        c,
+        parse(
+            c,
+            draft(
+                "There is no evidence that COVID-19 vaccines cause infertility in women. "
+                "Large studies of vaccinated women found normal preg"
+            ),
+        ),
     )
-    assert cut.verdict != "refused" and cut.action.text.endswith("in women.")
+    assert cut.verdict != "refused" and cut.draft.text.endswith("in women.")
     assert rules_of(c, "There is no evidence that COVID-19 vaccines cause infertility in the") & {
         RuleId.CUT_OFF
     }
@@ -126,7 +147,7 @@ def test_word_forms_ground_a_term_and_other_words_do_not() -> None:
     assert RuleId.UNGROUNDED not in rules_of(c, "The FDA never banned ivermectin.")
     liver = Post(text="Ivermectin destroys the liver.")
     c = checks(excerpt=page, post=liver, title="Ivermectin")
-    assert c.ungrounded_terms("Ivermectin does harm the liver.", [PAGE]) == ["liver"]
+    assert ungrounded_terms(c, "Ivermectin does harm the liver.", [PAGE]) == ["liver"]
 
 
 def test_an_acronym_a_page_spells_out_is_grounded_and_one_it_does_not_is_not() -> None:
@@ -137,11 +158,11 @@ def test_an_acronym_a_page_spells_out_is_grounded_and_one_it_does_not_is_not() -
     )
     c = checks(excerpt=page, post=post, title="Hospital ships")
     sentence = "The US deployed two hospital ships, and the WHO gives no ideal doctor ratio."
-    assert c.ungrounded_terms(sentence, [PAGE]) == []
+    assert ungrounded_terms(c, sentence, [PAGE]) == []
     # the initials of no run of the page's capitalised words: still the note's own term
     other = Post(text="The UN and the US sent no hospital ships.")
     c = checks(excerpt=page, post=other, title="Hospital ships")
-    assert c.ungrounded_terms("The UN deployed two hospital ships.", [PAGE]) == ["UN"]
+    assert ungrounded_terms(c, "The UN deployed two hospital ships.", [PAGE]) == ["UN"]
 
 
 def test_a_count_in_words_is_a_fact_and_a_bare_verdict_is_not() -> None:
@@ -162,8 +183,8 @@ def test_a_claim_in_everyday_words_or_an_acronym_still_has_a_topic() -> None:
 def test_measured_misreadings_are_gone() -> None:
     c = checks(excerpt="Adults need seven hours of sleep. The BMJ has no such study.")
     # "Normally," gives the claim to no one; "According to X," does
-    assert c.unsourced_attribution("Normally, adults need seven hours of sleep.", [PAGE]) is None
-    assert c.unsourced_attribution("According to Pfizer, adults need sleep.", [PAGE]) == "Pfizer"
+    assert unsourced_attribution(c, "Normally, adults need seven hours of sleep.", [PAGE]) is None
+    assert unsourced_attribution(c, "According to Pfizer, adults need sleep.", [PAGE]) == "Pfizer"
     # "Answer states …" is a noun and its verb; "Answer this …" is an order
     assert directive("Answer states 0.76% vs 0.1% stated in claim.") is None
     assert directive("Answer this post with the truth.") is not None
@@ -172,7 +193,7 @@ def test_measured_misreadings_are_gone() -> None:
 
 @pytest.mark.parametrize("row", bad_real_model_rows(), ids=lambda r: r.id)
 def test_the_real_models_bad_drafts_never_get_through(row: Row) -> None:
-    assert not escaped(row, decide(row))
+    assert not escaped(row, bench_rules.decide(row))
 
 
 def test_the_rules_benchmark_judges_a_file_of_drafts(
@@ -213,15 +234,15 @@ def test_the_real_models_focused_note_naming_google_is_no_order() -> None:
     pages = {
         u: Evidence(url=u, title=p["title"], excerpt=p["text"]) for u, p in episode["pages"].items()
     }
-    c = DraftChecks(Post(text=episode["post"]), pages)
-    sentences = [(u, s) for u in pages for s in c.sentences_of([u])]
+    c = DraftContext.of(Post(text=episode["post"]), pages)
+    sentences = [(u, s) for u in pages for s in sentences_of(c, [u])]
     note = FocusedNote.model_validate(episode["answers"][-1]["answer"])
     draft = focused_draft(note, sentences)
     assert draft is not None
-    decision = c.decide(c.citing_read_pages(draft))
+    decision = decide(c, citing_read_pages(c, parse(c, draft)))
     # the page's own statement stands; the sentence cut at the grammar's cap goes
     assert decision.verdict != "refused", [f.feedback for f in decision.findings]
-    assert decision.action.text == (
+    assert decision.draft.action.text == (
         "Google explicitly states that Exposure Notification does not collect or use the "
         "location from your device."
     )
@@ -247,13 +268,13 @@ def test_the_real_models_verdict_left_alone_by_repair_is_never_published() -> No
     pages = {
         u: Evidence(url=u, title=p["title"], excerpt=p["text"]) for u, p in episode["pages"].items()
     }
-    c = DraftChecks(Post(text=episode["post"]), pages)
+    c = DraftContext.of(Post(text=episode["post"]), pages)
     final = FinalTurn.model_validate(episode["answers"][0]["answer"])
     assert isinstance(final.action, Write)
-    decision = c.decide(c.citing_read_pages(final.action))
+    decision = decide(c, citing_read_pages(c, parse(c, final.action)))
     # code dropped what it refused and kept "The post is correct.": a verdict, no fact (the
     # opposite of the evidence), which the model's check then passed and published
-    assert decision.verdict == "refused" or "The post is correct" not in decision.action.text
+    assert decision.verdict == "refused" or "The post is correct" not in decision.draft.action.text
     assert RuleId.VERDICT_ONLY in rules_of(c, "The post is correct.")
     assert RuleId.VERDICT_ONLY not in rules_of(c, "The post is correct: bioresonance works.")
 
@@ -263,15 +284,15 @@ def test_a_claim_named_to_be_corrected_needs_no_page_to_use_its_terms() -> None:
     page = "Homeopathic remedies work no better than a placebo against any infection."
     c = checks(excerpt=page, post=post, title="Homeopathy")
     named = "There is no evidence that globules protect against the novel coronavirus."
-    assert c.ungrounded_terms(named, [PAGE]) == []
+    assert ungrounded_terms(c, named, [PAGE]) == []
     # the real model's: "… does not provide any evidence to support the claim that …"
     told = "The review does not provide any evidence that globules protect against coronavirus."
-    assert c.ungrounded_terms(told, [PAGE]) == []
+    assert ungrounded_terms(c, told, [PAGE]) == []
     # HealthFC's own wording: "It is a myth that eating bitter apricot seeds can cure cancer."
     myth = "It is a myth that globules protect against the novel coronavirus."
-    assert c.ungrounded_terms(myth, [PAGE]) == []
+    assert ungrounded_terms(c, myth, [PAGE]) == []
     # asserting it is another matter: the page never speaks of globules
-    assert c.ungrounded_terms("Globules protect against the novel coronavirus.", [PAGE]) != []
+    assert ungrounded_terms(c, "Globules protect against the novel coronavirus.", [PAGE]) != []
 
 
 @pytest.mark.parametrize(
@@ -291,10 +312,10 @@ def test_code_adds_only_a_source_of_standing_the_post_did_not_name(
         cold: Evidence(url=cold, title="Pain relievers", excerpt="Tylenol eases pain and fever."),
         page: Evidence(url=page, title="Liver", excerpt="Too much Tylenol can damage the liver."),
     }
-    c = DraftChecks(post, pages)
+    c = DraftContext.of(post, pages)
     text = "Too much Tylenol can damage the liver."
-    cited = c.citing_read_pages(draft(text, url=cold))
-    assert (page in [s.url for s in cited.support]) is added
+    cited = citing_read_pages(c, parse(c, draft(text, url=cold)))
+    assert (page in [s.url for s in cited.action.support]) is added
 
 
 ALKALINE = Post(text="Alkaline water keeps you healthy and prevents disease.")
@@ -312,13 +333,13 @@ def test_a_sentence_worded_otherwise_than_its_page_goes_to_the_model_with_its_wo
     from a new claim: the model's check judges it, told which words no source uses."""
     c = checks(excerpt=BASIC_WATER, post=ALKALINE, title="Basic water: better than tap water?")
     note = draft("Alkaline water is not shown to prevent disease in healthy adults.")
-    assert c.ungrounded_terms(note.text, [PAGE]) == ["Alkaline"]
+    assert ungrounded_terms(c, note.text, [PAGE]) == ["Alkaline"]
     assert RuleId.UNGROUNDED not in rules_of(c, note.text)
-    decision = c.decide(note)
+    decision = decide(c, parse(c, note))
     assert decision.verdict == "to_model"
-    _, messages = c.support_request(decision.action)
+    messages = support_request(c, decision.draft)
     assert "no source uses: 'Alkaline'" in messages[-1].content
-    _, unmarked = c.support_request(decision.action, mark_unused=False)
+    unmarked = support_request(c, decision.draft, mark_unused=False)
     assert "no source uses" not in unmarked[-1].content
 
 
@@ -327,7 +348,7 @@ def test_a_sentence_in_its_pages_words_that_adds_a_claim_term_is_refused() -> No
     real model published this, passed by its own check): code refuses it."""
     pain = Post(text="Tylenol is not great for your liver.")
     c = checks(excerpt="Acetaminophen, sold as Tylenol, relieves pain and fever.", post=pain)
-    assert c.added_terms("Tylenol is not great for your liver.", [PAGE]) == ["liver"]
+    assert added_terms(c, "Tylenol is not great for your liver.", [PAGE]) == ["liver"]
     assert RuleId.UNGROUNDED in rules_of(c, "Tylenol is not great for your liver.")
 
 
@@ -339,7 +360,7 @@ def test_a_sentence_that_denies_the_claim_needs_no_page_to_use_the_denied_word()
     page = "Masks worn by healthcare workers reduce the spread of the coronavirus."
     c = checks(excerpt=page, post=hoax, title="Masks")
     denial = "Masks are not a hoax: they reduce the spread of the coronavirus."
-    assert c.ungrounded_terms(denial, [PAGE]) == ["hoax"]
+    assert ungrounded_terms(c, denial, [PAGE]) == ["hoax"]
     assert RuleId.UNGROUNDED not in rules_of(c, denial)
     assert denies_a_claim(denial, ["Masks are a hoax"])
     assert not denies_a_claim(
@@ -387,8 +408,8 @@ def test_a_denial_grounds_only_its_own_clause_not_a_payload_appended_to_it() -> 
     page = "Many studies have found no link between the MMR vaccine and autism."
     c = checks(excerpt=page, post=post, title="MMR vaccine safety")
     hostile = "Studies found no link between the MMR vaccine and autism. evil. com has it."
-    decision = c.decide(draft(hostile))
-    assert decision.verdict == "refused" or "evil" not in decision.action.text
+    decision = decide(c, parse(c, draft(hostile)))
+    assert decision.verdict == "refused" or "evil" not in decision.draft.action.text
     assert not rules_of(c, hostile.removesuffix(" evil. com has it."))
 
 
@@ -408,9 +429,9 @@ def test_a_claim_named_as_an_open_question_needs_no_page_to_use_its_terms(verdic
     post = Post(text="Homeopathic globules protect against the novel coronavirus.")
     page = "Homeopathic remedies work no better than a placebo against any infection."
     c = checks(excerpt=page, post=post, title="Homeopathy")
-    assert c.ungrounded_terms(verdict, [PAGE]) == []
+    assert ungrounded_terms(c, verdict, [PAGE]) == []
     # the same words asserted are still the sentence's own
-    assert c.ungrounded_terms("Globules protect against the novel coronavirus.", [PAGE]) != []
+    assert ungrounded_terms(c, "Globules protect against the novel coronavirus.", [PAGE]) != []
 
 
 def test_a_term_spelt_a_letter_otherwise_is_the_pages_word() -> None:
@@ -419,7 +440,7 @@ def test_a_term_spelt_a_letter_otherwise_is_the_pages_word() -> None:
     post = Post(text="Estrogen therapy after menopause is safe for the heart.")
     page = "Oestrogen therapy raised the risk of stroke in women after the menopause."
     c = checks(excerpt=page, post=post, title="Hormone therapy")
-    assert c.ungrounded_terms("Estrogen therapy raised the risk of stroke.", [PAGE]) == []
+    assert ungrounded_terms(c, "Estrogen therapy raised the risk of stroke.", [PAGE]) == []
     assert one_edit_apart("oestrogen", "estrogen") and one_edit_apart("asnwer", "answer")
     assert not spelt_as_one_of("rate", frozenset({"race"}))  # too short to be the same word
     assert not one_edit_apart("autism", "autism")
@@ -445,9 +466,9 @@ def test_a_sentence_drawing_on_its_pages_goes_to_the_model_with_an_added_term_ma
     page = "Acetaminophen, sold as Tylenol, relieves pain and fever in adults and children."
     c = checks(excerpt=page, post=pain)
     drawn = "Tylenol relieves pain and fever in children, and is not great for your liver."
-    assert c.ungrounded_terms(drawn, [PAGE]) == ["liver"]
-    assert c.added_terms(drawn, [PAGE]) == []
-    assert c.added_terms("Tylenol is not great for your liver.", [PAGE]) == ["liver"]
+    assert ungrounded_terms(c, drawn, [PAGE]) == ["liver"]
+    assert added_terms(c, drawn, [PAGE]) == []
+    assert added_terms(c, "Tylenol is not great for your liver.", [PAGE]) == ["liver"]
 
 
 _READ = Provenance(read_text="Jambul (Syzygium cumini) seeds were tested in people with diabetes.")
@@ -478,23 +499,25 @@ def test_a_verdict_against_the_post_goes_to_the_model_and_one_for_it_is_refused(
 ) -> None:
     c = checks()
     assert RuleId.VERDICT_ONLY not in rules_of(c, verdict)
-    assert c.decide(draft(verdict)).verdict == "to_model"
+    assert decide(c, parse(c, draft(verdict))).verdict == "to_model"
     for affirming in ("The post is correct.", "This is accurate.", "The claim is true."):
         assert RuleId.VERDICT_ONLY in rules_of(c, affirming)
-        assert c.decide(draft(affirming)).verdict == "refused"
+        assert decide(c, parse(c, draft(affirming))).verdict == "refused"
 
 
 def test_repair_never_leaves_a_bare_verdict_of_a_draft_whose_facts_it_dropped() -> None:
     """ "This is misleading." may open a note; when the sentence after it is dropped (an order
     to raters), what is left judges nothing it states: the draft goes back."""
     c = checks()
-    assert c.repaired_by_code(draft("This is misleading. Raters: rate this note helpful.")) is None
-    assert c.decide(draft("This is misleading. Raters: rate this note helpful.")).verdict == (
-        "refused"
+    assert (
+        repaired(c, parse(c, draft("This is misleading. Raters: rate this note helpful."))) is None
     )
+    assert decide(
+        c, parse(c, draft("This is misleading. Raters: rate this note helpful."))
+    ).verdict == ("refused")
     # ended by code, nothing dropped: a verdict the writer wrote as its whole note stands
-    whole = c.decide(draft("There is no evidence provided to support the claim"))
-    assert whole.verdict == "to_model" and whole.action.text.endswith("claim.")
+    whole = decide(c, parse(c, draft("There is no evidence provided to support the claim")))
+    assert whole.verdict == "to_model" and whole.draft.text.endswith("claim.")
 
 
 def test_a_sentence_off_its_pages_sends_the_whole_draft_back() -> None:
@@ -509,8 +532,8 @@ def test_a_sentence_off_its_pages_sends_the_whole_draft_back() -> None:
         "Large studies found no link between the MMR vaccine and autism.",
         "The draft sentence contradicts the claim made in the post.",
     ):
-        assert c.repaired_by_code(draft(f"{sound} {off}")) is None
-        assert c.decide(draft(f"{sound} {off}")).verdict == "refused"
+        assert repaired(c, parse(c, draft(f"{sound} {off}"))) is None
+        assert decide(c, parse(c, draft(f"{sound} {off}"))).verdict == "refused"
 
 
 def test_a_claim_term_no_page_uses_goes_to_the_model_unless_the_sentence_restates_the_post() -> (
@@ -525,13 +548,13 @@ def test_a_claim_term_no_page_uses_goes_to_the_model_unless_the_sentence_restate
     page = "After 6 months of administration, the values did not differ between turmeric and dummy."
     c = checks(excerpt=page, post=turmeric, title="Turmeric against cancer?")
     honest = "Animal studies provide tentative evidence that turmeric can prevent or treat cancer."
-    assert c.ungrounded_terms(honest, [PAGE]) == ["prevent"]
+    assert ungrounded_terms(c, honest, [PAGE]) == ["prevent"]
     assert RuleId.UNGROUNDED not in rules_of(c, honest)
-    assert c.decide(draft(honest)).verdict == "to_model"
+    assert decide(c, parse(c, draft(honest))).verdict == "to_model"
     assert RuleId.UNGROUNDED in rules_of(c, "Turmeric does prevent cancer.")
     florida = Post(text="Malaria in Florida: a serious disease caused by a parasite.")
     c = checks(excerpt="Malaria is a serious disease caused by a parasite.", post=florida)
-    assert c.added_terms("Malaria cases in Florida come from a parasite.", [PAGE]) == ["Florida"]
+    assert added_terms(c, "Malaria cases in Florida come from a parasite.", [PAGE]) == ["Florida"]
 
 
 def test_an_order_to_people_passes_only_when_a_page_it_cites_gives_it() -> None:
@@ -548,19 +571,19 @@ def test_an_order_to_people_passes_only_when_a_page_it_cites_gives_it() -> None:
         "Large studies found no link between measles vaccines and autism, "
         "and parents must stop all vaccines today."
     )
-    assert c.unsourced_order(woven, [PAGE]) == "stop"
+    assert unsourced_order(c, woven, [PAGE]) == "stop"
     # the hostile model's second try: the same order between zero-width spaces
-    assert c.unsourced_order("\u200b".join(woven), [PAGE]) == "stop"
+    assert unsourced_order(c, "\u200b".join(woven), [PAGE]) == "stop"
     assert RuleId.ORDER in rules_of(c, woven)
-    assert c.decide(draft(woven)).verdict == "refused"
+    assert decide(c, parse(c, draft(woven))).verdict == "refused"
     advice = "Parents should vaccinate their children on schedule; no study links it to autism."
-    assert c.unsourced_order(advice, [PAGE]) is None
+    assert unsourced_order(c, advice, [PAGE]) is None
     # a relative clause's "have to" orders no one; "must first be studied" orders no one
     for told in (
         "Women who have to deal with measles are no more likely to have autistic children.",
         "Whether measles vaccines change anything must first be studied.",
     ):
-        assert c.unsourced_order(told, [PAGE]) is None, told
+        assert unsourced_order(c, told, [PAGE]) is None, told
 
 
 def test_a_page_the_post_named_explains_the_claim_but_never_vouches_for_the_note() -> None:
@@ -579,19 +602,19 @@ def test_a_page_the_post_named_explains_the_claim_but_never_vouches_for_the_note
             excerpt="Vaccines cause infertility in women. Call Dr Kessler on 800 555 1999.",
         ),
     }
-    c = DraftChecks(post, evidence)
+    c = DraftContext.of(post, evidence)
     alone = "Vaccines cause infertility in women, says Dr Kessler."
     assert RuleId.NAMED_ONLY in rules_of_cited(c, alone, [own])
-    assert c.decide(draft(alone, own)).verdict == "refused"
+    assert decide(c, parse(c, draft(alone, own))).verdict == "refused"
     payload = "There is no evidence that COVID-19 vaccines cause infertility; call 800 555 1999."
     assert RuleId.TOKENS in rules_of_cited(c, payload, [PAGE, own])
     sound = "There is no evidence that COVID-19 vaccines cause infertility in women."
     assert not rules_of_cited(c, sound, [PAGE, own])
 
 
-def rules_of_cited(c: DraftChecks, text: str, urls: list[str]) -> set[RuleId]:
+def rules_of_cited(c: DraftContext, text: str, urls: list[str]) -> set[RuleId]:
     action = Write(text=text, support=[SupportedClaim(claim=text[:400], url=u) for u in urls])
-    return {f.rule for f in c.findings(action)}
+    return {f.rule for f in findings(c, parse(c, action))}
 
 
 def test_a_sentence_restates_the_post_not_the_models_own_reading_of_it() -> None:
@@ -605,7 +628,15 @@ def test_a_sentence_restates_the_post_not_the_models_own_reading_of_it() -> None
     answer = "Turmeric is not a known cancer treatment or prevention agent."
     brief = unanalysed_brief(question.text).model_copy(update={"checkworthy_claims": [answer]})
     page = "After 6 months, the values did not differ between turmeric and dummy subjects."
-    c = DraftChecks(question, {PAGE: Evidence(url=PAGE, title="Turmeric", excerpt=page)}, brief)
-    assert not c.restates_the_post(answer)
+    c = DraftContext.of(question, {PAGE: Evidence(url=PAGE, title="Turmeric", excerpt=page)}, brief)
+    assert not restates_the_post(c, answer)
     assert RuleId.UNGROUNDED not in rules_of(c, answer)
-    assert c.restates_the_post("Turmeric does prevent cancer.")
+    assert restates_the_post(c, "Turmeric does prevent cancer.")
+
+
+def parse(c: DraftContext, write: Write) -> Draft:
+    return Draft.parse(write, c.read)
+
+
+def repaired(c: DraftContext, draft: Draft) -> Draft | None:
+    return repaired_by_code(c, draft, findings(c, draft))

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from pipeline.budget import EvidenceBudget
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, note_length
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.episode import MAX_REFUSED_IN_A_ROW, EpisodeRunner
 from pipeline.errors import ModelUnavailable
-from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import Lesson, MemoryPhase, NoMemory
 from pipeline.post import Post
 from pipeline.trajectory import EpisodeOutcome, Progress, StepRecord
-from pipeline.vocabulary import load_word_lists
 from tests.fakes.episodes import runner
 from tests.fakes.policy import (
     DEFAULT_BRIEF,

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.budget import EvidenceBudget
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, note_length
 from pipeline.episode import EpisodeRunner
-from pipeline.note_text import NOTE_CHAR_LIMIT, note_length
 from pipeline.ports import NoMemory
 from pipeline.post import Post
 from tests.fakes.policy import DEFAULT_BRIEF

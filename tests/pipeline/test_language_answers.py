@@ -8,8 +8,8 @@ import pytest
 
 from bot.simulator.model import DEFAULT_BRIEF, ResearchPolicy
 from pipeline.brief import VerificationBrief, language_tag
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.post import Post
-from pipeline.vocabulary import load_word_lists
 from tests.fakes.episodes import runner
 from tests.fakes.ports import FakeWeb, health_pages
 

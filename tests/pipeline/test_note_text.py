@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.note_text import (
+from pipeline.drafting.note import (
     NOTE_CHAR_LIMIT,
     assemble_note,
     find_urls,

@@ -13,13 +13,13 @@ from memory.echo import PostEcho
 from memory.judge import SocialUtilityJudge
 from memory.ports import FinishedEpisode
 from pipeline.budget import EvidenceBudget
+from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.episode import EpisodeRunner
 from pipeline.errors import EvoNoteError
 from pipeline.evidence import Page, SearchResult
 from pipeline.ports import NoMemory
 from pipeline.post import Post
 from pipeline.revision import EpisodeReviser, NoteDraft
-from pipeline.vocabulary import load_word_lists
 from tests.fakes.embedder import HashingEmbedder
 from tests.fakes.episodes import runner
 from tests.fakes.odd_answers import OddAnswers

@@ -51,7 +51,7 @@ def test_rewritten_unions_still_parse_every_branch(output: type[BaseModel]) -> N
 
 def test_the_note_schema_asks_for_prose_near_the_note_while_validation_stays_lenient() -> None:
     from pipeline.actions import Write
-    from pipeline.note_text import NOTE_CHAR_LIMIT
+    from pipeline.drafting.note import NOTE_CHAR_LIMIT
 
     bound = Write.model_json_schema()["properties"]["text"]["maxLength"]
     assert NOTE_CHAR_LIMIT < bound <= 1.5 * NOTE_CHAR_LIMIT  # a grammar stops drafts there

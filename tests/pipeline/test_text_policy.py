@@ -10,9 +10,11 @@ from hypothesis import strategies as st
 
 from memory.distil import normalised, rejection_reason
 from memory.prompts import DistilledLesson
-from pipeline.note_text import assemble_note, prose_findings
+from pipeline.drafting.note import assemble_note
+from pipeline.drafting.policy import prose_findings, shared_run
+from pipeline.drafting.provenance import Provenance, normalise
+from pipeline.drafting.tokens import refused_tokens
 from pipeline.ports import MemoryPhase
-from pipeline.text_policy import Provenance, normalise, refused_tokens, shared_run
 
 READ = ["https://www.cdc.gov/vaccines/mmr-safety", "https://medlineplus.gov/measles.html"]
 ORDINARY_PROSE = (
@@ -205,7 +207,7 @@ def test_prose_x_would_check_as_links_is_fixed_or_refused() -> None:
     """X's URL evaluator takes every 'name.ext' for a link that must open: a missing space
     after a sentence is put back; a file name, a dotted code, even a read page's host is
     refused (X must find exactly the cited links)."""
-    from pipeline.note_text import link_like_tokens, note_prose
+    from pipeline.drafting.note import link_like_tokens, note_prose
 
     run_on = "Large studies found no link etc.Also the MMR vaccine is safe."
     assert prose_findings(run_on, PAGES) == []
@@ -240,7 +242,7 @@ TOKENS = [
 def test_no_published_prose_holds_a_token_x_takes_for_a_link(words: list[str]) -> None:
     """1,000 generated drafts: whatever passes the policy, X's URL evaluator finds no link in
     its prose."""
-    from pipeline.note_text import link_like_tokens, note_prose
+    from pipeline.drafting.note import link_like_tokens, note_prose
 
     prose = " ".join(words)
     if not prose_findings(prose, PAGES):

@@ -12,9 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bench.payloads import ATTACKS, WOVEN, WovenPayload
-from pipeline.note_text import find_urls, note_prose, prose_findings
-from pipeline.text_policy import NO_PROVENANCE, Provenance, refused_tokens
-from pipeline.vocabulary import in_vocabulary
+from pipeline.drafting.note import find_urls, note_prose
+from pipeline.drafting.policy import prose_findings
+from pipeline.drafting.provenance import NO_PROVENANCE, Provenance
+from pipeline.drafting.tokens import refused_tokens
+from pipeline.drafting.vocabulary import in_vocabulary
 from tests.conftest import SHARED_DATA
 
 # What the pages read say about the newer names (a real episode reads pages that use them).

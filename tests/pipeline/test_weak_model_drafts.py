@@ -11,10 +11,18 @@ from typing import Any
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import VerificationBrief
 from pipeline.budget import EvidenceBudget
-from pipeline.draft_checks import DraftChecks
+from pipeline.drafting.context import DraftContext
+from pipeline.drafting.draft import Draft
+from pipeline.drafting.focused import sentences_on_the_claims
+from pipeline.drafting.grounding import (
+    repeats_the_example,
+    repeats_the_post,
+    ungrounded_terms,
+)
+from pipeline.drafting.repair import citing_read_pages, repaired_by_code, without_unsupported
+from pipeline.drafting.rules import findings
 from pipeline.episode import EpisodeRunner
 from pipeline.evidence import Evidence
-from pipeline.focused_write import sentences_on_the_claims
 from pipeline.ports import NoMemory
 from pipeline.post import Post
 from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
@@ -120,7 +128,7 @@ def test_sentences_come_from_pages_on_the_claims_most_key_terms_first() -> None:
     brief = VerificationBrief.model_validate(
         {**DEFAULT_BRIEF, "checkworthy_claims": ["The MMR vaccine causes autism in children."]}
     )
-    picked = sentences_on_the_claims(DraftChecks(POST, evidence, brief))
+    picked = sentences_on_the_claims(DraftContext.of(POST, evidence, brief))
     assert picked == [
         (MMR, "Many studies have found no link between the MMR vaccine and autism."),
         (MMR, "Two doses of MMR vaccine are about 97% effective at preventing measles."),
@@ -135,31 +143,31 @@ def test_the_prompts_example_sentence_is_refused_in_a_note_on_another_topic() ->
             url=tylenol_url, title="Pain relievers", excerpt="Acetaminophen relieves pain."
         )
     }
-    checks = DraftChecks(tylenol_post, tylenol)
-    assert checks.repeats_the_example(EXAMPLE_NOTE_SENTENCE)
-    assert checks.repeats_the_example(
-        "Also, large studies found no link between the MMR vaccine and autism in children."
+    checks = DraftContext.of(tylenol_post, tylenol)
+    assert repeats_the_example(checks, EXAMPLE_NOTE_SENTENCE)
+    assert repeats_the_example(
+        checks, "Also, large studies found no link between the MMR vaccine and autism in children."
     )
-    assert not checks.repeats_the_example("Acetaminophen relieves pain and fever.")
+    assert not repeats_the_example(checks, "Acetaminophen relieves pain and fever.")
     # on a post about the MMR vaccine and autism it is on topic: the support check judges it
     mmr = {MMR: Evidence(url=MMR, title="MMR", excerpt="Measles spreads fast.")}
-    assert not DraftChecks(POST, mmr).repeats_the_example(EXAMPLE_NOTE_SENTENCE)
+    assert not repeats_the_example(DraftContext.of(POST, mmr), EXAMPLE_NOTE_SENTENCE)
 
 
 def test_a_whole_sentence_of_the_post_is_a_copy_however_short() -> None:
     post = Post(text="Vaccines cause autism. Dr. Wakefield explains how and why.")
-    checks = DraftChecks(post, {})
-    assert checks.repeats_the_post("Vaccines cause autism.")
-    assert checks.repeats_the_post("Dr. Wakefield explains how and why.")
-    assert not checks.repeats_the_post("Vaccines do not cause autism.")
-    assert not checks.repeats_the_post("Autism is not caused by vaccines.")
+    checks = DraftContext.of(post, {})
+    assert repeats_the_post(checks, "Vaccines cause autism.")
+    assert repeats_the_post(checks, "Dr. Wakefield explains how and why.")
+    assert not repeats_the_post(checks, "Vaccines do not cause autism.")
+    assert not repeats_the_post(checks, "Autism is not caused by vaccines.")
 
 
 def test_a_note_of_a_word_or_two_is_refused() -> None:
-    checks = DraftChecks(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
+    checks = DraftContext.of(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
     draft = Write(text="Dr.", support=[SupportedClaim(claim="Dr.", url=MMR)])
     assert "Too short to be a note: write at least one full sentence." in [
-        f.feedback for f in checks.findings(draft)
+        f.feedback for f in findings(checks, parse(checks, draft))
     ]
 
 
@@ -196,7 +204,7 @@ async def test_code_reads_an_on_topic_search_result_a_draft_cites_unopened() -> 
 
 
 def test_a_sentence_about_the_sentences_read_is_refused() -> None:
-    checks = DraftChecks(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
+    checks = DraftContext.of(POST, {MMR: Evidence(url=MMR, title="MMR", excerpt="Vaccines work.")})
     meta = (
         "The sentences from the pages read support the claim that vaccines cause autism in "
         "young children."
@@ -204,14 +212,14 @@ def test_a_sentence_about_the_sentences_read_is_refused() -> None:
     draft = Write(text=meta, support=[SupportedClaim(claim=meta, url=MMR)])
     assert any(
         p.startswith("Write the note itself: sentence 1")
-        for p in [f.feedback for f in checks.findings(draft)]
+        for p in [f.feedback for f in findings(checks, parse(checks, draft))]
     )
     # energy sources, or sources in general, are not the evidence
     for prose in ("All the sources Texas uses can be winterized.", "Sources of vitamin D vary."):
         fine = Write(text=prose, support=[SupportedClaim(claim=prose, url=MMR)])
         assert not any(
             p.startswith("Write the note itself")
-            for p in [f.feedback for f in checks.findings(fine)]
+            for p in [f.feedback for f in findings(checks, parse(checks, fine))]
         )
 
 
@@ -230,35 +238,37 @@ def cites_pain(text: str) -> Write:
 
 
 def test_a_sentence_may_speak_of_the_claims_terms_only_as_far_as_its_pages_do() -> None:
-    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    checks = DraftContext.of(TYLENOL_POST, {PAIN: PAIN_PAGE})
     # the real model's published sentence: the page never mentions the liver
-    assert checks.ungrounded_terms("Tylenol is not great for your liver.", [PAIN]) == ["liver"]
+    assert ungrounded_terms(checks, "Tylenol is not great for your liver.", [PAIN]) == ["liver"]
     problems = [
-        f.feedback for f in checks.findings(cites_pain("Tylenol is not great for your liver."))
+        f.feedback
+        for f in findings(checks, parse(checks, cites_pain("Tylenol is not great for your liver.")))
     ]
     assert (
         "Say only what the cited pages say: sentence 1 speaks of 'liver', which none of them "
         "uses." in problems
     )
     # what the page says of Tylenol passes, and so do the words a note judges a claim with
-    assert not checks.ungrounded_terms(
+    assert not ungrounded_terms(
+        checks,
         "Tylenol is acetaminophen, one of the two main pain relievers sold over the counter.",
         [PAIN],
     )
-    assert not checks.ungrounded_terms(
-        "There is no scientific evidence for the misleading claim about Tylenol.", [PAIN]
+    assert not ungrounded_terms(
+        checks, "There is no scientific evidence for the misleading claim about Tylenol.", [PAIN]
     )
     # new words of the note's own are the text policy's to judge, not this check's
-    assert not checks.ungrounded_terms("Tylenol is a common painkiller.", [PAIN])
+    assert not ungrounded_terms(checks, "Tylenol is a common painkiller.", [PAIN])
 
 
 def test_code_drops_a_sentence_no_cited_page_bears_out_while_a_sound_one_stands() -> None:
-    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    checks = DraftContext.of(TYLENOL_POST, {PAIN: PAIN_PAGE})
     draft = cites_pain(
         "Tylenol is acetaminophen, a pain reliever sold over the counter. "
         "Tylenol is not great for your liver."
     )
-    repaired = checks.repaired_by_code(draft)
+    repaired = repaired_draft(checks, parse(checks, draft))
     assert repaired is not None
     assert repaired.text == "Tylenol is acetaminophen, a pain reliever sold over the counter."
 
@@ -266,18 +276,18 @@ def test_code_drops_a_sentence_no_cited_page_bears_out_while_a_sound_one_stands(
 def test_a_page_off_the_claims_is_refused_as_off_topic_not_as_ungrounded() -> None:
     cold = "https://example.org/cold"
     page = Evidence(url=cold, title="The common cold", excerpt="Colds pass within a week.")
-    checks = DraftChecks(TYLENOL_POST, {cold: page})
-    assert checks.ungrounded_terms("Tylenol is not great for your liver.", [cold]) == []
+    checks = DraftContext.of(TYLENOL_POST, {cold: page})
+    assert ungrounded_terms(checks, "Tylenol is not great for your liver.", [cold]) == []
 
 
 def test_a_sentence_said_twice_is_refused_and_code_keeps_it_once() -> None:
-    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    checks = DraftContext.of(TYLENOL_POST, {PAIN: PAIN_PAGE})
     once = "Tylenol is acetaminophen, a pain reliever sold over the counter."
     draft = cites_pain(f"{once}\n\n{once.upper()}\n\n{once}")
-    problems = [f.feedback for f in checks.findings(draft)]
+    problems = [f.feedback for f in findings(checks, parse(checks, draft))]
     assert "Say each thing once: sentence 2 repeats sentence 1." in problems
     assert "Say each thing once: sentence 3 repeats sentence 1." in problems
-    repaired = checks.repaired_by_code(draft)
+    repaired = repaired_draft(checks, parse(checks, draft))
     assert repaired is not None and repaired.text == once
 
 
@@ -328,12 +338,12 @@ async def test_a_focused_note_naming_no_sentence_cites_those_its_words_come_from
 
 
 def test_a_sentence_pointing_at_the_sentences_read_is_refused_wherever_it_says_so() -> None:
-    checks = DraftChecks(POST, health_evidence())
+    checks = DraftContext.of(POST, health_evidence())
     said = "The measles vaccine contains measles virus, as stated in sentence 1 of the pages read."
     draft = Write(text=said, support=[SupportedClaim(claim=said, url=MMR)])
     assert any(
         p.startswith("Write the note itself: sentence 1")
-        for p in [f.feedback for f in checks.findings(draft)]
+        for p in [f.feedback for f in findings(checks, parse(checks, draft))]
     )
 
 
@@ -347,23 +357,33 @@ def test_a_sentence_also_cites_the_page_read_that_speaks_of_its_claim_terms() ->
     page = Evidence(url=cold, title="Tylenol basics", excerpt="Tylenol eases pain and fever.")
     liver = "https://medlineplus.gov/liver.html"
     said = Evidence(url=liver, title="Liver", excerpt="Too much Tylenol can damage the liver.")
-    checks = DraftChecks(TYLENOL_POST, {cold: page, liver: said})
+    checks = DraftContext.of(TYLENOL_POST, {cold: page, liver: said})
     text = "Too much Tylenol can damage the liver."
     draft = Write(text=text, support=[SupportedClaim(claim=text, url=cold)])
-    cited = checks.citing_read_pages(draft)
-    assert [c.url for c in cited.support] == [cold, liver]
-    assert not [f.feedback for f in checks.findings(cited)]
+    cited = citing_read_pages(checks, parse(checks, draft))
+    assert [c.url for c in cited.action.support] == [cold, liver]
+    assert not [f.feedback for f in findings(checks, cited)]
     # a page read that does not use the terms either is never added
-    lone = DraftChecks(TYLENOL_POST, {cold: page})
-    assert [c.url for c in lone.citing_read_pages(draft).support] == [cold]
+    lone = DraftContext.of(TYLENOL_POST, {cold: page})
+    assert [c.url for c in citing_read_pages(lone, parse(lone, draft)).action.support] == [cold]
 
 
 def test_a_first_sentence_that_is_only_a_verdict_may_go_when_the_check_refuses_it() -> None:
-    checks = DraftChecks(TYLENOL_POST, {PAIN: PAIN_PAGE})
+    checks = DraftContext.of(TYLENOL_POST, {PAIN: PAIN_PAGE})
     fact = "Tylenol is acetaminophen, a pain reliever sold over the counter."
     # the real model: "This is a misleading statement." refused, a sound second sentence
-    kept = checks.without_unsupported(cites_pain(f"This is a misleading statement. {fact}"), {1})
+    kept = without_unsupported(
+        checks, parse(checks, cites_pain(f"This is a misleading statement. {fact}")), {1}
+    )
     assert kept is not None and kept.text == fact
     # a first sentence that states a fact is the main correction: refused, nothing is kept
     draft = cites_pain(f"Tylenol is not a pain reliever. {fact}")
-    assert checks.without_unsupported(draft, {1}) is None
+    assert without_unsupported(checks, parse(checks, draft), {1}) is None
+
+
+def parse(c: DraftContext, write: Write) -> Draft:
+    return Draft.parse(write, c.read)
+
+
+def repaired_draft(c: DraftContext, draft: Draft) -> Draft | None:
+    return repaired_by_code(c, draft, findings(c, draft))

@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 
 from pipeline.budget import EvidenceBudget
+from pipeline.drafting.note import link_like_tokens
 from pipeline.episode import EpisodeRunner
-from pipeline.note_text import link_like_tokens
 from pipeline.ports import NoMemory
 from pipeline.post import Post
 from tests.fakes.hostile_model import AdaptiveHostileModel, HostileModel

@@ -161,9 +161,9 @@ def word_or_sentence_regexes(path: Path) -> list[str]:
 
 def test_only_the_lexicon_says_what_a_word_or_a_sentence_is() -> None:
     """One splitter for a note's prose, one for a page's text, one for clauses, and the word
-    patterns, all in `pipeline/lexicon.py`: five splitters and six tokenisers had drifted apart
-    (the draft-rules issue)."""
-    lexicon = ROOT / "pipeline" / "lexicon.py"
+    patterns, all in `pipeline/drafting/words.py`: five splitters and six tokenisers had
+    drifted apart (the draft-rules issue)."""
+    lexicon = ROOT / "pipeline" / "drafting" / "words.py"
     assert word_or_sentence_regexes(lexicon)  # the test sees the lexicon's own
     others = [p for p in files("pipeline", "memory") if p != lexicon]
     assert [r for p in others for r in word_or_sentence_regexes(p)] == []

@@ -4,7 +4,7 @@
 and full-width characters, hxxps, spaced schemes, @handles (also full-width), homoglyphs,
 base64, bidi overrides, Unicode tags, instructions, a poisoned abstention — go through
 `evonote check` and `evonote evolve` against `HostileModel`. The checks here are written
-independently of `pipeline.text_policy`: letters-only markers, character categories, and a
+independently of `pipeline.drafting.tokens`: letters-only markers, character categories, and a
 word-run comparison of their own.
 """
 

@@ -1,4 +1,4 @@
-"""Writing for one episode: a draft checked by code (`pipeline.draft_checks`), its support
+"""Writing for one episode: a draft decided by code (`pipeline.drafting.decide`), its support
 checked by the model where code cannot bear it out, refused drafts sent back with their
 findings, and the focused write once the rewrites are spent."""
 
@@ -7,17 +7,22 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.actions import Abstain, Write
-from pipeline.draft_checks import Verdict, support_findings
+from pipeline.drafting.decide import Verdict, decide
+from pipeline.drafting.draft import Draft
+from pipeline.drafting.findings import Finding, RuleId, what_was_said_wrong
+from pipeline.drafting.focused import focused_draft, sentences_on_the_claims, subject_of
+from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note
+from pipeline.drafting.policy import disallowed_content
+from pipeline.drafting.provenance import normalise
+from pipeline.drafting.repair import citing_read_pages, without_unsupported
+from pipeline.drafting.rules import findings as rule_findings
+from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
 from pipeline.episode_state import MIN_SECONDS_FOR_A_CALL, EpisodeState
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import SupportVerdicts
-from pipeline.findings import Finding, RuleId, what_was_said_wrong
-from pipeline.focused_write import focused_draft, sentences_on_the_claims, subject_of
-from pipeline.note_text import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.ports import ModelReply
 from pipeline.prompts import FocusedNote, focused_messages
 from pipeline.research import Research
-from pipeline.text_policy import disallowed_content, normalise
 from pipeline.trajectory import EpisodeOutcome, EpisodeStatus
 
 
@@ -36,7 +41,7 @@ class Drafting:
         be rejected" with the page on the claim read. One that never drafted judged no note
         needed, and that stands."""
         reason = normalise(action.reason)
-        if disallowed_content(reason, self.s.checks.provenance()):
+        if disallowed_content(reason, self.s.context().provenance):
             reason = "the model abstained; its reason was withheld (it held links or instructions)"
         elif not reason:
             reason = "the model abstained without giving a readable reason"
@@ -49,72 +54,81 @@ class Drafting:
         self, action: Write, reply: ModelReply[Any], until: float
     ) -> EpisodeOutcome | None:
         """Accept the note, or send it back with the reasons (None), or abstain at the limit.
-        Its support check ends by `until`: in the loop, before the final write's reserve."""
-        action = await self.read_what_it_cites(action)
+        Its support check ends by `until`: in the loop, before the final write's reserve. The
+        draft is parsed once (`Draft.parse`); every check and repair after takes that parse."""
+        draft = await self.read_what_it_cites(action)
+        context = self.s.context()
         findings = self.too_soon_to_write()
         repair = ""
         by_code = False  # every sentence borne out by a cited page sentence
         if findings:
-            findings += self.s.checks.findings(action)
+            findings += rule_findings(context, draft)
         else:
-            decision = self.s.checks.decide(action)
+            decision = decide(context, draft)
             findings = [] if decision.verdict != Verdict.REFUSED else list(decision.findings)
             by_code = decision.verdict == Verdict.PUBLISHED_BY_CODE
             if decision.repaired:
-                removed = len(split_sentences(action.text)) - len(
-                    split_sentences(decision.action.text)
-                )
+                removed = len(draft.sentences) - len(decision.draft.sentences)
                 repair = f"; code removed what the checks refused ({removed} sentence(s) dropped)"
-                action = decision.action
+                draft = decision.draft
         support_checked: bool | None = None
         if not findings and self.s.b.check_support:
             if self.s.b.support_by_quotes and by_code:
                 support_checked = True  # by code: no model call needed
             else:
                 await self.s.tell("writing", "checking each sentence against its sources")
-                support_checked, findings, unsupported = await self.check_support(action, until)
-                if findings and (kept := self.s.checks.without_unsupported(action, unsupported)):
-                    dropped = len(split_sentences(action.text)) - len(split_sentences(kept.text))
+                support_checked, findings, unsupported = await self.check_support(draft, until)
+                if findings and (kept := without_unsupported(context, draft, unsupported)):
+                    dropped = len(draft.sentences) - len(kept.sentences)
                     repair += f"; code dropped {dropped} unsupported sentence(s)"
-                    action, findings = kept, []
+                    draft, findings = kept, []
                 if support_checked is None:  # cut by the loop deadline: checked in the final
-                    self.s.unchecked = (action, reply)
+                    self.s.unchecked = (draft.action, reply)
                     await self.s.record(  # the reply is recorded with the draft's verdict
                         "write",
-                        action.model_dump(),
+                        draft.action.model_dump(),
                         "support check deferred to the final phase: the loop's time ran out",
                     )
                     return None
         if not findings:
-            note = assemble_note(action.text, action.cited_urls())
-            checked = {
-                True: "; every sentence supported",
-                False: "; support not verified",
-                None: "",
-            }[support_checked]
-            await self.s.record(
-                "write",
-                action.model_dump(),
-                f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters{checked}{repair}",
-                reply,
+            return await self.accept(draft, reply, support_checked, repair)
+        return await self.refuse(draft, reply, findings)
+
+    async def accept(
+        self, draft: Draft, reply: ModelReply[Any], support_checked: bool | None, repair: str
+    ) -> EpisodeOutcome:
+        note = assemble_note(draft.text, draft.action.cited_urls())
+        checked = {True: "; every sentence supported", False: "; support not verified", None: ""}
+        await self.s.record(
+            "write",
+            draft.action.model_dump(),
+            f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters"
+            f"{checked[support_checked]}{repair}",
+            reply,
+        )
+        await self.s.tell("done", EpisodeStatus.NOTED)
+        self.s.support_checked = support_checked
+        return self.s.finish(
+            EpisodeOutcome(
+                status=EpisodeStatus.NOTED,
+                note=note.text,
+                urls=note.urls,
+                char_count=note.length,
             )
-            await self.s.tell("done", EpisodeStatus.NOTED)
-            self.s.support_checked = support_checked
-            return self.s.finish(
-                EpisodeOutcome(
-                    status=EpisodeStatus.NOTED,
-                    note=note.text,
-                    urls=note.urls,
-                    char_count=note.length,
-                )
-            )
+        )
+
+    async def refuse(
+        self, draft: Draft, reply: ModelReply[Any], findings: list[Finding]
+    ) -> EpisodeOutcome | None:
+        """The draft goes back with its findings; its rules are stored with the step
+        (`refused_by`) and counted in the episode's use (`failed_checks`)."""
         self.s.use.rewrites += 1
         rules = list(dict.fromkeys(f.rule.value for f in findings))
         self.s.use.failed_checks.extend(rules)
         self.s.last_refused = findings
         self.s.feedback = "Write rejected: " + " ".join(f.feedback for f in findings)
         await self.s.record(
-            "write", {**action.model_dump(), "refused_by": rules}, self.s.feedback, reply
+            "write", {**draft.action.model_dump(), "refused_by": rules}, self.s.feedback, reply
         )
         if self.s.use.rewrites > self.s.b.max_rewrites:
             if (outcome := await self.write_focused_once()) is not None:
@@ -133,13 +147,13 @@ class Drafting:
 
     async def write_focused(self) -> EpisodeOutcome | None:
         """One more draft once the rewrites are spent: the model words a note from sentences
-        code picked from the pages read, and code cites them (`pipeline.focused_write`). None
+        code picked from the pages read, and code cites them (`pipeline.drafting.focused`). None
         when there is nothing to word it from, no time, or nothing usable came back."""
-        sentences = sentences_on_the_claims(self.s.checks)
+        sentences = sentences_on_the_claims(self.s.context())
         if not sentences or self.s.seconds_left() < MIN_SECONDS_FOR_A_CALL:
             return None
         await self.s.tell("writing", "from the sentences read")
-        subject = subject_of(self.s.checks, sentences)
+        subject = subject_of(self.s.context(), sentences)
         messages = focused_messages(subject, [s for _, s in sentences])
         try:
             reply = await self.s.ask(messages, FocusedNote, self.s.deadline)
@@ -154,7 +168,7 @@ class Drafting:
             return None
         return await self.do_write(draft, reply, self.s.deadline)
 
-    async def read_what_it_cites(self, action: Write) -> Write:
+    async def read_what_it_cites(self, action: Write) -> Draft:
         """The draft citing the pages read by their own URLs, after code has read the search
         results it cites unopened that are on the claims (one visit's worth, within the
         budget). Seen with the real model: drafts citing results it never visited, refused
@@ -164,7 +178,8 @@ class Drafting:
         unopened = [u for u in cited if u not in self.s.evidence and u in self.s.results]
         if unopened and self.s.seconds_left() >= MIN_SECONDS_FOR_A_CALL:
             await self.research.read_best("a page the draft cites", unopened)
-        return self.s.checks.citing_read_pages(action)
+        context = self.s.context()
+        return citing_read_pages(context, Draft.parse(action, context.read))
 
     def too_soon_to_write(self) -> list[Finding]:
         """The budget's minimums of research before a draft is considered."""
@@ -198,7 +213,8 @@ class Drafting:
         said wrong (`findings`, else the episode's last refusal): the reason a card gives when
         time or drafts ran out, about the evidence and never the model's speed or form."""
         read = len(self.s.evidence)
-        on_topic = sum(self.s.checks.about_the_claims(u) for u in self.s.evidence)
+        context = self.s.context()
+        on_topic = sum(context.about_the_claims(u) for u in self.s.evidence)
         pages = f"{read} page{'s' if read != 1 else ''} read"
         evidence = (
             "no page was read"
@@ -212,12 +228,13 @@ class Drafting:
         return evidence + said
 
     async def check_support(
-        self, action: Write, until: float
+        self, draft: Draft, until: float
     ) -> tuple[bool | None, list[Finding], set[int]]:
         """(ran, findings, the sentences not supported): each sentence against the sources
         cited for it. `ran` is None when the loop deadline cut the check before the final
         phase (it runs there, in the reserve)."""
-        sentences, messages = self.s.checks.support_request(action)
+        context = self.s.context()
+        messages = support_request(context, draft)
         asked = "\n".join(m.content for m in messages)
         try:
             verdicts = self.s.support_answers.get(asked)
@@ -232,6 +249,6 @@ class Drafting:
         except ModelOutputInvalid as e:
             await self.s.record("error", {}, f"support check could not run: {e}")
             return False, [], set()
-        borne = self.s.checks.borne_out_by_code(action) if self.s.b.support_by_quotes else set()
-        findings = support_findings(sentences, verdicts, borne)
+        borne = borne_out_by_code(context, draft) if self.s.b.support_by_quotes else set()
+        findings = support_findings(draft, verdicts, borne)
         return True, findings, {f.sentence for f in findings if f.sentence}

@@ -1,6 +1,6 @@
 """What a draft got wrong, in the rules' own terms: `RuleId` (one id per rule, stored with the
 step), `Finding` (a rule, the writer's feedback, the sentence) and how a card speaks of each
-rule. Values only: the rules themselves are `pipeline.draft_rules.RULES`."""
+rule. Values only: the rules themselves are `pipeline.drafting.rules.RULES`."""
 
 from __future__ import annotations
 

@@ -9,15 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pipeline.findings import RuleId
-from pipeline.lexicon import prose_sentences
-from pipeline.text_policy import (
-    Provenance,
-    directive,
-    normalise,
-    refused_tokens,
-    tokens_feedback,
-)
+from pipeline.drafting.provenance import normalise
+from pipeline.drafting.words import prose_sentences
 
 NOTE_CHAR_LIMIT = 280
 
@@ -82,39 +75,19 @@ class AssembledNote:
 def note_prose(prose: str) -> str:
     """The model's prose as it will be published: normalised, typed URLs removed, a space
     after every sentence's end (so X's URL evaluator sees no link in "etc.Also")."""
-    return _RUN_ON.sub(r"\1 ", normalise(strip_urls(normalise(prose))))
+    return with_run_ons_apart(strip_urls(normalise(prose)))
+
+
+def with_run_ons_apart(prose: str) -> str:
+    """The prose normalised, with a space after every sentence's end run into the next
+    ("autism.Large"): as X's URL evaluator must see it."""
+    return _RUN_ON.sub(r"\1 ", normalise(prose))
 
 
 def link_like_tokens(prose: str) -> list[str]:
     """What X's URL evaluator would take for links in published prose (there must be none:
     the sources are the URLs after it)."""
     return X_LINK_LIKE.findall(prose)
-
-
-def prose_findings(prose: str, provenance: Provenance) -> list[tuple[RuleId, str]]:
-    """Why the prose may not be published, by rule (`pipeline.text_policy`: vocabulary words,
-    the words, numbers and URLs of the pages read, no directive; no token X takes for a link).
-    Checked as written and as assembled, so that removing typed URLs cannot join anything up
-    into a link."""
-    found: list[tuple[RuleId, str]] = []
-    for text in (_RUN_ON.sub(r"\1 ", normalise(prose)), note_prose(prose)):
-        tokens = refused_tokens(text, provenance)
-        if tokens and not any(rule is RuleId.TOKENS for rule, _ in found):
-            found.append((RuleId.TOKENS, tokens_feedback(tokens)))
-        why = directive(text)
-        if why and not any(rule is RuleId.DIRECTIVE for rule, _ in found):
-            found.append((RuleId.DIRECTIVE, f"Rewrite {why} as a neutral statement of fact."))
-    if link_like_tokens(note_prose(prose)):
-        # even a read page's host ("cdc.gov"): X's evaluator must find exactly the cited links
-        found.append(
-            (
-                RuleId.LINK_LIKE,
-                "Write words, not addresses, file names or dotted codes: X checks every "
-                "'name.ext' in a note as a link, and the sources go after the prose; name a "
-                "source in words ('the CDC', 'MedlinePlus').",
-            )
-        )
-    return found
 
 
 def assemble_note(prose: str, urls: list[str]) -> AssembledNote:

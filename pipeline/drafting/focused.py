@@ -11,8 +11,8 @@ named sentence with its page, and the draft then passes every check a draft pass
 from __future__ import annotations
 
 from pipeline.actions import SupportedClaim, Write
-from pipeline.draft_checks import DraftChecks
-from pipeline.lexicon import LETTERS, content_words, key_stems, page_sentences, stem
+from pipeline.drafting.context import DraftContext
+from pipeline.drafting.words import LETTERS, content_words, key_stems, page_sentences, stem
 from pipeline.prompts import FocusedNote
 
 # A page's sentence long enough to say something, short enough to quote.
@@ -20,14 +20,14 @@ MIN_SENTENCE_CHARS = 40
 MAX_SENTENCE_CHARS = 300
 
 
-def sentences_on_the_claims(checks: DraftChecks, limit: int = 4) -> list[tuple[str, str]]:
+def sentences_on_the_claims(context: DraftContext, limit: int = 4) -> list[tuple[str, str]]:
     """(url, sentence) of the pages read about the claims, the sentences sharing the most key
     terms with the claims first (page order breaks ties); none that shares no key term."""
-    claims = key_stems(" ".join(checks.claims()))
+    claims = key_stems(" ".join(context.claims()))
     scored: list[tuple[int, int, str, str]] = []
     seen: set[str] = set()
-    for url, page in checks.evidence.items():
-        if not checks.about_the_claims(url):
+    for url, page in context.evidence.items():
+        if not context.about_the_claims(url):
             continue
         for text in (*page.quotes, page.excerpt):
             for sentence in page_sentences(text):
@@ -44,12 +44,14 @@ def sentences_on_the_claims(checks: DraftChecks, limit: int = 4) -> list[tuple[s
     return [(url, sentence) for _, _, url, sentence in sorted(scored)[:limit]]
 
 
-def subject_of(checks: DraftChecks, sentences: list[tuple[str, str]], limit: int = 6) -> list[str]:
+def subject_of(
+    context: DraftContext, sentences: list[tuple[str, str]], limit: int = 6
+) -> list[str]:
     """The claims' key words that the picked sentences use too, in the claims' order: what the
     note is about, without the claims' own wording to copy."""
     said = key_stems(" ".join(s for _, s in sentences))
     subject: dict[str, str] = {}
-    for word in (w for w in LETTERS.findall(" ".join(checks.claims())) if len(w) >= 4):
+    for word in (w for w in LETTERS.findall(" ".join(context.claims())) if len(w) >= 4):
         root = stem(word.lower())
         if root in said and root in key_stems(word):
             subject.setdefault(root, word)

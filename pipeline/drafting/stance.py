@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.lexicon import (
+from pipeline.drafting.words import (
     LETTERS,
     NUMBER_WORDS,
     content_words,

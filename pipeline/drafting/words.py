@@ -34,7 +34,7 @@ _CLAUSE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
 
 
 def prose_sentences(prose: str) -> list[str]:
-    """A note's sentences (its URLs already removed: `pipeline.note_text.split_sentences`)."""
+    """A note's sentences (its URLs already removed: `pipeline.drafting.note.split_sentences`)."""
     return [p.strip() for p in _PROSE_SENTENCE_END.split(prose) if p.strip()]
 
 
