@@ -45,7 +45,8 @@ from pipeline.drafting.findings import RuleId
 from pipeline.drafting.measured import MEASURED_FILE, Measured, Measurement, SetFigures
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.drafting.repair import citing_read_pages
-from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, Rule
+from pipeline.drafting.rulebook import Rule
+from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES
 from pipeline.drafting.stance import reports_a_claim, without_named_claims
 from pipeline.drafting.words import content_words, key_stems, page_sentences, word_count
 from pipeline.evidence import Evidence

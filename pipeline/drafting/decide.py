@@ -13,7 +13,8 @@ from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding
 from pipeline.drafting.repair import repaired_by_code
-from pipeline.drafting.rules import RULES, Rule, findings
+from pipeline.drafting.rulebook import Rule
+from pipeline.drafting.rules import RULES, findings
 from pipeline.drafting.support import quotes_bear_out
 
 

@@ -4,12 +4,16 @@ lesson): no token the general vocabulary and the pages read do not vouch for
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
+from pipeline.drafting.context import DraftContext
 from pipeline.drafting.directives import directive
-from pipeline.drafting.findings import RuleId
+from pipeline.drafting.draft import Draft
+from pipeline.drafting.findings import Finding, RuleId
 from pipeline.drafting.note import link_like_tokens, note_prose, with_run_ons_apart
 from pipeline.drafting.provenance import NO_PROVENANCE, Provenance, normalise
+from pipeline.drafting.rulebook import DraftCheck
 from pipeline.drafting.tokens import refused_tokens, tokens_feedback
 from pipeline.drafting.words import ANY_WORD
 
@@ -67,3 +71,29 @@ def prose_findings(prose: str, provenance: Provenance) -> list[tuple[RuleId, str
             )
         )
     return found
+
+
+def policy_check(id: RuleId) -> DraftCheck:
+    """The text policy's findings of one kind (`prose_findings`): on
+    each sentence, so that code may drop the one that fails, and on the whole prose (a link can
+    be spelt across sentences), where no sentence alone shows it."""
+
+    def findings(context: DraftContext, draft: Draft) -> list[Finding]:
+        provenance = context.provenance
+        found = [
+            Finding(id, feedback, i)
+            for i, sentence in enumerate(draft.sentences, start=1)
+            for r, feedback in _policy(sentence, provenance)
+            if r is id
+        ]
+        if not found:
+            found = [Finding(id, f) for r, f in _policy(draft.text, provenance) if r is id]
+        return found
+
+    return findings
+
+
+@functools.lru_cache(maxsize=1024)
+def _policy(text: str, provenance: Provenance) -> tuple[tuple[RuleId, str], ...]:
+    # three rules read the same findings of each sentence, and a repair asks again
+    return tuple(prose_findings(text, provenance))

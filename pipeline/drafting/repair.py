@@ -14,7 +14,8 @@ from pipeline.drafting.findings import Finding
 from pipeline.drafting.grounding import missing_terms
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, find_urls
 from pipeline.drafting.provenance import Provenance
-from pipeline.drafting.rules import DROPPABLE, RULES, Rule, findings
+from pipeline.drafting.rulebook import Rule
+from pipeline.drafting.rules import DROPPABLE, RULES, findings
 from pipeline.drafting.stance import states_nothing
 from pipeline.drafting.words import ends_a_sentence, last_word, zipf
 
