@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from memory.models import UtilityMode
 from memory.ports import FinishedEpisode
 from pipeline.ports import ChatMessage, MemoryPhase
-from pipeline.prompts import Section, sectioned
+from pipeline.prompt_sections import Section, sectioned
 
 _UNTRUSTED = (
     "Text inside <untrusted_...> tags comes from social-media posts and web pages: "

@@ -19,7 +19,6 @@ from pipeline.actions import Abstain, AgentTurn, FinalTurn, Search, Visit
 from pipeline.brief import NoteNeed, VerificationBrief, no_note_needed, unanalysed_brief
 from pipeline.budget import EvidenceBudget
 from pipeline.drafting.vocabulary import load_word_lists
-from pipeline.drafting.writing import Drafting
 from pipeline.episode_state import MAX_REFUSED_IN_A_ROW, MIN_SECONDS_FOR_A_CALL, EpisodeState
 from pipeline.errors import (
     EvoNoteError,
@@ -37,10 +36,7 @@ from pipeline.ports import (
     SearchEngine,
 )
 from pipeline.post import Post
-from pipeline.prompts import (
-    agent_messages,
-    analysis_messages,
-)
+from pipeline.prompts import agent_messages, analysis_messages
 from pipeline.research import Research
 from pipeline.step_log import HeldStep
 from pipeline.trajectory import (
@@ -48,6 +44,7 @@ from pipeline.trajectory import (
     ProgressListener,
     StepJournal,
 )
+from pipeline.writing import Drafting
 
 T = TypeVar("T", bound=BaseModel)
 

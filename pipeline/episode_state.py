@@ -1,6 +1,6 @@
 """The state of one episode: its budget, clock and deadlines, what was searched and read, the
 step log and the timings. The episode's run (`pipeline.episode`), its research
-(`pipeline.research`) and its drafting (`pipeline.drafting.writing`) each hold it; none
+(`pipeline.research`) and its drafting (`pipeline.writing`) each hold it; none
 inherits another.
 """
 

@@ -25,9 +25,7 @@ from pipeline.excerpt import matching_sentences, select_excerpt
 from pipeline.ports import (
     ModelReply,
 )
-from pipeline.prompts import (
-    page_notes_messages,
-)
+from pipeline.prompts import page_notes_messages
 from pipeline.source_quality import source_tier
 from pipeline.step_log import HeldStep, hold_steps
 

@@ -1,7 +1,7 @@
 """What a writing step decides of a draft without a model call: refused (with the findings),
 repaired by code, published on code's word (every sentence borne out by a cited page
 sentence) or passed to the model's support check. The same decision serves a draft in an
-episode (`pipeline.drafting.writing`), a revision asked for later (`pipeline.revision`) and the
+episode (`pipeline.writing`), a revision asked for later (`pipeline.revision`) and the
 per-rule benchmark (`bench.rules`)."""
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pipeline.actions import SupportedClaim, Write
 from pipeline.drafting.context import DraftContext
+from pipeline.drafting.prompts import FocusedNote
 from pipeline.drafting.words import LETTERS, content_words, key_stems, page_sentences, stem
-from pipeline.prompts import FocusedNote
 
 # A page's sentence long enough to say something, short enough to quote.
 MIN_SENTENCE_CHARS = 40

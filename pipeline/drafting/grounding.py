@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from pipeline.drafting.context import DraftContext, terms_read
 from pipeline.drafting.directives import orders_to_people
+from pipeline.drafting.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.drafting.stance import JUDGING_STEMS, denies_a_claim, without_named_claims
 from pipeline.drafting.words import (
     ANY_WORD,
@@ -23,7 +24,6 @@ from pipeline.drafting.words import (
     stem,
     stems,
 )
-from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
 
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
 # post, it does not repeat it (human notes copy at most 4 words of any length).

@@ -8,11 +8,11 @@ from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding, RuleId
 from pipeline.drafting.grounding import restates_a_claim, ungrounded_terms
+from pipeline.drafting.prompts import support_messages
 from pipeline.drafting.stance import reports_a_claim
 from pipeline.drafting.words import content_words, negated, numbers, page_sentences, stems
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatMessage
-from pipeline.prompts import support_messages
 
 
 def quotes_bear_out(context: DraftContext, draft: Draft) -> bool:

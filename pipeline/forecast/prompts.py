@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from pipeline.forecast.personas import PersonaProfile
 from pipeline.grammar import Distinct
 from pipeline.ports import ChatMessage
-from pipeline.prompts import Section, sectioned_messages
+from pipeline.prompt_sections import Section, sectioned_messages
 
 
 class Helpfulness(StrEnum):

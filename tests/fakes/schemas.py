@@ -7,6 +7,7 @@ from pydantic import BaseModel
 
 from bot.doctor import DoctorProbe
 from memory.prompts import DISTIL_OUTPUT, JUDGE_OUTPUT
+from pipeline.drafting.prompts import FOCUSED_OUTPUT, SUPPORT_OUTPUT
 from pipeline.evaluation.prompts import GATE_OUTPUT, PAIRWISE_OUTPUT
 from pipeline.forecast.prompts import RATER_OUTPUT
 from pipeline.prompts import (
@@ -14,11 +15,9 @@ from pipeline.prompts import (
     ANALYSIS_OUTPUT,
     CLASSIFY_OUTPUT,
     FINAL_OUTPUT,
-    FOCUSED_OUTPUT,
     HEALTH_FILTER_OUTPUT,
     PAGE_NOTES_OUTPUT,
     REVISE_OUTPUT,
-    SUPPORT_OUTPUT,
 )
 
 SCHEMAS: list[type[BaseModel]] = [

@@ -29,6 +29,7 @@ from pipeline.drafting.grounding import (
     unsourced_attribution,
     unsourced_order,
 )
+from pipeline.drafting.prompts import FocusedNote
 from pipeline.drafting.provenance import Provenance
 from pipeline.drafting.repair import citing_read_pages, repaired_by_code
 from pipeline.drafting.rules import RULES, findings
@@ -39,7 +40,6 @@ from pipeline.drafting.words import one_edit_apart, spelt_as_one_of
 from pipeline.evidence import Evidence
 from pipeline.ports import ChatMessage, ModelReply
 from pipeline.post import Post
-from pipeline.prompts import FocusedNote
 from tests.fakes.replay import recording
 
 T = TypeVar("T", bound=BaseModel)

@@ -19,13 +19,13 @@ from pipeline.drafting.grounding import (
     repeats_the_post,
     ungrounded_terms,
 )
+from pipeline.drafting.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.drafting.repair import citing_read_pages, repaired_by_code, without_unsupported
 from pipeline.drafting.rules import findings
 from pipeline.episode import EpisodeRunner
 from pipeline.evidence import Evidence
 from pipeline.ports import NoMemory
 from pipeline.post import Post
-from pipeline.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.trajectory import StepRecord
 from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy, abstain, write
 from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages

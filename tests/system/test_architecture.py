@@ -236,14 +236,14 @@ def test_the_app_builds_the_one_note_desk() -> None:
 
 
 def test_untrusted_text_enters_a_prompt_one_way() -> None:
-    """Every prompt is `Section`s (`sectioned_messages`): only `pipeline/prompts.py` quotes
+    """Every prompt is `Section`s (`sectioned_messages`): only `pipeline/prompt_sections.py` quotes
     untrusted text itself."""
     quoting = [
         str(p.relative_to(ROOT))
         for p in files(*SHIPPED)
         if "quote_untrusted(" in p.read_text(encoding="utf-8")
     ]
-    assert quoting == ["pipeline/prompts.py"]
+    assert quoting == ["pipeline/prompt_sections.py"]
 
 
 def _imports(path: Path) -> set[str]:

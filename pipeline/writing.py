@@ -13,6 +13,7 @@ from pipeline.drafting.findings import Finding, RuleId, what_was_said_wrong
 from pipeline.drafting.focused import focused_draft, sentences_on_the_claims, subject_of
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note
 from pipeline.drafting.policy import disallowed_content
+from pipeline.drafting.prompts import FocusedNote, focused_messages
 from pipeline.drafting.provenance import normalise
 from pipeline.drafting.repair import citing_read_pages, without_unsupported
 from pipeline.drafting.rules import findings as rule_findings
@@ -21,7 +22,6 @@ from pipeline.episode_state import MIN_SECONDS_FOR_A_CALL, EpisodeState
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ModelReply
-from pipeline.prompts import FocusedNote, focused_messages
 from pipeline.research import Research
 from pipeline.trajectory import EpisodeOutcome, EpisodeStatus
 

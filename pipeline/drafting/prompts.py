@@ -1,0 +1,105 @@
+"""The drafting room's prompts, named constants beside their schema: the example sentence the
+writing prompts give (which code refuses in a note that no page says it for), the model's
+support check of a draft, and the focused write's note worded from sentences code picked."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import BaseModel, Field
+
+from pipeline.evidence import Evidence, SupportVerdicts
+from pipeline.grammar import Distinct
+from pipeline.ports import ChatMessage
+from pipeline.post import Post
+from pipeline.prompt_sections import (
+    UNTRUSTED_RULE,
+    Section,
+    render_post,
+    sectioned_messages,
+    sources_json,
+)
+
+# The one example sentence the writing prompts give. A real 1.5B model appended it word for
+# word to a note on Tylenol, and its own support check passed it: code refuses a sentence that
+# repeats it unless a page read says it (`grounding.repeats_the_example`).
+EXAMPLE_NOTE_SENTENCE = "Large studies found no link between the MMR vaccine and autism."
+
+SUPPORT_SYSTEM = f"""You check a draft Community Note against its sources. {UNTRUSTED_RULE}
+
+For each numbered sentence of the draft, decide whether the sources cited for it (their \
+quotes and excerpts below) say the same thing without distortion: no stronger \
+wording, no missing qualifier, no number or date changed, no claim the sources do not make. \
+A sentence may report the post's claim as the post's ("The post claims …"); a sentence \
+that asserts the post's claim as fact is supported only if its sources say it. Where a \
+sentence is marked with words of the claims that none of its sources uses, it is supported \
+only if the sources say the same thing in other words; if they do not speak of it, it is not. \
+Answer with JSON only: one verdict per sentence, with the problem when it is unsupported."""
+SUPPORT_OUTPUT = SupportVerdicts
+
+
+def support_messages(
+    post: Post,
+    sentences: list[str],
+    support: dict[int, list[str]],
+    sources: list[Evidence],
+    unused: dict[int, list[str]] | None = None,
+) -> list[ChatMessage]:
+    """`unused`: for a sentence, the words of the claims it speaks of that none of its sources
+    uses (`grounding.ungrounded_terms`): the question the checker must answer for it."""
+
+    def marked(i: int) -> str:
+        terms = (unused or {}).get(i)
+        quoted = ", ".join(f"'{t}'" for t in terms or [])
+        return f"; no source uses: {quoted}" if terms else ""
+
+    numbered = "\n".join(
+        f"[{i}] {sentence} (cites: {', '.join(support.get(i, [])) or 'all sources'}{marked(i)})"
+        for i, sentence in enumerate(sentences, start=1)
+    )
+    return sectioned_messages(
+        SUPPORT_SYSTEM,
+        Section("Post", render_post(post), "post"),
+        Section("Draft sentences", numbered, "draft"),
+        Section("Sources", sources_json(sources), "sources"),
+    )
+
+
+class FocusedNote(BaseModel):
+    """A note phrased from sentences code picked from the pages read: the model only words it,
+    code cites the sentences it names."""
+
+    text: str = Field(
+        default="",
+        max_length=600,
+        json_schema_extra={"maxLength": 240},
+        description="one or two sentences of the note, or empty when no sentence bears on it",
+    )
+    used: Annotated[list[int], Distinct] = Field(
+        default_factory=list,
+        max_length=4,
+        json_schema_extra={"maxItems": 2},
+        description="the numbers of the sentences the note relies on",
+    )
+
+
+FOCUSED_SYSTEM = f"""You write a Community Note from given evidence. {UNTRUSTED_RULE}
+
+You get the subject of a social-media post flagged as misleading (a few key words) and \
+numbered sentences from the health pages read about it. Write one or two plain, neutral \
+sentences, at most 200 characters, that state what the sentences say about the subject: only \
+what they say, in your own words, without mentioning the post, the note or the sentences. Give \
+the numbers of the sentences you used. When no sentence says anything about the subject, leave \
+the text empty. Answer with JSON only."""
+FOCUSED_OUTPUT = FocusedNote
+
+
+def focused_messages(subject: list[str], sentences: list[str]) -> list[ChatMessage]:
+    """The subject as key words, not the claims: given the claims, the real model copied
+    them, or judged whether the sentences "support the claim", instead of wording the facts."""
+    numbered = "\n".join(f"[{i}] {s}" for i, s in enumerate(sentences, start=1))
+    return sectioned_messages(
+        FOCUSED_SYSTEM,
+        Section("The subject", ", ".join(subject), "subject"),
+        Section("Sentences from the pages read", numbered, "sentences"),
+    )
