@@ -17,7 +17,9 @@ debunking page's own sentence that states the myth, and the claim itself, as a n
     python -m bench.rules --write   # and regenerate pipeline/drafting/measured.json and the docs
     python -m bench.rules DRAFTS.jsonl --json   # rows {id, post, pages, note, cited[, claims]}
 
-With `--json` each row gets one line: {id, verdict, rules, kept}.
+With `--json` each row gets one line: {id, verdict, rules, kept}. A page is
+{url, title, text[, final_url]}: its standing is an episode's, from the address that answered
+(`final_url`, after redirects) or else its URL.
 """
 
 from __future__ import annotations
@@ -112,7 +114,13 @@ def context_for(row: Row) -> DraftContext:
     """What an episode would check the row's draft against: its post, its pages as read, and
     its claims (as the brief's)."""
     evidence = [
-        Evidence(url=p["url"], title=p.get("title", ""), excerpt=p["text"]) for p in row.pages
+        Evidence(
+            url=p["url"],
+            final_url=p.get("final_url", ""),
+            title=p.get("title", ""),
+            excerpt=p["text"],
+        )
+        for p in row.pages
     ]
     brief = None
     if row.claims:

@@ -55,6 +55,10 @@ def episode_text(row: Episode, votes: Sequence[Vote] = ()) -> str:
         lines += ["", f"  Abstained: {row.abstain_reason}"]
     elif row.status == EpisodeStatus.FAILED:
         lines += ["", f"  Failed: {row.failure_reason}"]
+    lines += [
+        f"  draft {i} refused by: {', '.join(rules)}"
+        for i, rules in enumerate(row.refused_drafts, start=1)
+    ]
     if forecast := row.forecast:
         reasons = ", ".join(forecast.top_reasons) or "none given"
         lines.append(f"Forecast ({forecast.method}): {forecast.summary()}; reasons: {reasons}")
@@ -119,6 +123,7 @@ def episode_json(
         "urls": row.cited_urls,
         "char_count": row.char_count,
         "abstain_reason": row.abstain_reason,
+        "refused_drafts": row.refused_drafts,
         "failure_reason": row.failure_reason,
         "brief": row.brief.model_dump(mode="json") if row.brief else None,
         "support_checked": row.support_checked,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -178,7 +178,6 @@ class BudgetUse:
     searches: int = 0
     visits: int = 0
     rewrites: int = 0
-    failed_checks: list[str] = field(default_factory=list)
 
     def searches_left(self, budget: EvidenceBudget) -> int:
         """Searches still worth running: none once every page read is spent, since a note

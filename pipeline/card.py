@@ -29,6 +29,7 @@ class CardNotice(StrEnum):
     SUPPORT_UNVERIFIED = "support_unverified"
     MEDIA_NOT_INSPECTED = "media_not_inspected"
     UNSEEN = "unseen"
+    REFUSED_BY = "refused_by"
 
 
 # Beside a source that was read but vouches for nothing (`CardSource.vouches`).
@@ -72,6 +73,9 @@ class NoteCard(BaseModel):
     forecast_reasons: list[str] = Field(default_factory=list)
     timings: str | None = None
     support_unverified: bool = False
+    refused_by: list[str] = Field(
+        default_factory=list, description="the rules that refused its drafts, each once"
+    )
     media_not_inspected: bool = False
     unseen: list[str] = Field(
         default_factory=list, description="what the post's source could not show EvoNote"
@@ -120,7 +124,14 @@ class NoteCard(BaseModel):
             found.append((CardNotice.MEDIA_NOT_INSPECTED, "media not inspected"))
         if self.unseen:
             found.append((CardNotice.UNSEEN, "not visible: " + "; ".join(self.unseen)))
+        if self.refused_by:
+            found.append((CardNotice.REFUSED_BY, self.refusals()))
         return found
+
+    def refusals(self) -> str:
+        """Which rules sent drafts back ("drafts refused by: unread-tokens, off-topic"), or
+        "" when none did: on a note beside its length, under an abstention's reason."""
+        return "drafts refused by: " + ", ".join(self.refused_by) if self.refused_by else ""
 
     def actions(self) -> list[CardAction]:
         """The buttons: none while running; Retry after a failure; votes and Regenerate on a

@@ -129,6 +129,7 @@ class EpisodeState:
         self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
         self.focused_tried = False  # the focused write comes once (see `write_focused`)
         self.last_refused: list[Finding] = []  # what the checks said of the last refused draft
+        self.refused_drafts: list[list[str]] = []  # the rules that refused each draft, in order
         # The support check's verdicts by the question asked: the same draft on the same
         # sources gets the same verdict, never a second call (a weak model resubmits a refused
         # draft word for word, and asking again until the check says yes defeats it).
@@ -190,6 +191,7 @@ class EpisodeState:
         outcome.memory_ids = self.memory_ids
         outcome.model = self.model_name
         outcome.support_checked = self.support_checked
+        outcome.refused_drafts = self.refused_drafts
         outcome.post = self.post
         return outcome
 

@@ -31,6 +31,9 @@ class Evidence(BaseModel):
     """A successfully read page, reduced to what bears on the visit's goal."""
 
     url: str
+    final_url: str = Field(
+        default="", description="the address that answered, after redirects; empty: `url`"
+    )
     title: str = ""
     goal: str = ""
     tier: int = Field(default=1, description="source quality tier, 4 = official body")

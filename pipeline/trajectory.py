@@ -71,6 +71,10 @@ class EpisodeOutcome(BaseModel):
         description="True: every sentence was checked against its sources; False: the "
         "check could not run; None: no note, or the check is off",
     )
+    refused_drafts: list[list[str]] = Field(
+        default_factory=list,
+        description="for each draft sent back, in order, the rules (`RuleId`) that refused it",
+    )
 
 
 class Progress(BaseModel):

@@ -121,10 +121,11 @@ class Drafting:
         self, draft: Draft, reply: ModelReply[Any], findings: list[Finding]
     ) -> EpisodeOutcome | None:
         """The draft goes back with its findings; its rules are stored with the step
-        (`refused_by`) and counted in the episode's use (`failed_checks`)."""
+        (`refused_by`) and with the episode's outcome (`refused_drafts`: `episodes show` and the
+        card say which rules refused its drafts)."""
         self.s.use.rewrites += 1
         rules = list(dict.fromkeys(f.rule.value for f in findings))
-        self.s.use.failed_checks.extend(rules)
+        self.s.refused_drafts.append(rules)
         self.s.last_refused = findings
         self.s.feedback = "Write rejected: " + " ".join(f.feedback for f in findings)
         await self.s.record(

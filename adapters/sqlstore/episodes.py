@@ -149,6 +149,7 @@ class EpisodeStore:
             retrieved_memory_ids=outcome.memory_ids,
             model=outcome.model,
             support_checked=outcome.support_checked,
+            refused_drafts=outcome.refused_drafts,
             **({"post": outcome.post.model_dump(mode="json")} if outcome.post else {}),
             search_s=t.search_s,
             visit_s=t.visit_s,

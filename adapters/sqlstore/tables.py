@@ -72,6 +72,11 @@ class EpisodeRow(SQLModel, table=True):
         default_factory=list, sa_column=Column(JSON, nullable=False)
     )
     support_checked: bool | None = None
+    refused_drafts: list[list[str]] = Field(
+        default_factory=list,
+        sa_column=Column(JSON, nullable=False, server_default="[]"),
+        description="for each draft sent back, the rules that refused it",
+    )
     delay_reason: str | None = Field(default=None, sa_column=Column(Text))
     approved_by: str | None = Field(default=None, max_length=200)
     approved_at: datetime | None = None

@@ -98,6 +98,8 @@ def card_embed(card: NoteCard) -> discord.Embed:
             colour=COLOURS[EpisodeStatus.ABSTAINED],
             description=_cut(_safe(card.abstain_reason or ""), MAX_DESCRIPTION),
         )
+        if card.refused_by:
+            embed.add_field(name="Refused", value=_cut(_safe(card.refusals()), MAX_FIELD))
     else:
         embed = discord.Embed(
             title=f"This post could not be checked ({card.episode_label})",

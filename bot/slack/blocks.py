@@ -18,6 +18,7 @@ _NOTICE_MARKS = {
     CardNotice.SUPPORT_UNVERIFIED: ":warning:",
     CardNotice.MEDIA_NOT_INSPECTED: ":frame_with_picture:",
     CardNotice.UNSEEN: ":eyes:",
+    CardNotice.REFUSED_BY: ":leftwards_arrow_with_hook:",
 }
 
 
@@ -104,6 +105,10 @@ def card_blocks(card: NoteCard) -> list[dict[str, Any]]:
                 f"{card.episode_label})\n{_escaped(card.abstain_reason or '')}"
             )
         )
+        if card.refused_by:
+            blocks.append(
+                _context(f"{_NOTICE_MARKS[CardNotice.REFUSED_BY]} {_escaped(card.refusals())}")
+            )
     else:
         blocks.append(
             _section(

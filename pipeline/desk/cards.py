@@ -123,6 +123,7 @@ def card_for(
         char_count=row.char_count,
         sources=sources,
         abstain_reason=row.abstain_reason,
+        refused_by=list(dict.fromkeys(rule for draft in row.refused_drafts for rule in draft)),
         failure_reason=redact(row.failure_reason) if row.failure_reason else None,
         support_unverified=row.support_checked is False,
         media_not_inspected=row.media_not_inspected() > 0,

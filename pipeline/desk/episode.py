@@ -71,6 +71,7 @@ class Episode(BaseModel):
     failure_kind: FailureKind | None = None
     retrieved_memory_ids: list[int] = Field(default_factory=list)
     support_checked: bool | None = None
+    refused_drafts: list[list[str]] = Field(default_factory=list)
     delay_reason: str | None = None
     approved_by: str | None = None
     approved_at: datetime | None = None

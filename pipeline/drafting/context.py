@@ -80,19 +80,26 @@ class DraftContext:
         read but one the post or its requesters named (`named`)."""
         return [u for u in urls if u in self.evidence and not self.named(u)]
 
+    def answered(self, url: str) -> str:
+        """The address that answered for a page read (`Evidence.final_url`), or `url`: a page
+        has the standing of where it is, not of the address that redirected to it."""
+        page = self.evidence.get(url)
+        return (page.final_url if page is not None else "") or url
+
     def named(self, url: str) -> bool:
         """Whether a page read is one the post or its requesters named (in any spelling) and
         below `STANDING_TIER`: the attacker's own page, not the WHO page a post misquotes,
         which a note may well cite for what it really says."""
         links = list(self.post_links)
-        return same_page(url, links) in links and source_tier(url) < STANDING_TIER
+        return same_page(url, links) in links and source_tier(self.answered(url)) < STANDING_TIER
 
     def of_standing(self, url: str) -> bool:
         """Whether code may cite a page read on its own: a source of standing (`vouches`) that
         neither the post nor its requesters named. An attacker's page read from the results,
         the post's link or a suggested source would otherwise vouch for its own words (the
         trust issue: code added one as a second source)."""
-        return vouches(url, list(self.post_links))
+        links = list(self.post_links)
+        return vouches(self.answered(url), links) and url not in links
 
     @functools.cached_property
     def claim_stems(self) -> frozenset[str]:

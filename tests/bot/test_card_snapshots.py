@@ -161,3 +161,32 @@ def test_the_card_says_which_sources_vouch() -> None:
     slack = json.dumps(rendered(card)["slack"], ensure_ascii=False)
     discord = json.dumps(rendered(card)["discord"], ensure_ascii=False)
     assert slack.count("does not vouch") == 1 and discord.count("does not vouch") == 1
+
+
+def test_the_card_says_which_rules_refused_the_drafts() -> None:
+    """Each refused draft's rules are stored with the episode (`refused_drafts`); the card
+    names each rule once, beside a note's length and under an abstention's reason."""
+    refused = [["unread-tokens", "off-topic"], ["off-topic"]]
+    card = card_for(episode(refused_drafts=refused), VOTES)
+    assert card.refused_by == ["unread-tokens", "off-topic"]
+    assert "drafts refused by: unread-tokens, off-topic" in [t for _, t in card.notices()]
+    abstained = card_for(
+        episode(
+            status="abstained", note_text=None, abstain_reason="no note", refused_drafts=refused
+        ),
+        VOTES,
+    )
+    shown = rendered(abstained)
+    for platform in ("slack", "discord"):
+        assert "drafts refused by: unread-tokens, off-topic" in json.dumps(shown[platform])
+    assert card_for(episode(), VOTES).refusals() == ""
+
+
+def test_episodes_show_says_which_rules_refused_each_draft() -> None:
+    from bot.render import episode_json, episode_text
+
+    row = episode(refused_drafts=[["unread-tokens", "off-topic"], ["too-long"]])
+    text = episode_text(row)
+    assert "draft 1 refused by: unread-tokens, off-topic" in text
+    assert "draft 2 refused by: too-long" in text
+    assert episode_json(row, [])["refused_drafts"] == row.refused_drafts

@@ -339,6 +339,8 @@ async def test_urls_not_from_search_or_post_are_never_visited() -> None:
     assert "not read successfully" in writes[-2]
     assert writes[-1] == "focused write: no sentence bears on the claims"
     assert planted not in (outcome.abstain_reason or "")  # the card never shows the URL
+    # each refused draft's rules are kept with the outcome (the card and `episodes show`)
+    assert outcome.refused_drafts and all("not-read" in d for d in outcome.refused_drafts)
 
 
 # What the WHO measles page of `health_pages` says (it never mentions autism).
