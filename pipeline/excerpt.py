@@ -1,12 +1,14 @@
-"""Pick the passages of a page that bear on a visit's goal, within a character budget."""
+"""Pick the passages of a page that bear on a visit's goal, within a character budget (BM25,
+`bm25s`, over the lexicon's words and stems), and the sentences that share most with it."""
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
+from typing import Any
 
-from pipeline.drafting.words import ANY_WORD, page_sentences
+import bm25s
+
+from pipeline.drafting.words import ANY_WORD, page_sentences, stem
 
 _STOP = frozenset(
     (
@@ -41,23 +43,45 @@ def _passages(text: str) -> list[str]:
     return out
 
 
+def _stemmed(words: list[str]) -> list[str]:
+    return [stem(w) for w in words]
+
+
+def _tokens(texts: list[str], ids: bool) -> Any:
+    # the lexicon's words and stems, so that ranking and the rules agree on what a word is
+    return bm25s.tokenize(
+        texts,
+        token_pattern=ANY_WORD.pattern,
+        stopwords="en",
+        stemmer=_stemmed,
+        return_ids=ids,
+        show_progress=False,
+    )
+
+
+def ranked_passages(passages: list[str], focus: str) -> list[int]:
+    """The passages' indexes, the best BM25 match for `focus` first (page order breaks ties).
+    A word counts by how few of the page's passages have it: on an FDA page of COVID-19
+    questions, "FDA", "COVID" and "approved" are in every answer, and the one that names
+    ivermectin is the one a claim about ivermectin needs (seen with a real run: it was left
+    out, and the model wrote its correction from nothing it had read)."""
+    order = list(range(len(passages)))
+    retriever = bm25s.BM25()
+    retriever.index(_tokens(passages, ids=True), show_progress=False)
+    query = [t for t in _tokens([focus], ids=False)[0] if t in retriever.vocab_dict]
+    if not query:
+        return order
+    scores = retriever.get_scores(query)
+    return sorted(order, key=lambda i: (-float(scores[i]), i))
+
+
 def select_excerpt(text: str, focus: str, max_chars: int) -> str:
-    """The passages that share the most with `focus`, in page order, joined by ' … '. A word
-    counts by how few of the page's passages have it: on an FDA page of COVID-19 questions,
-    "FDA", "COVID" and "approved" are in every answer, and the one that names ivermectin is
-    the one a claim about ivermectin needs (seen with a real run: it was left out, and the
-    model wrote its correction from nothing it had read)."""
+    """The passages that match `focus` best (`ranked_passages`), in page order, joined by
+    ' … ', within `max_chars`."""
     if len(text) <= max_chars:
         return text.strip()
     passages = _passages(text)
-    wanted = _terms(focus)
-    held = [wanted & _terms(p) for p in passages]
-    spread = Counter(t for terms in held for t in terms)
-    weight = {t: math.log((len(passages) + 1) / (n + 0.5)) for t, n in spread.items()}
-    ranked = sorted(
-        range(len(passages)),
-        key=lambda i: (-sum(weight[t] for t in held[i]), i),
-    )
+    ranked = ranked_passages(passages, focus)
     chosen: list[int] = []
     used = 0
     for i in ranked:
