@@ -43,12 +43,11 @@ from pipeline.drafting.context import DraftContext
 from pipeline.drafting.decide import Verdict
 from pipeline.drafting.decide import decide as decide_draft
 from pipeline.drafting.draft import Draft
-from pipeline.drafting.findings import RuleId
 from pipeline.drafting.measured import MEASURED_FILE, Measured, Measurement, SetFigures
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.drafting.repair import citing_read_pages
 from pipeline.drafting.rulebook import Rule
-from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES
+from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, RuleId
 from pipeline.drafting.stance import reports_a_claim, without_named_claims
 from pipeline.drafting.words import content_words, key_stems, page_sentences, word_count
 from pipeline.evidence import Evidence
@@ -146,7 +145,7 @@ def decide(row: Row, disabled: frozenset[RuleId] = frozenset()) -> Decided:
     """What an episode's writing step decides of the row's draft, with no model call."""
     context = context_for(row)
     decision = decide_draft(context, parsed(row, context), rules_without(disabled))
-    rules = list(dict.fromkeys(f.rule.value for f in decision.findings))
+    rules = list(dict.fromkeys(str(f.rule) for f in decision.findings))
     kept = decision.draft.text if decision.verdict != "refused" else ""
     return Decided(decision.verdict, rules, kept)
 

@@ -32,7 +32,7 @@ from bench.rules import (
     rules_without,
 )
 from pipeline.drafting.decide import decide as decide_draft
-from pipeline.drafting.findings import RuleId
+from pipeline.drafting.rules import RuleId
 from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatModel

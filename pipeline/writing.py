@@ -9,13 +9,14 @@ from typing import Any
 from pipeline.actions import Abstain, Write
 from pipeline.drafting.decide import Verdict, decide
 from pipeline.drafting.draft import Draft
-from pipeline.drafting.findings import Finding, RuleId, what_was_said_wrong
+from pipeline.drafting.findings import Finding, RuleCard
 from pipeline.drafting.focused import focused_draft, sentences_on_the_claims, subject_of
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note
 from pipeline.drafting.policy import disallowed_content
 from pipeline.drafting.prompts import FocusedNote, focused_messages
 from pipeline.drafting.provenance import normalise
 from pipeline.drafting.repair import citing_read_pages, without_unsupported
+from pipeline.drafting.rules import RULES, UNSUPPORTED_KIND, RuleId
 from pipeline.drafting.rules import findings as rule_findings
 from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
 from pipeline.episode_state import MIN_SECONDS_FOR_A_CALL, EpisodeState
@@ -24,6 +25,22 @@ from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ModelReply
 from pipeline.research import Research
 from pipeline.trajectory import EpisodeOutcome, EpisodeStatus
+
+# How a card speaks of the refusals that come from no rule of `RULES`: the episode's minimums
+# of research and the model's support check.
+CARDS: dict[str, RuleCard] = {
+    **{r.id: r.card for r in RULES},
+    RuleId.TOO_FEW_SEARCHES: RuleCard("came before enough searching", False),
+    RuleId.TOO_FEW_READS: RuleCard("came before enough reading", False),
+    RuleId.UNSUPPORTED: RuleCard(UNSUPPORTED_KIND, True),
+}
+
+
+def what_was_said_wrong(found: list[Finding]) -> list[str]:
+    """The card's words for what the findings say the draft said wrong, each once, in order;
+    never its form."""
+    kinds = (CARDS[f.rule] for f in found)
+    return list(dict.fromkeys(card.kind for card in kinds if card.said))
 
 
 class Drafting:
@@ -124,7 +141,7 @@ class Drafting:
         (`refused_by`) and with the episode's outcome (`refused_drafts`: `episodes show` and the
         card say which rules refused its drafts)."""
         self.s.use.rewrites += 1
-        rules = list(dict.fromkeys(f.rule.value for f in findings))
+        rules = list(dict.fromkeys(str(f.rule) for f in findings))
         self.s.refused_drafts.append(rules)
         self.s.last_refused = findings
         self.s.feedback = "Write rejected: " + " ".join(f.feedback for f in findings)

@@ -10,8 +10,6 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from pipeline.drafting.findings import RuleId
-
 MEASURED_FILE = Path(__file__).with_name("measured.json")
 
 
@@ -68,8 +66,8 @@ class Measurement:
         )
 
     def tables(self) -> str:
-        """The sets' table, the rules' table (rules that refused or caught anything, in
-        `RuleId` order) and the summary lines, as `bench.rules` prints them."""
+        """The sets' table, the rules' table (rules that refused or caught anything, in the
+        order measured) and the summary lines, as `bench.rules` prints them."""
         lines = [
             "| set | drafts | published by code | to the model | refused | escaped |",
             "| --- | --- | --- | --- | --- | --- |",
@@ -85,11 +83,10 @@ class Measurement:
             "| rule | honest refused | by it alone | bad caught | caught by it only |",
             "| --- | --- | --- | --- | --- |",
         ]
-        for rule in RuleId:
-            c = self.rules.get(rule.value, Measured())
+        for rule, c in self.rules.items():
             if c.honest_refused or c.bad_caught:
                 lines.append(
-                    f"| {rule.value} | {c.honest_refused} | {c.refused_alone} "
+                    f"| {rule} | {c.honest_refused} | {c.refused_alone} "
                     f"| {c.bad_caught} | {c.caught_only} |"
                 )
         return "\n".join([*lines, "", *self.summary])
@@ -106,6 +103,6 @@ def measurement() -> Measurement:
     return Measurement.from_json(MEASURED_FILE.read_text(encoding="utf-8"))
 
 
-def measured(rule: RuleId) -> Measured:
+def measured(rule: str) -> Measured:
     """What the last measurement counted for `rule` (zeros: it refused and caught nothing)."""
-    return measurement().rules.get(rule.value, Measured())
+    return measurement().rules.get(rule, Measured())

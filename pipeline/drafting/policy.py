@@ -10,12 +10,17 @@ from collections.abc import Iterable
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.directives import directive
 from pipeline.drafting.draft import Draft
-from pipeline.drafting.findings import Finding, RuleId
+from pipeline.drafting.findings import Finding
 from pipeline.drafting.note import link_like_tokens, note_prose, with_run_ons_apart
 from pipeline.drafting.provenance import NO_PROVENANCE, Provenance, normalise
 from pipeline.drafting.rulebook import DraftCheck
 from pipeline.drafting.tokens import refused_tokens, tokens_feedback
 from pipeline.drafting.words import ANY_WORD
+
+# The ids of the text policy's three draft rules (`pipeline.drafting.rules.RuleId` has them).
+UNREAD_TOKENS = "unread-tokens"
+DIRECTIVE = "directive"
+LINK_LIKE = "link-like"
 
 
 def disallowed_content(
@@ -47,24 +52,24 @@ def shared_run(text: str, sources: Iterable[str], words: int = 8) -> str | None:
     return None
 
 
-def prose_findings(prose: str, provenance: Provenance) -> list[tuple[RuleId, str]]:
+def prose_findings(prose: str, provenance: Provenance) -> list[tuple[str, str]]:
     """Why the prose may not be published, by rule (`pipeline.drafting.tokens`: vocabulary words,
     the words, numbers and URLs of the pages read, no directive; no token X takes for a link).
     Checked as written and as assembled, so that removing typed URLs cannot join anything up
     into a link."""
-    found: list[tuple[RuleId, str]] = []
+    found: list[tuple[str, str]] = []
     for text in (with_run_ons_apart(prose), note_prose(prose)):
         tokens = refused_tokens(text, provenance)
-        if tokens and not any(rule is RuleId.TOKENS for rule, _ in found):
-            found.append((RuleId.TOKENS, tokens_feedback(tokens)))
+        if tokens and not any(rule == UNREAD_TOKENS for rule, _ in found):
+            found.append((UNREAD_TOKENS, tokens_feedback(tokens)))
         why = directive(text)
-        if why and not any(rule is RuleId.DIRECTIVE for rule, _ in found):
-            found.append((RuleId.DIRECTIVE, f"Rewrite {why} as a neutral statement of fact."))
+        if why and not any(rule == DIRECTIVE for rule, _ in found):
+            found.append((DIRECTIVE, f"Rewrite {why} as a neutral statement of fact."))
     if link_like_tokens(note_prose(prose)):
         # even a read page's host ("cdc.gov"): X's evaluator must find exactly the cited links
         found.append(
             (
-                RuleId.LINK_LIKE,
+                LINK_LIKE,
                 "Write words, not addresses, file names or dotted codes: X checks every "
                 "'name.ext' in a note as a link, and the sources go after the prose; name a "
                 "source in words ('the CDC', 'MedlinePlus').",
@@ -73,7 +78,7 @@ def prose_findings(prose: str, provenance: Provenance) -> list[tuple[RuleId, str
     return found
 
 
-def policy_check(id: RuleId) -> DraftCheck:
+def policy_check(id: str) -> DraftCheck:
     """The text policy's findings of one kind (`prose_findings`): on
     each sentence, so that code may drop the one that fails, and on the whole prose (a link can
     be spelt across sentences), where no sentence alone shows it."""
@@ -84,16 +89,16 @@ def policy_check(id: RuleId) -> DraftCheck:
             Finding(id, feedback, i)
             for i, sentence in enumerate(draft.sentences, start=1)
             for r, feedback in _policy(sentence, provenance)
-            if r is id
+            if r == id
         ]
         if not found:
-            found = [Finding(id, f) for r, f in _policy(draft.text, provenance) if r is id]
+            found = [Finding(id, f) for r, f in _policy(draft.text, provenance) if r == id]
         return found
 
     return findings
 
 
 @functools.lru_cache(maxsize=1024)
-def _policy(text: str, provenance: Provenance) -> tuple[tuple[RuleId, str], ...]:
+def _policy(text: str, provenance: Provenance) -> tuple[tuple[str, str], ...]:
     # three rules read the same findings of each sentence, and a repair asks again
     return tuple(prose_findings(text, provenance))

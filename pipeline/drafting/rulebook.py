@@ -4,13 +4,14 @@ makes a function with its row one rule. The rules themselves are `pipeline.draft
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
-from pipeline.drafting.findings import Finding, RuleId
+from pipeline.drafting.findings import Finding, RuleCard
 from pipeline.drafting.measured import Measured, measured
 
 Scope = Literal["sentence", "draft"]
@@ -25,13 +26,15 @@ class Rule:
     names (never the first, unless it states nothing but a verdict); a sentence that a rule not
     droppable names (the prompts' example, a sentence about the draft) shows the writer off its
     pages, and the whole draft goes back (the real model's "Tylenol …" sentences, kept beside
-    the dropped example, were published). `seen_in`: what showed it was needed."""
+    the dropped example, were published). `seen_in`: what showed it was needed; `card`: how a
+    card speaks of it."""
 
-    id: RuleId
+    id: str
     scope: Scope
     check: DraftCheck
     droppable: bool
     seen_in: str
+    card: RuleCard
 
     @property
     def measured(self) -> Measured:
@@ -44,21 +47,23 @@ _RULES: list[Rule] = []
 
 
 def rule(
-    id: RuleId, scope: Scope, *, droppable: bool, seen_in: str
+    id: str, scope: Scope, card: RuleCard, *, droppable: bool
 ) -> Callable[[Callable[..., str | None]], Callable[..., str | None]]:
     """The row of the rule whose function follows: a sentence rule's function takes the
     sentence (and its number) and returns the writer's feedback or None; a draft rule's takes
-    the draft."""
+    the draft. The function's docstring opens with what showed the rule was needed ("Seen:
+    …"), its `seen_in`."""
 
     def register(check: Callable[..., str | None]) -> Callable[..., str | None]:
         whole = _each_sentence(check, id) if scope == "sentence" else _whole_draft(check, id)
-        add(Rule(id, scope, whole, droppable, seen_in))
+        seen_in = " ".join((inspect.getdoc(check) or "").split("\n\n")[0].split())
+        add(Rule(id, scope, whole, droppable, seen_in.removeprefix("Seen: "), card))
         return check
 
     return register
 
 
-def _each_sentence(check: SentenceCheck, id: RuleId) -> DraftCheck:
+def _each_sentence(check: SentenceCheck, id: str) -> DraftCheck:
     def findings(context: DraftContext, draft: Draft) -> list[Finding]:
         return [
             Finding(id, feedback, i)
@@ -69,12 +74,23 @@ def _each_sentence(check: SentenceCheck, id: RuleId) -> DraftCheck:
     return findings
 
 
-def _whole_draft(check: WholeDraftCheck, id: RuleId) -> DraftCheck:
+def _whole_draft(check: WholeDraftCheck, id: str) -> DraftCheck:
     def findings(context: DraftContext, draft: Draft) -> list[Finding]:
         feedback = check(context, draft)
         return [] if feedback is None else [Finding(id, feedback)]
 
     return findings
+
+
+def said(kind: str) -> RuleCard:
+    """A card for a rule about what the draft said: shown ("the last draft {kind}")."""
+    return RuleCard(kind, True)
+
+
+def form(kind: str) -> RuleCard:
+    """A card for a rule about the draft's form: code's to repair or the model's, never shown
+    as what the draft said."""
+    return RuleCard(kind, False)
 
 
 def add(made: Rule) -> None:

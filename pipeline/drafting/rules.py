@@ -1,20 +1,22 @@
-"""The rules a draft is held to, each a plain function under its row: `@rule(id, scope,
-droppable, seen_in)` is the row. Its id (`RuleId`), what it looks at (each sentence or the
-whole draft), whether code may repair it by dropping the sentences it names, and what showed it
-was needed; what `python -m bench.rules` measured of it (`Rule.measured`) is generated
-(`bench.rules --write`, `pipeline/drafting/measured.json`). `RULES` is every rule, in the order
-the writer reads their feedback: the order they stand in this file.
+"""The rules a draft is held to, each a plain function under its row: `@rule(id, scope, card,
+droppable)`. Its id (`RuleId`), what it looks at (each sentence or the whole draft), how a card
+speaks of it, whether code may repair it by dropping the sentences it names; what showed it was
+needed opens its docstring; what `python -m bench.rules` measured of it (`Rule.measured`) is
+generated (`bench.rules --write`, `pipeline/drafting/measured.json`). `RULES` is every rule, in
+the order the writer reads their feedback: the order they stand in this file.
 
-Adding a rule: write its function under a `@rule(...)` row here, add its id to `RuleId` and
-its card to `CARDS` (`pipeline.drafting.findings`), test it, then run `bench.rules --write`
-(docs/development.md).
+Adding a rule is one file: its id in `RuleId`, its function under a `@rule(...)` row here
+(the row holds its card; its docstring opens with what showed it was needed), then its test and
+`bench.rules --write` (docs/development.md).
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
-from pipeline.drafting.findings import Finding, RuleId
+from pipeline.drafting.findings import Finding, RuleCard
 from pipeline.drafting.grounding import (
     about_the_note,
     added_terms,
@@ -24,29 +26,63 @@ from pipeline.drafting.grounding import (
     unsourced_order,
 )
 from pipeline.drafting.note import NOTE_CHAR_LIMIT
-from pipeline.drafting.policy import policy_check
-from pipeline.drafting.rulebook import Rule, add, registered, rule
+from pipeline.drafting.policy import DIRECTIVE as DIRECTIVE_
+from pipeline.drafting.policy import LINK_LIKE as LINK_LIKE_
+from pipeline.drafting.policy import UNREAD_TOKENS, policy_check
+from pipeline.drafting.rulebook import Rule, add, form, registered, rule, said
 from pipeline.drafting.stance import affirms_the_post
 from pipeline.drafting.words import ends_a_sentence, said_as, word_count
+
+
+class RuleId(StrEnum):
+    """Why a draft is refused: one id per rule, stored with the step (`refused_by`) and the
+    episode (`refused_drafts`); the last three are no rule's, but the episode's and the
+    model's check's."""
+
+    NOT_READ = "not-read"  # cites a page that was not read
+    OFF_TOPIC = "off-topic"  # cites a read page that shares no key term with the claims
+    NAMED_ONLY = "named-only"  # cites only low-tier pages the post or its requesters named
+    NO_CITATION = "no-citation"  # cites no page read
+    TOKENS = UNREAD_TOKENS  # a word, number or link no vocabulary and no page read has
+    DIRECTIVE = DIRECTIVE_  # addresses a reader, a rater or the system
+    LINK_LIKE = LINK_LIKE_  # a token X's evaluator would check as a link
+    REPEATED = "repeated-sentence"  # the same sentence twice
+    QUESTION = "question"  # a question is no fact
+    ABOUT_THE_NOTE = "about-the-note"  # speaks of the note or its sources, not the post
+    EXAMPLE = "repeats-example"  # the prompts' example sentence on another topic
+    COPIES_POST = "copies-post"  # the post's own words
+    ATTRIBUTION = "unsourced-attribution"  # gives its claim to someone no cited page names
+    ORDER = "unsourced-order"  # orders people to do what no cited page says to
+    UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
+    NO_PROSE = "no-prose"
+    VERDICT_ONLY = "verdict-only"  # a sentence that only finds for the post, stating no fact
+    TOO_SHORT = "too-short"
+    CUT_OFF = "cut-off"  # the last sentence stops mid-way
+    TOO_LONG = "too-long"  # over X's 280 characters
+    TOO_FEW_SEARCHES = "too-few-searches"  # the budget's minimum of research
+    TOO_FEW_READS = "too-few-reads"
+    UNSUPPORTED = "unsupported"  # the model's support check found a sentence not borne out
+
+
+# What a card says of a draft that made claims its sources do not bear out, whichever rule or
+# check found it.
+UNSUPPORTED_KIND = "made claims its sources do not bear out"
+
 
 # Fewer words say nothing a reader can use (a real note was cut down to "Dr.").
 MIN_NOTE_WORDS = 4
 
 
-def _policy_rule(id: RuleId, seen_in: str) -> None:
-    add(Rule(id, "sentence", policy_check(id), True, seen_in))
+def _policy_rule(id: RuleId, card: RuleCard, seen_in: str) -> None:
+    add(Rule(id, "sentence", policy_check(id), True, seen_in, card))
 
 
 # ---- the rules, in the order the writer reads their feedback ------------------------------
 
 
-@rule(
-    RuleId.NOT_READ,
-    "draft",
-    droppable=False,
-    seen_in="the real model cited the post's own t.co link and results it never opened",
-)
+@rule(RuleId.NOT_READ, "draft", form("cited pages that were not read"), droppable=False)
 def not_read(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: The real model cited the post's own t.co link and results it never opened."""
     if not draft.unread:
         return None
     # a weak model cited the post's own link three times over: the pages it may cite are
@@ -62,38 +98,36 @@ def not_read(context: DraftContext, draft: Draft) -> str | None:
 
 _policy_rule(
     RuleId.TOKENS,
+    RuleCard("held words, links or numbers that no page read uses", True),
     "payload families: domains, handles, phone numbers, made-up names (tests ATTACKS); the "
     "adaptive attacker's outlets no page names and clause in French (bench.rules WOVEN)",
 )
 _policy_rule(
-    RuleId.DIRECTIVE, "payloads that address raters, readers or the assistant, in six languages"
+    RuleId.DIRECTIVE,
+    RuleCard("addressed its readers, raters or the system", True),
+    "payloads that address raters, readers or the assistant, in six languages",
 )
 _policy_rule(
-    RuleId.LINK_LIKE, "X's URL evaluator fails a note with 'etc.Also' or 'cdc.gov' in its prose"
+    RuleId.LINK_LIKE,
+    RuleCard("held a token X would check as a link", False),
+    "X's URL evaluator fails a note with 'etc.Also' or 'cdc.gov' in its prose",
 )
 
 
-@rule(
-    RuleId.REPEATED,
-    "sentence",
-    droppable=True,
-    seen_in="the real model published one sentence three times over (malaria)",
-)
+@rule(RuleId.REPEATED, "sentence", form("repeated a sentence"), droppable=True)
 def repeated(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: The real model published one sentence three times over (malaria)."""
     first = next(
         j for j, s in enumerate(draft.sentences, start=1) if said_as(s) == said_as(sentence)
     )
     return None if first == i else f"Say each thing once: sentence {i} repeats sentence {first}."
 
 
-@rule(
-    RuleId.QUESTION,
-    "sentence",
-    droppable=True,
-    seen_in="the real model published a page's headings as sentences (smoking)",
-)
+@rule(RuleId.QUESTION, "sentence", form("asked a question"), droppable=True)
 def question(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
-    """A question is no fact: the real model published a page's headings ("What is (are)
+    """Seen: The real model published a page's headings as sentences (smoking).
+
+    A question is no fact: the real model published a page's headings ("What is (are)
     Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
     if not sentence.rstrip("\"'”’)]»").endswith("?"):
         return None
@@ -103,10 +137,11 @@ def question(context: DraftContext, draft: Draft, i: int, sentence: str) -> str 
 @rule(
     RuleId.ABOUT_THE_NOTE,
     "sentence",
+    said("wrote about the note instead of the note"),
     droppable=False,
-    seen_in="the real model's revision wrote 'The note should be revised …'",
 )
 def about_the_note_itself(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: The real model's revision wrote 'The note should be revised …'."""
     if not about_the_note(sentence):
         return None
     return (
@@ -115,13 +150,9 @@ def about_the_note_itself(context: DraftContext, draft: Draft, i: int, sentence:
     )
 
 
-@rule(
-    RuleId.EXAMPLE,
-    "sentence",
-    droppable=False,
-    seen_in="the real model published the prompts' MMR example on a Tylenol post",
-)
+@rule(RuleId.EXAMPLE, "sentence", said("repeated the instructions' example"), droppable=False)
 def example(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: The real model published the prompts' MMR example on a Tylenol post."""
     if not repeats_the_example(context, sentence):
         return None
     return (
@@ -133,10 +164,11 @@ def example(context: DraftContext, draft: Draft, i: int, sentence: str) -> str |
 @rule(
     RuleId.COPIES_POST,
     "sentence",
+    said("repeated the post's own words instead of answering them"),
     droppable=True,
-    seen_in="the real model published the post's claim word for word (Wakefield, SIDS)",
 )
 def copies_post(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: The real model published the post's claim word for word (Wakefield, SIDS)."""
     if not repeats_the_post(context, sentence):
         return None
     return (
@@ -145,13 +177,9 @@ def copies_post(context: DraftContext, draft: Draft, i: int, sentence: str) -> s
     )
 
 
-@rule(
-    RuleId.ATTRIBUTION,
-    "sentence",
-    droppable=True,
-    seen_in="the real model gave a claim to the BMJ, citing a CDC page that never names it",
-)
+@rule(RuleId.ATTRIBUTION, "sentence", said(UNSUPPORTED_KIND), droppable=True)
 def attribution(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: The real model gave a claim to the BMJ, citing a CDC page that never names it."""
     if (who := unsourced_attribution(context, sentence, draft.cited)) is None:
         return None
     return (
@@ -160,17 +188,13 @@ def attribution(context: DraftContext, draft: Draft, i: int, sentence: str) -> s
     )
 
 
-@rule(
-    RuleId.ORDER,
-    "sentence",
-    droppable=True,
-    seen_in="the adaptive attacker's '…, and parents must stop all vaccines today.' woven "
-    "into a page's sentence (bench.payloads WOVEN), passed to the model's check",
-)
+@rule(RuleId.ORDER, "sentence", said("gave an order no page it cites gives"), droppable=True)
 def order(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
-    """An order to people ("parents must stop all vaccines today", woven by the adaptive
-    attacker into a page's own sentence after a comma) passes only when a page it cites says
-    to do it: a note may pass on a page's advice, never give its own."""
+    """Seen: The adaptive attacker's '…, and parents must stop all vaccines today.' woven into a
+    page's sentence (bench.payloads WOVEN), passed to the model's check.
+
+    An order to people passes only when a page it cites says to do it: a note may pass on a
+    page's advice, never give its own."""
     if (verb := unsourced_order(context, sentence, draft.cited)) is None:
         return None
     return (
@@ -179,13 +203,9 @@ def order(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | N
     )
 
 
-@rule(
-    RuleId.UNGROUNDED,
-    "sentence",
-    droppable=True,
-    seen_in="every unsupported note the real model published had passed its own support check",
-)
+@rule(RuleId.UNGROUNDED, "sentence", said(UNSUPPORTED_KIND), droppable=True)
 def ungrounded(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: Every unsupported note the real model published had passed its own support check."""
     if not (terms := added_terms(context, sentence, draft.cited)):
         return None
     return (
@@ -195,19 +215,14 @@ def ungrounded(context: DraftContext, draft: Draft, i: int, sentence: str) -> st
     )
 
 
-@rule(
-    RuleId.VERDICT_ONLY,
-    "sentence",
-    droppable=True,
-    seen_in="the real model's 'The post is correct.', kept alone by code and published",
-)
+@rule(RuleId.VERDICT_ONLY, "sentence", said("said only that the post is right"), droppable=True)
 def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
-    """A sentence that only finds for the post ("The post is correct.") gives a reader nothing
-    to check and is never a note: code drops it, and a note of nothing else is refused. Seen
-    with the real model: code dropped three refused sentences and kept "The post is correct."
-    — the opposite of the evidence — which its own check passed and published. A verdict
-    against the post ("There is no evidence supporting this claim.") is what a note says: the
-    model's check judges it (refusing those cost 23 honest verdicts of 980, 1 bad draft only)."""
+    """Seen: The real model's 'The post is correct.', kept alone by code and published.
+
+    Code had dropped three refused sentences and kept it — the opposite of the evidence —
+    and the model's check passed it. Such a sentence gives a reader nothing to check: code
+    drops it, and a note of nothing else is refused. A verdict against the post ("There is no
+    evidence supporting this claim.") is what a note says: the model's check judges it."""
     if not affirms_the_post(sentence):
         return None
     return (
@@ -219,10 +234,11 @@ def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> 
 @rule(
     RuleId.OFF_TOPIC,
     "draft",
+    said("cited pages that share no key term with the claims"),
     droppable=False,
-    seen_in="the model's support check passed a page on Sydenham chorea for a claim on autism",
 )
 def off_topic(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: The model's support check passed a page on Sydenham chorea for a claim on autism."""
     off = [u for u in draft.cited if not context.about_the_claims(u)]
     if not off:
         return None
@@ -236,15 +252,15 @@ def off_topic(context: DraftContext, draft: Draft) -> str | None:
 @rule(
     RuleId.NAMED_ONLY,
     "draft",
+    said("cited only pages the post or its requesters named"),
     droppable=False,
-    seen_in="the trust issue's attacker: its own page, linked from the post, the only source "
-    "of 3 notes that carried its phone number, handle or address",
 )
 def named_only(context: DraftContext, draft: Draft) -> str | None:
-    """A page the post or its requesters named, below a source of standing (`named`), may be
-    read to understand the claim, never be a note's only source: the trust issue's attacker
-    pointed the post at its own page, and 3 of 4 notes cited it alone, carrying its phone
-    number, handle or address. The WHO page a post misquotes may be (a note's best source)."""
+    """Seen: The trust issue's attacker: its own page, linked from the post, the only source of 3
+    notes that carried its phone number, handle or address.
+
+    Such a page, below a source of standing (`named`), may be read to understand the claim,
+    never be a note's only source; the WHO page a post misquotes may (a note's best source)."""
     if not draft.cited or not all(context.named(u) for u in draft.cited):
         return None
     return (
@@ -254,37 +270,40 @@ def named_only(context: DraftContext, draft: Draft) -> str | None:
     )
 
 
-@rule(RuleId.NO_CITATION, "draft", droppable=False, seen_in="a note must cite what it read")
+@rule(RuleId.NO_CITATION, "draft", form("cited no page read"), droppable=False)
 def no_citation(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: A note must cite what it read."""
     if draft.note.urls or draft.unread:
         return None
     return "Cite at least one page you have read."
 
 
-@rule(RuleId.NO_PROSE, "draft", droppable=False, seen_in="a draft of URLs only")
+@rule(RuleId.NO_PROSE, "draft", form("had no prose"), droppable=False)
 def no_prose(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: A draft of URLs only."""
     return None if draft.prose else "The note has no prose."
 
 
-@rule(RuleId.TOO_SHORT, "draft", droppable=False, seen_in="a real note was cut down to 'Dr.'")
+@rule(RuleId.TOO_SHORT, "draft", form("was too short to say anything"), droppable=False)
 def too_short(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: A real note was cut down to 'Dr.'."""
     if not draft.prose or word_count(draft.prose) >= MIN_NOTE_WORDS:
         return None
     return "Too short to be a note: write at least one full sentence."
 
 
-@rule(
-    RuleId.CUT_OFF, "draft", droppable=False, seen_in="a grammar's maxLength stops a string mid-way"
-)
+@rule(RuleId.CUT_OFF, "draft", form("ended mid-sentence"), droppable=False)
 def cut_off(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: A grammar's maxLength stops a string mid-way."""
     prose = draft.prose
     if not prose or word_count(prose) < MIN_NOTE_WORDS or ends_a_sentence(prose):
         return None
     return "The last sentence is cut off: end the note with a full sentence."
 
 
-@rule(RuleId.TOO_LONG, "draft", droppable=False, seen_in="X's limit: 280 characters, each URL one")
+@rule(RuleId.TOO_LONG, "draft", form("was over 280 characters"), droppable=False)
 def too_long(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: X's limit: 280 characters, each URL one."""
     if draft.note.length <= NOTE_CHAR_LIMIT:
         return None
     return (

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
-from pipeline.drafting.findings import Finding, RuleId
+from pipeline.drafting.findings import Finding
 from pipeline.drafting.grounding import restates_a_claim, ungrounded_terms
 from pipeline.drafting.prompts import support_messages
+from pipeline.drafting.rules import RuleId
 from pipeline.drafting.stance import reports_a_claim
 from pipeline.drafting.words import content_words, negated, numbers, page_sentences, stems
 from pipeline.evidence import SupportVerdicts

@@ -19,7 +19,6 @@ from pipeline.drafting.context import DraftContext
 from pipeline.drafting.decide import decide
 from pipeline.drafting.directives import directive
 from pipeline.drafting.draft import Draft
-from pipeline.drafting.findings import RuleId
 from pipeline.drafting.focused import focused_draft
 from pipeline.drafting.grounding import (
     added_terms,
@@ -32,7 +31,7 @@ from pipeline.drafting.grounding import (
 from pipeline.drafting.prompts import FocusedNote
 from pipeline.drafting.provenance import Provenance
 from pipeline.drafting.repair import citing_read_pages, repaired_by_code
-from pipeline.drafting.rules import RULES, findings
+from pipeline.drafting.rules import RULES, RuleId, findings
 from pipeline.drafting.stance import denies_a_claim, reports_a_claim, states_nothing
 from pipeline.drafting.support import borne_out_by_code, sentences_of, support_request
 from pipeline.drafting.tokens import refused_tokens

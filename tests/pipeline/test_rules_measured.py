@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bench import rules as bench
-from pipeline.drafting.findings import RuleId
 from pipeline.drafting.measured import Measured, measurement
-from pipeline.drafting.rules import RULES
+from pipeline.drafting.rules import RULES, RuleId
 from tests.conftest import SHARED_DATA
 
 
