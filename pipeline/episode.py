@@ -90,11 +90,7 @@ class EpisodeRunner:
         finally:
             # pages begun for the analysis that no visit chose, their notes, and searches
             # begun ahead that the agent never asked for
-            for early in [
-                *state.prefetched.values(),
-                *state.early_notes.values(),
-                *state.searches_ahead.values(),
-            ]:
+            for early in state.found.begun():
                 early.cancel()
 
 
@@ -214,7 +210,7 @@ class _Run:
                 return f"the step budget ({self.s.b.max_steps}) was spent"
             if self.s.seconds_left(self.s.loop_deadline) < MIN_SECONDS_FOR_A_CALL:
                 return f"the {self.s.b.deadline_s:.0f} s deadline came near"
-            if self.s.unchecked is not None:
+            if self.s.drafts.unchecked is not None:
                 return "the deadline came near while the draft was checked"
             if self.s.refused_in_a_row >= MAX_REFUSED_IN_A_ROW:
                 # a weak model repeats a refused action turn after turn (seen: the same search
@@ -249,9 +245,9 @@ class _Run:
         """Budget or time is spent: write from what was read, or abstain with the reason."""
         if not self.s.evidence:
             return await self.s.abstain(f"{why} before any source could be read")
-        if self.s.unchecked is not None:
-            draft, reply = self.s.unchecked
-            self.s.unchecked = None
+        if self.s.drafts.unchecked is not None:
+            draft, reply = self.s.drafts.unchecked
+            self.s.drafts.unchecked = None
             await self.s.tell("writing", "checking each sentence against its sources")
             outcome = await self.drafting.do_write(draft, reply, self.s.deadline)
             if outcome is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
@@ -75,6 +76,49 @@ MIN_SECONDS_FOR_A_CALL = 2.0
 MAX_REFUSED_IN_A_ROW = 3
 
 
+@dataclass
+class Found:
+    """What research searched and began, which only research reads (`pipeline.research`)."""
+
+    queries: list[str] = field(default_factory=list)
+    results: dict[str, SearchResult] = field(default_factory=dict)
+    fresh: list[str] = field(default_factory=list)  # the last search's results
+    unreadable: dict[str, str] = field(default_factory=dict)
+    # pages code began reading while the claim was analysed, by URL: a page chosen later is
+    # taken from here (see `Research.prefetch`); the rest are cancelled at the end
+    prefetched: dict[str, asyncio.Task[Page | str]] = field(default_factory=dict)
+    # … and the notes begun on them, on the post's own words (`Research.notes_when_read`)
+    early_notes: dict[str, asyncio.Task[NotesTaken | None]] = field(default_factory=dict)
+    # searches code began before the agent asked for them, by query (lower case): the agent's
+    # search of that query takes its results (`Research.search_ahead`)
+    searches_ahead: dict[str, asyncio.Task[list[SearchResult]]] = field(default_factory=dict)
+
+    def begun(self) -> list[asyncio.Task[Any]]:
+        """Every task research began and may not have taken: cancelled when the episode ends."""
+        return [
+            *self.prefetched.values(),
+            *self.early_notes.values(),
+            *self.searches_ahead.values(),
+        ]
+
+
+@dataclass
+class Drafts:
+    """What became of the episode's drafts, which only drafting writes (`pipeline.writing`)."""
+
+    support_checked: bool | None = None
+    # A draft that passed every code check but whose support check the loop deadline cut: the
+    # final phase checks it within the reserve before asking for a new draft.
+    unchecked: tuple[Write, ModelReply[Any]] | None = None
+    focused_tried: bool = False  # the focused write comes once (see `write_focused`)
+    last_refused: list[Finding] = field(default_factory=list)  # the last refused draft's
+    refused_drafts: list[list[str]] = field(default_factory=list)  # each refused draft's rules
+    # The support check's verdicts by the question asked: the same draft on the same sources
+    # gets the same verdict, never a second call (a weak model resubmits a refused draft word
+    # for word, and asking again until the check says yes defeats it).
+    support_answers: dict[str, SupportVerdicts] = field(default_factory=dict)
+
+
 class EpisodeState:
     """The mutable state of one episode."""
 
@@ -100,40 +144,19 @@ class EpisodeState:
         self.brief: VerificationBrief | None = None
         self.lessons: list[Lesson] = []
         self.memory_ids: list[int] = []
-        self.queries: list[str] = []
-        self.results: dict[str, SearchResult] = {}
         # the post's links and the sources its note requesters suggested: the only pages
         # besides search results a visit may read
         self.post_links = post.named_links()
         self.evidence: dict[str, Evidence] = {}
+        self.found = Found()  # research's own: what was searched and begun (`Research`)
+        self.drafts = Drafts()  # drafting's own: what became of the drafts (`Drafting`)
         self._context: tuple[tuple[object, ...], DraftContext] | None = None
-        self.unreadable: dict[str, str] = {}
         self.research_log: list[str] = []  # the research log, append-only (see `agent_messages`)
-        self.fresh: list[str] = []  # the last search's results
-        # pages code began reading while the claim was analysed, by URL: a page chosen later
-        # is taken from here (see `Research.prefetch`); the rest are cancelled at the end
-        self.prefetched: dict[str, asyncio.Task[Page | str]] = {}
-        # … and the notes begun on them, on the post's own words (`Research.notes_when_read`)
-        self.early_notes: dict[str, asyncio.Task[NotesTaken | None]] = {}
-        # searches code began before the agent asked for them, by query (lower case): the
-        # agent's search of that query takes its results (`Research.search_ahead`)
-        self.searches_ahead: dict[str, asyncio.Task[list[SearchResult]]] = {}
         self.last_prompt = ""  # the previous agent turn's prompt, for the prefix-cache share
         self.prompt_chars = self.shared_chars = 0
         self.feedback = ""
         self.model_name: str | None = None
-        self.support_checked: bool | None = None
-        # A draft that passed every code check but whose support check the loop deadline cut:
-        # the final phase checks it within the reserve before asking for a new draft.
-        self.unchecked: tuple[Write, ModelReply[Any]] | None = None
         self.refused_in_a_row = 0  # agent actions refused in a row (see `loop`)
-        self.focused_tried = False  # the focused write comes once (see `write_focused`)
-        self.last_refused: list[Finding] = []  # what the checks said of the last refused draft
-        self.refused_drafts: list[list[str]] = []  # the rules that refused each draft, in order
-        # The support check's verdicts by the question asked: the same draft on the same
-        # sources gets the same verdict, never a second call (a weak model resubmits a refused
-        # draft word for word, and asking again until the check says yes defeats it).
-        self.support_answers: dict[str, SupportVerdicts] = {}
         # Benchmarks on old posts must not find what was published after them.
         self.date_cap = post.created_at if self.b.as_of_post_time else None
 
@@ -190,8 +213,8 @@ class EpisodeState:
         )
         outcome.memory_ids = self.memory_ids
         outcome.model = self.model_name
-        outcome.support_checked = self.support_checked
-        outcome.refused_drafts = self.refused_drafts
+        outcome.support_checked = self.drafts.support_checked
+        outcome.refused_drafts = self.drafts.refused_drafts
         outcome.post = self.post
         return outcome
 

@@ -37,6 +37,7 @@ class Research:
 
     def __init__(self, state: EpisodeState) -> None:
         self.s = state
+        self.found = state.found
 
     @staticmethod
     def shown(evidence: Evidence) -> dict[str, Any]:
@@ -54,10 +55,10 @@ class Research:
 
     async def do_search(self, action: Search, reply: ModelReply[AgentTurn]) -> None:
         query = " ".join(action.query.split())
-        self.s.fresh = []
-        searched = len(self.s.queries)
+        self.found.fresh = []
+        searched = len(self.found.queries)
         # a search begun ahead for this query was counted when it began
-        ahead = query.lower() in self.s.searches_ahead
+        ahead = query.lower() in self.found.searches_ahead
         if self.s.use.searches >= self.s.b.max_searches and not ahead:
             self.s.feedback = (
                 f"Search refused: the search budget ({self.s.b.max_searches}) is "
@@ -69,7 +70,7 @@ class Research:
                 "spent, so none of its results could be read. Write from the pages read, or "
                 "abstain."
             )
-        elif query.lower() in (q.lower() for q in self.s.queries):
+        elif query.lower() in (q.lower() for q in self.found.queries):
             gap = self.next_gap_query()
             if gap is None:
                 self.s.feedback = (
@@ -80,10 +81,10 @@ class Research:
                 self.s.feedback = f"'{query}' was already searched; searched the next gap: {found}"
         else:
             _, self.s.feedback = await self.run_search(query)
-        self.count_refusal(len(self.s.queries) == searched)
+        self.count_refusal(len(self.found.queries) == searched)
         await self.s.record("search", action.model_dump(), self.s.feedback, reply)
         await self.s.tell("searching", query)
-        if self.s.fresh:
+        if self.found.fresh:
             # A search the agent aims at a gap: code reads its best unread results at once,
             # sparing the agent a turn to ask.
             self.s.feedback += await self.read_best(query)
@@ -96,7 +97,7 @@ class Research:
         query, observation = await self.run_search(post_query(self.s.post.text), by_code=True)
         await self.s.record("search", {"kind": "search", "query": query, "by": "code"}, observation)
         await self.s.tell("searching", query)
-        self.prefetch(self.best_unread(list(self.s.fresh)))
+        self.prefetch(self.best_unread(list(self.found.fresh)))
         return held
 
     def prefetch(self, urls: list[str], notes: bool = True) -> None:
@@ -112,14 +113,14 @@ class Research:
         # a gap first (then its goal is the gap's query, and notes taken now would not be its)
         early_notes = notes and self.s.b.condense_pages and not self.s.b.search_gap_first
         for url in urls:
-            if url in self.s.prefetched:
+            if url in self.found.prefetched:
                 continue
             read = asyncio.create_task(self.read_page(url))
-            self.s.prefetched[url] = read
+            self.found.prefetched[url] = read
             if early_notes:
                 noting = asyncio.create_task(self.notes_when_read(read))
                 noting.add_done_callback(_retrieved)  # a page no visit chose: its error is moot
-                self.s.early_notes[url] = noting
+                self.found.early_notes[url] = noting
 
     async def notes_when_read(self, read: asyncio.Task[Page | str]) -> NotesTaken | None:
         """The notes of a page begun during the analysis, on the post's own words (the claims
@@ -145,7 +146,7 @@ class Research:
         syndrome for "Mayor Eric Adams"). A capable agent searches its gaps itself, and the
         gap search costs the first turn 3.6 s on the stand-in (#47: a search, a read and a
         page's notes after the analysis)."""
-        post_results = list(self.s.fresh)
+        post_results = list(self.found.fresh)
         query = self.next_gap_query() if self.s.b.search_gap_first else None
         found: list[str] = []
         if query is not None and self.s.use.searches_left(self.s.b) > 1:
@@ -154,7 +155,7 @@ class Research:
                 "search", {"kind": "search", "query": query, "by": "code"}, observation
             )
             await self.s.tell("searching", query)
-            found = list(self.s.fresh)
+            found = list(self.found.fresh)
         await self.read_best(query or post_query(self.s.post.text), [*found, *post_results])
 
     def search_ahead(self) -> None:
@@ -178,7 +179,7 @@ class Research:
         self.s.use.searches += 1
         ahead = asyncio.create_task(self.results_ahead(query))
         ahead.add_done_callback(_retrieved)  # a search no turn asked for: its error is moot
-        self.s.searches_ahead[query.lower()] = ahead
+        self.found.searches_ahead[query.lower()] = ahead
 
     async def results_ahead(self, query: str) -> list[SearchResult]:
         """The results of a search begun ahead, the best of them begun reading (no notes).
@@ -188,14 +189,14 @@ class Research:
                 query, limit=self.s.b.results_per_search, published_before=self.s.date_cap
             )
         listed = {r.url: r for r in results}
-        self.prefetch(self.best_unread(list(listed), {**listed, **self.s.results}), notes=False)
+        self.prefetch(self.best_unread(list(listed), {**listed, **self.found.results}), notes=False)
         return results
 
     def next_gap_query(self) -> str | None:
         """The brief's highest-priority gap query not searched yet."""
         if self.s.brief is None:
             return None
-        searched = {q.lower() for q in self.s.queries}
+        searched = {q.lower() for q in self.found.queries}
         for gap in self.s.brief.top_gaps(len(self.s.brief.gaps)):
             query = " ".join(gap.suggested_query.split())
             if query and query.lower() not in searched:
@@ -205,7 +206,7 @@ class Research:
     async def read_best(self, goal: str, urls: list[str] | None = None) -> str:
         """Code reads the best unread of `urls` (the last search's results by default): those
         on the claims, highest tier first, one visit's worth; what it read, for the agent."""
-        chosen = self.best_unread(self.s.fresh if urls is None else urls)
+        chosen = self.best_unread(self.found.fresh if urls is None else urls)
         targets = [VisitTarget(url=url, goal=goal) for url in chosen]
         if not self.s.b.read_search_results or not targets:
             return ""
@@ -220,10 +221,10 @@ class Research:
     async def run_search(self, query: str, by_code: bool = False) -> tuple[str, str]:
         """Search, log the results; (query, what to tell the agent)."""
         who = {"by": "code"} if by_code else {}
-        if query.lower() not in self.s.searches_ahead:  # else counted when it began
+        if query.lower() not in self.found.searches_ahead:  # else counted when it began
             self.s.use.searches += 1
-        self.s.queries.append(query)
-        self.s.fresh = []
+        self.found.queries.append(query)
+        self.found.fresh = []
         started = self.s.r.clock()
         try:
             timeout = max(
@@ -242,10 +243,10 @@ class Research:
             return query, f"Search failed: the search backend failed ({type(e).__name__})."
         finally:
             self.s.timings.search_s += self.s.r.clock() - started
-        fresh = [r for r in results if r.url not in self.s.results]
+        fresh = [r for r in results if r.url not in self.found.results]
         for r in fresh:
-            self.s.results[r.url] = r
-        self.s.fresh = [r.url for r in results]  # this search's results, new or listed before
+            self.found.results[r.url] = r
+        self.found.fresh = [r.url for r in results]  # this search's results, new or listed before
         self.s.log(
             {
                 "search": query,
@@ -265,7 +266,7 @@ class Research:
     async def searched(self, query: str) -> list[SearchResult]:
         """The search's results: those of the search begun ahead for it, else the backend's
         now (also when the one ahead failed: a blip then need not fail the agent's search)."""
-        ahead = self.s.searches_ahead.pop(query.lower(), None)
+        ahead = self.found.searches_ahead.pop(query.lower(), None)
         if ahead is not None:
             try:
                 return await ahead
@@ -282,14 +283,14 @@ class Research:
         snippet shares a key term with the claims, the most terms (up to two) and then the
         highest source tier first. It always leaves the agent one visit's worth of its own.
         `listed`: the search results to judge them by (the episode's, by default)."""
-        listed = self.s.results if listed is None else listed
+        listed = self.found.results if listed is None else listed
         left = self.s.b.max_visits - self.s.use.visits - self.s.b.max_urls_per_visit
         room = min(self.s.b.max_urls_per_visit, left)
         claims = key_stems(" ".join(self.s.context().claims()))
         ranked = []
         for url in dict.fromkeys(urls):
             result = listed.get(url)
-            if url in self.s.evidence or url in self.s.unreadable or result is None:
+            if url in self.s.evidence or url in self.found.unreadable or result is None:
                 continue
             shared = len(claims & key_stems(f"{result.title} {result.snippet}"))
             if shared:
@@ -306,7 +307,7 @@ class Research:
             target = asked.model_copy(update={"url": url})
             if url in self.s.evidence:
                 notes.append(f"{url}: already read")
-            elif url not in self.s.results and url not in self.s.post_links:
+            elif url not in self.found.results and url not in self.s.post_links:
                 notes.append(
                     f"{url}: refused, only URLs from search results or the post can be visited"
                 )
@@ -329,7 +330,7 @@ class Research:
 
     def known_spelling(self, url: str) -> str:
         """The URL as a page read, a search result or the post wrote it."""
-        return same_page(url, [*self.s.evidence, *self.s.results, *self.s.post_links])
+        return same_page(url, [*self.s.evidence, *self.found.results, *self.s.post_links])
 
     async def visit(self, targets: list[VisitTarget], by_code: bool = False) -> list[str]:
         """Read the pages concurrently; one line about each. Each page is taken in (its notes
@@ -370,7 +371,7 @@ class Research:
 
     async def fetch(self, url: str) -> Page | str:
         """The page, or why it could not be read: begun during the analysis, or now."""
-        if (early := self.s.prefetched.pop(url, None)) is not None:
+        if (early := self.found.prefetched.pop(url, None)) is not None:
             return await early
         return await self.read_page(url)
 
@@ -418,7 +419,7 @@ class Research:
             noted = taken.said
         else:  # shown whole: notes would only restate it; code picks the quotes
             evidence.quotes = matching_sentences(page.text, focus)
-        self.s.unreadable.pop(url, None)
+        self.found.unreadable.pop(url, None)
         self.s.evidence[url] = evidence
         shown = {k: v for k, v in self.shown(evidence).items() if k != "url"}
         if by_code:  # its goal is the search's query, logged just above
@@ -427,14 +428,14 @@ class Research:
         return f"{url}: read ({len(page.text)} characters{noted})"
 
     def could_not_read(self, url: str, why: str) -> str:
-        self.s.unreadable[url] = why
+        self.found.unreadable[url] = why
         self.s.log({"unreadable": url, "why": why})
         return f"{url}: could not be read ({why})"
 
     async def notes_of(self, url: str, goal: str, page: Page, focus: str) -> NotesTaken:
         """The page's notes: those begun during the analysis when this visit's goal is theirs
         (the post's words), else asked for now."""
-        early = self.s.early_notes.pop(url, None)
+        early = self.found.early_notes.pop(url, None)
         if early is not None:
             if goal == post_query(self.s.post.text) and (taken := await early) is not None:
                 return taken

@@ -50,6 +50,7 @@ class Drafting:
     def __init__(self, state: EpisodeState, research: Research) -> None:
         self.s = state
         self.research = research
+        self.drafts = state.drafts
 
     async def model_abstains(self, action: Abstain, reply: ModelReply[Any]) -> EpisodeOutcome:
         """The model's reason is shown on cards, so it obeys the same rules as a note. A model
@@ -100,7 +101,7 @@ class Drafting:
                     repair += f"; code dropped {dropped} unsupported sentence(s)"
                     draft, findings = kept, []
                 if support_checked is None:  # cut by the loop deadline: checked in the final
-                    self.s.unchecked = (draft.action, reply)
+                    self.drafts.unchecked = (draft.action, reply)
                     await self.s.record(  # the reply is recorded with the draft's verdict
                         "write",
                         draft.action.model_dump(),
@@ -124,7 +125,7 @@ class Drafting:
             reply,
         )
         await self.s.tell("done", EpisodeStatus.NOTED)
-        self.s.support_checked = support_checked
+        self.drafts.support_checked = support_checked
         return self.s.finish(
             EpisodeOutcome(
                 status=EpisodeStatus.NOTED,
@@ -142,8 +143,8 @@ class Drafting:
         card say which rules refused its drafts)."""
         self.s.use.rewrites += 1
         rules = list(dict.fromkeys(str(f.rule) for f in findings))
-        self.s.refused_drafts.append(rules)
-        self.s.last_refused = findings
+        self.drafts.refused_drafts.append(rules)
+        self.drafts.last_refused = findings
         self.s.feedback = "Write rejected: " + " ".join(f.feedback for f in findings)
         await self.s.record(
             "write", {**draft.action.model_dump(), "refused_by": rules}, self.s.feedback, reply
@@ -158,9 +159,9 @@ class Drafting:
         """The focused write, if the budget allows it and it has not run: once the rewrites are
         spent, when the final write failed (its answer is far shorter than a final turn's), or
         when the model abstains after a refused draft."""
-        if not self.s.b.focused_write or self.s.focused_tried:
+        if not self.s.b.focused_write or self.drafts.focused_tried:
             return None
-        self.s.focused_tried = True
+        self.drafts.focused_tried = True
         return await self.write_focused()
 
     async def write_focused(self) -> EpisodeOutcome | None:
@@ -193,7 +194,9 @@ class Drafting:
         "Read at least 1 page" five times running. Reading adds nothing to the prose; the
         checks then judge the pages."""
         cited = [self.research.known_spelling(u) for u in action.cited_urls()]
-        unopened = [u for u in cited if u not in self.s.evidence and u in self.s.results]
+        unopened = [
+            u for u in cited if u not in self.s.evidence and u in self.research.found.results
+        ]
         if unopened and self.s.seconds_left() >= MIN_SECONDS_FOR_A_CALL:
             await self.research.read_best("a page the draft cites", unopened)
         context = self.s.context()
@@ -202,7 +205,9 @@ class Drafting:
     def too_soon_to_write(self) -> list[Finding]:
         """The budget's minimums of research before a draft is considered."""
         findings: list[Finding] = []
-        if len(self.s.queries) < self.s.b.min_searches_before_write:  # searches run, not begun
+        if (
+            len(self.research.found.queries) < self.s.b.min_searches_before_write
+        ):  # searches run, not begun
             findings.append(
                 Finding(
                     RuleId.TOO_FEW_SEARCHES,
@@ -241,7 +246,7 @@ class Drafting:
             if not on_topic
             else f"{on_topic} of the {pages} {'is' if on_topic == 1 else 'are'} about the claims"
         )
-        kinds = what_was_said_wrong(self.s.last_refused if findings is None else findings)
+        kinds = what_was_said_wrong(self.drafts.last_refused if findings is None else findings)
         said = f"; the last draft {'; '.join(kinds)}" if kinds else ""
         return evidence + said
 
@@ -255,10 +260,10 @@ class Drafting:
         messages = support_request(context, draft)
         asked = "\n".join(m.content for m in messages)
         try:
-            verdicts = self.s.support_answers.get(asked)
+            verdicts = self.drafts.support_answers.get(asked)
             if verdicts is None:
                 verdicts = (await self.s.ask(messages, SupportVerdicts, until)).value
-                self.s.support_answers[asked] = verdicts
+                self.drafts.support_answers[asked] = verdicts
         except ModelTimeout as e:
             if until < self.s.deadline:
                 return None, [], set()
