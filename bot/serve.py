@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Mapping
@@ -31,8 +30,6 @@ from scheduler.memory_upkeep import evolve, upkeep_memory
 from scheduler.notes_sent import submit_queued, sync_note_status
 from scheduler.recovery import recover_episodes
 from scheduler.watchlist import scan_watchlists
-
-log = logging.getLogger(__name__)
 
 
 def scheduled_jobs(app: App) -> list[Job]:
