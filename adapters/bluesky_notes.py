@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 
-from pipeline.desk.submission import WrittenNote
+from pipeline.desk.destination import WrittenNote
 from pipeline.errors import EvoNoteError
 from pipeline.post import Post
 

@@ -31,7 +31,8 @@ from adapters.sqlstore.submissions import SubmissionStore
 from bot.app import openai_client
 from bot.simulator.model import ResearchPolicy
 from bot.simulator.server import SimulatedModelServer
-from pipeline.desk.submission import SubmissionDesk, WrittenNote
+from pipeline.desk.destination import WrittenNote
+from pipeline.desk.submission import SubmissionDesk
 from pipeline.drafting.note import assemble_note, find_urls, split_sentences, strip_urls
 from pipeline.evidence import Evidence
 from pipeline.ports import MemoryMode

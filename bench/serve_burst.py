@@ -41,7 +41,7 @@ class StopWatchViews(CardViews):
     """No chat platform: the moment each note, then its forecast, would be on the card."""
 
     def __init__(self, app: App) -> None:
-        super().__init__(app, None, None)
+        super().__init__(app, {})
         self.note_at: dict[int, float] = {}
         self.forecast_at: dict[int, float] = {}
 

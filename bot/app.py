@@ -35,12 +35,13 @@ from memory.experience import ExperienceMemory
 from memory.ports import Embedder, MemoryStore
 from pipeline.desk.admission import AdmissionGate, ObservedModel
 from pipeline.desk.cards import EpisodeCrowdVerdicts
+from pipeline.desk.destination import NotesDestination
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.note_desk import NoteDesk
 from pipeline.desk.notes import NoteService
 from pipeline.desk.posts import PostResolver
 from pipeline.desk.send_order import SendPolicy
-from pipeline.desk.submission import NotesDestination, SubmissionDesk
+from pipeline.desk.submission import SubmissionDesk
 from pipeline.episode import EpisodeRunner
 from pipeline.forecast.aggregate import BridgingRule
 from pipeline.forecast.panel import PersonaPanel

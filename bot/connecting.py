@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections.abc import Awaitable, Callable
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
 import aiohttp
@@ -17,6 +18,19 @@ from pipeline.redact import redact
 FIRST_RETRY_S = 5.0
 LONGEST_RETRY_S = 300.0
 ATTEMPT_TIMEOUT_S = 30.0
+
+
+def connection_tasks(stack: AsyncExitStack, name: str) -> BackgroundTasks:
+    """Background connection attempts, cancelled when the process stops."""
+    tasks = BackgroundTasks(name)
+
+    async def cancel() -> None:
+        for task in list(tasks.tasks):
+            task.cancel()
+        await tasks.drain()
+
+    stack.push_async_callback(cancel)
+    return tasks
 
 
 class ServiceRefused(Exception):

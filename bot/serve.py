@@ -4,45 +4,32 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import signal
 import threading
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
+from functools import partial
 
-import aiohttp
-import discord
 from aiohttp import web
-from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
-from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.app import (
-    App,
-    build,
-    make_discord_frontend,
-    make_discord_rest_client,
-    make_evolver,
-    make_memory_store,
-    make_scanner,
-    make_scheduler,
-    make_slack_frontend,
-)
+from bot.app import App, build, make_evolver, make_memory_store, make_scanner, make_scheduler
 from bot.background import BackgroundTasks
-from bot.connecting import ServiceRefused, ServiceState, say
-from bot.digest import build_digest, post_to_discord, post_to_slack
-from bot.discord.frontend import DiscordFrontend
+from bot.connecting import ServiceState, say
+from bot.digest import Digest, build_digest
+from bot.front_ends.platform import HeldFrontEnd
+from bot.front_ends.registry import PLATFORMS
 from bot.metrics import configure_logging
-from bot.settings import ConfigurationError, Settings
-from bot.slack.frontend import SlackFrontend
+from bot.settings import Settings
 from bot.worker import CardViews, run_workers
-from memory.models import LessonStatus
+from pipeline.desk.standing import WriterStanding
 from pipeline.drafting.vocabulary import load_word_lists
-from pipeline.trajectory import EpisodeStatus
+from scheduler.digest import DIGEST_EVERY_S, post_digest
+from scheduler.gauges import refresh_gauges as refresh_gauges_job
 from scheduler.jobs import Job, JobScheduler
-
-log = logging.getLogger(__name__)
+from scheduler.memory_upkeep import evolve, upkeep_memory
+from scheduler.notes_sent import submit_queued, sync_note_status
+from scheduler.recovery import recover_episodes
+from scheduler.watchlist import scan_watchlists
 
 
 def scheduled_jobs(app: App) -> list[Job]:
@@ -51,34 +38,16 @@ def scheduled_jobs(app: App) -> list[Job]:
     memory, m = app.memory, app.settings.memory
     if memory is not None:
         evolver = make_evolver(app.settings, app.engine, memory, app.client)
-
-        async def evolve() -> None:
-            await evolver.run_once()
-            await memory.persist()
-
-        async def upkeep() -> None:
-            await memory.retire_unused("upkeep")
-            await memory.persist()
-
         jobs += [
-            Job("evolve", evolve, m.evolve_every_s),
-            Job("upkeep_memory", upkeep, m.upkeep_every_s),
+            Job("evolve", partial(evolve, evolver, memory), m.evolve_every_s),
+            Job("upkeep_memory", partial(upkeep_memory, memory), m.upkeep_every_s),
         ]
     submitter = app.submitter
     if submitter is not None:
         x = app.settings.x
-
-        async def sync_note_status() -> None:
-            await submitter.sync()
-
-        async def submit_queued() -> None:
-            # what waited for the writing limit goes as soon as a slot opens
-            for outcome in await submitter.send_queued():
-                log.info("queued submission: %s", outcome.message)
-
         jobs += [
-            Job("sync_note_status", sync_note_status, x.sync_every_s),
-            Job("submit_queued", submit_queued, x.sync_every_s),
+            Job("sync_note_status", partial(sync_note_status, submitter), x.sync_every_s),
+            Job("submit_queued", partial(submit_queued, submitter), x.sync_every_s),
         ]
     return jobs
 
@@ -86,23 +55,8 @@ def scheduled_jobs(app: App) -> list[Job]:
 async def refresh_gauges(app: App) -> None:
     """Queue depth and lessons by status, read from the database for the next scrape."""
     assert app.metrics is not None
-    counts = await app.store.count_by_status()
-    for waiting in (EpisodeStatus.QUEUED, EpisodeStatus.RUNNING):
-        app.metrics.queue.labels(waiting.value).set(counts.get(waiting, 0))
-    gate = app.notes.gate
-    for kind, value in (
-        ("limit", gate.limit),
-        ("ceiling", gate.ceiling),
-        ("running", gate.active),
-        ("waiting", gate.waiting),
-    ):
-        app.metrics.admission.labels(kind).set(value)
-    if app.memory is not None:
-        items = await app.memory.store.items()
-        for status in LessonStatus:
-            app.metrics.lessons.labels(status.value).set(
-                sum(1 for i in items if i.status == status)
-            )
+    lessons = app.memory.store if app.memory is not None else None
+    await refresh_gauges_job(app.metrics, app.store, app.notes.gate, lessons)
 
 
 async def start_metrics(app: App, stack: AsyncExitStack) -> int | None:
@@ -117,80 +71,58 @@ async def start_metrics(app: App, stack: AsyncExitStack) -> int | None:
     return port
 
 
-def digest_job(
-    app: App, slack: AsyncWebClient | None, discord_client: discord.Client | None
-) -> Job | None:
-    slack_channel = app.settings.slack.digest_channel if slack is not None else None
-    discord_channel = app.settings.discord.digest_channel if discord_client is not None else None
-    if not slack_channel and not discord_channel:
+def digest_job(app: App, front_ends: Mapping[str, HeldFrontEnd]) -> Job | None:
+    posters = [p for f in front_ends.values() if (p := f.digest_poster()) is not None]
+    if not posters:
         return None
     memory_store = make_memory_store(app)
 
-    async def post_digest() -> None:
-        standing = await app.desk.standing()
-        outcome = await app.desk.live_outcome()
-        built = await build_digest(app.store, memory_store, standing=standing, on_x=outcome)
-        if slack is not None and slack_channel:
-            await post_to_slack(slack, slack_channel, built)
-        if discord_client is not None and discord_channel:
-            await post_to_discord(discord_client, int(discord_channel), built)
+    def build(standing: WriterStanding | None, on_x: str | None) -> Awaitable[Digest]:
+        return build_digest(app.store, memory_store, standing=standing, on_x=on_x)
 
-    return Job("post_digest", post_digest, 24 * 3600)
+    return Job("post_digest", partial(post_digest, app.desk, build, posters), DIGEST_EVERY_S)
+
+
+def watch_follower(
+    app: App, front_ends: Mapping[str, HeldFrontEnd], run_episodes: bool
+) -> Callable[[int], None] | None:
+    """Where a watchlist find goes: its card on the first front end that shows watch cards;
+    else, where this process runs episodes, run without a card (a failure is stored)."""
+    followers = (f for held in front_ends.values() if (f := held.watch_follower()) is not None)
+    if (follow := next(followers, None)) is not None or not run_episodes:
+        return follow
+    background, desk = BackgroundTasks("watchlist"), app.cards
+
+    async def run_quietly(episode_id: int) -> None:
+        await desk.run_behind(episode_id, None)  # no card to edit; a failure is stored
+
+    return lambda episode_id: background.spawn(run_quietly(episode_id))
 
 
 async def start_scheduler(
     app: App,
     stack: AsyncExitStack,
-    slack: SlackFrontend | None,
-    discord_bot: DiscordFrontend | None = None,
+    front_ends: Mapping[str, HeldFrontEnd],
     *,
     run_episodes: bool = True,
 ) -> JobScheduler | None:
     """The periodic jobs. `run_episodes`: this process also runs episodes (role all); with
     separate workers, new episodes are only queued here."""
     jobs = scheduled_jobs(app)
-    digest = digest_job(
-        app, slack.client if slack else None, discord_bot.client if discord_bot else None
-    )
+    digest = digest_job(app, front_ends)
     if digest is not None:
         jobs.append(digest)
     ops = app.settings.ops
     if run_episodes:
-        views = CardViews(
-            app, slack.client if slack else None, discord_bot.client if discord_bot else None
-        )
-
-        async def recover_episodes() -> None:
-            # Episodes queued for two minutes are nobody's: their front end or worker is gone.
-            await app.notes.recover(
-                ops.max_attempts,
-                queued_for_s=120,
-                progress_for=views.progress_for,
-                finished=views.finished,
-            )
-
-        jobs.append(Job("recover_episodes", recover_episodes, ops.recover_every_s, at_start=True))
+        recover = partial(recover_episodes, app.notes, CardViews(app, front_ends), ops.max_attempts)
+        jobs.append(Job("recover_episodes", recover, ops.recover_every_s, at_start=True))
     if app.metrics is not None and app.settings.ops.metrics_port:
-        jobs.append(Job("refresh_gauges", lambda: refresh_gauges(app), 30))
+        jobs.append(Job("refresh_gauges", partial(refresh_gauges, app), 30))
     scanner = make_scanner(app)
     if scanner is not None:
-        channel = app.settings.x.watch_channel
-
-        background = BackgroundTasks("watchlist")
-
-        desk = app.cards
-
-        async def run_quietly(episode_id: int) -> None:
-            await desk.run_behind(episode_id, None)  # no card to edit; a failure is stored
-
-        async def scan_watchlists() -> None:
-            for episode_id in await scanner.run_once():
-                if slack is not None and channel:
-                    slack.background.spawn(slack.follow(episode_id, channel))
-                elif run_episodes:
-                    background.spawn(run_quietly(episode_id))
-
-        jobs.append(Job("scan_watchlists", scan_watchlists, app.settings.x.watch_every_s))
+        follow = watch_follower(app, front_ends, run_episodes)
+        scan = partial(scan_watchlists, scanner, follow)
+        jobs.append(Job("scan_watchlists", scan, app.settings.x.watch_every_s))
     if not jobs:
         return None
     scheduler = make_scheduler(app, jobs)
@@ -199,143 +131,12 @@ async def start_scheduler(
     return scheduler
 
 
-def slack_http_app(frontend: SlackFrontend) -> web.Application:
-    """POST /slack/events takes events, commands and interactivity (Bolt checks signatures)."""
-
-    async def events(request: web.Request) -> web.Response:
-        # Bolt parses the body before it checks the signature and raises on a malformed one.
-        try:
-            bolt_request = await to_bolt_request(request)
-        except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError):
-            return web.Response(status=400, text="malformed request body")
-        stamp = bolt_request.headers.get("x-slack-request-timestamp", [""])
-        if not isinstance(bolt_request.body, dict) or not (stamp and stamp[0].isdigit()):
-            return web.Response(status=400, text="malformed request")
-        response = await frontend.app.async_dispatch(bolt_request)
-        if response.status >= 500:
-            # Listeners answer after the ack, so a 5xx here is Bolt failing to read a signed
-            # but malformed body (it has logged why): the sender's fault, not the server's.
-            return web.Response(status=400, text="this request could not be processed")
-        return await to_aiohttp_response(response)
-
-    application = web.Application()
-    application.router.add_post("/slack/events", events)
-    return application
-
-
-def connecting(stack: AsyncExitStack, name: str) -> BackgroundTasks:
-    """Background connection attempts, cancelled when the process stops."""
-    tasks = BackgroundTasks(name)
-
-    async def cancel() -> None:
-        for task in list(tasks.tasks):
-            task.cancel()
-        await tasks.drain()
-
-    stack.push_async_callback(cancel)
-    return tasks
-
-
-async def slack_refusal(check: Awaitable[object], variable: str) -> None:
-    """A Web API call that must succeed before connecting; a refused token is final."""
-    try:
-        await check
-    except SlackApiError as e:
-        error = e.response.get("error", "an error") if e.response is not None else "an error"
-        raise ServiceRefused(f"Slack refused the token ({error}): check {variable}") from e
-
-
-async def start_slack(
-    app: App, stack: AsyncExitStack, state: ServiceState, run_episodes: bool = True
-) -> SlackFrontend | None:
-    frontend = make_slack_frontend(app, run_episodes)
-    if frontend is None:
-        return None
-    s = app.settings.slack
-    stack.push_async_callback(frontend.background.drain)
-    if s.mode == "socket":
-        if s.app_token is None:
-            raise ConfigurationError(
-                "EVONOTE_SLACK__APP_TOKEN is not set (socket mode needs "
-                "an xapp- token; or set EVONOTE_SLACK__MODE=http)"
-            )
-        app_token = s.app_token.get_secret_value()
-        handler = AsyncSocketModeHandler(frontend.app, app_token)
-        stack.push_async_callback(handler.close_async)
-
-        async def connect() -> None:
-            # The socket-mode client retries forever with a traceback each time; it is
-            # started only once Slack has answered both tokens.
-            client = frontend.client
-            await slack_refusal(client.auth_test(), "EVONOTE_SLACK__BOT_TOKEN")
-            opened = client.apps_connections_open(app_token=app_token)
-            await slack_refusal(opened, "EVONOTE_SLACK__APP_TOKEN")
-            await handler.connect_async()  # type: ignore[no-untyped-call]
-
-    else:
-        if s.signing_secret is None:
-            raise ConfigurationError(
-                "EVONOTE_SLACK__SIGNING_SECRET is not set (HTTP mode verifies every request)"
-            )
-        runner = web.AppRunner(slack_http_app(frontend))
-        await runner.setup()
-        stack.push_async_callback(runner.cleanup)
-        await web.TCPSite(runner, "0.0.0.0", s.port).start()
-
-        async def connect() -> None:  # requests come in already; cards need the Web API
-            await slack_refusal(frontend.client.auth_test(), "EVONOTE_SLACK__BOT_TOKEN")
-
-    state.connect_in(connecting(stack, "slack connection"), "Slack", connect)
-    return frontend
-
-
-async def discord_login(client: discord.Client, token: str) -> None:
-    """Log in once Discord answers at all: a failed login leaves discord.py's HTTP session
-    half made, so reachability is tested first with a plain request."""
-    async with (
-        aiohttp.ClientSession() as session,
-        session.get(f"{discord.http.Route.BASE}/gateway"),
-    ):
-        pass
-    try:
-        await client.login(token)
-    except discord.LoginFailure as e:
-        raise ServiceRefused("Discord refused the token: check EVONOTE_DISCORD__BOT_TOKEN") from e
-
-
-async def start_discord(
-    app: App, stack: AsyncExitStack, state: ServiceState, run_episodes: bool = True
-) -> DiscordFrontend | None:
-    frontend = make_discord_frontend(app, run_episodes)
-    token = app.settings.discord.bot_token
-    if frontend is None or token is None:
-        return None
-    stack.push_async_callback(frontend.client.close)
-    stack.push_async_callback(frontend.background.drain)
-
-    async def connect() -> None:
-        await discord_login(frontend.client, token.get_secret_value())
-        # discord.py reconnects by itself from here on, with its own backoff.
-        frontend.background.spawn(frontend.client.connect())
-
-    state.connect_in(connecting(stack, "discord connection"), "Discord", connect)
-    return frontend
-
-
 async def start_worker(app: App, stack: AsyncExitStack, state: ServiceState) -> None:
-    slack = make_slack_frontend(app, run_episodes=False)
-    discord_client = make_discord_rest_client(app.settings)
-    if discord_client is not None:  # REST only: a worker edits messages, it does not listen
-        token = app.settings.discord.bot_token
-        assert token is not None
-        stack.push_async_callback(discord_client.close)
-        secret = token.get_secret_value()
-
-        async def login() -> None:
-            await discord_login(discord_client, secret)
-
-        state.connect_in(connecting(stack, "discord login"), "Discord", login)
-    views = CardViews(app, slack.client if slack else None, discord_client)
+    front_ends = {}
+    for platform in PLATFORMS.values():
+        if (held := await platform.reach(app, stack, state)) is not None:
+            front_ends[platform.name] = held
+    views = CardViews(app, front_ends)
     task = asyncio.create_task(run_workers(app, views))
 
     async def stop() -> None:
@@ -386,23 +187,27 @@ async def start_role(
     state = ServiceState()
     metrics_port = await start_metrics(app, stack)
     run_here = role == "all"
-    slack = discord_bot = scheduler = None
+    listening: dict[str, HeldFrontEnd] = {}
+    held: dict[str, HeldFrontEnd] = {}
+    scheduler = None
     if role in ("all", "gateway"):
-        slack = await start_slack(app, stack, state, run_episodes=run_here)
-        discord_bot = await start_discord(app, stack, state, run_episodes=run_here)
-    if role == "scheduler":
-        slack = make_slack_frontend(app, run_episodes=False)  # digest and watch cards only
+        for platform in PLATFORMS.values():
+            if (front_end := await platform.listen(app, stack, state, run_here)) is not None:
+                listening[platform.name] = front_end
+        held = listening
+    if role == "scheduler":  # digest and watch cards only
+        held = {p.name: f for p in PLATFORMS.values() if (f := p.schedule(app)) is not None}
     if role in ("all", "scheduler"):
-        scheduler = await start_scheduler(app, stack, slack, discord_bot, run_episodes=run_here)
+        scheduler = await start_scheduler(app, stack, held, run_episodes=run_here)
     if role == "worker":
         await start_worker(app, stack, state)
     parts = [
         f"role {role}",
         f"scheduler ({', '.join(j.name for j in scheduler.jobs)})" if scheduler else "no scheduler",
-        f"Slack ({settings.slack.mode} mode, {state.describe('Slack')})"
-        if slack and role != "scheduler"
-        else "no Slack app",
-        f"Discord ({state.describe('Discord')})" if discord_bot else "no Discord bot",
+        *(
+            listening[p.name].describe(state) if p.name in listening else p.absent
+            for p in PLATFORMS.values()
+        ),
         f"{settings.ops.workers} workers" if role == "worker" else "no queue workers",
         f"metrics on :{metrics_port}/metrics" if metrics_port else "no metrics endpoint",
     ]

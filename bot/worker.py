@@ -9,16 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-
-import discord
-from slack_sdk.web.async_client import AsyncWebClient
+from collections.abc import Mapping
 
 from bot.app import App
-from bot.discord.embeds import card_embed
-from bot.discord.views import card_view
-from bot.slack.messages import CardMessage
-from bot.throttle import EditThrottle
-from pipeline.card import NoteCard
+from bot.front_ends.platform import HeldFrontEnd
 from pipeline.desk.episode import Episode
 from pipeline.desk.note_desk import CardView
 from pipeline.errors import StorageUnavailable
@@ -27,48 +21,21 @@ from pipeline.trajectory import EpisodeStatus, ProgressListener
 log = logging.getLogger(__name__)
 
 
-class DiscordMessageView:
-    """A Discord message edited through the REST API (no gateway connection needed)."""
-
-    def __init__(
-        self, client: discord.Client, channel: int, message: int, interval_s: float
-    ) -> None:
-        self.message = client.get_partial_messageable(channel).get_partial_message(message)
-        self.throttle = EditThrottle(interval_s)
-
-    async def show(self, card: NoteCard, force: bool = False) -> None:
-        if self.throttle.ready(force):
-            await self.message.edit(embed=card_embed(card), view=card_view(card))
-
-
 class CardViews:
     """Finds the card of an episode from where it was asked (its reply target); what is shown
     on it, and when, is the note desk's."""
 
-    def __init__(
-        self, app: App, slack: AsyncWebClient | None, discord_client: discord.Client | None
-    ) -> None:
+    def __init__(self, app: App, front_ends: Mapping[str, HeldFrontEnd]) -> None:
         self.app = app
-        self.slack = slack
-        self.discord = discord_client
+        self.front_ends = front_ends  # by platform name, those this process holds
         self.desk = app.cards
 
     def for_row(self, row: Episode) -> CardView | None:
         channel, message = row.reply_channel, row.reply_message
         if not channel or not message:
             return None
-        if row.reply_platform == "slack" and self.slack is not None:
-            return CardMessage(
-                self.slack, channel, message, self.app.settings.slack.progress_interval_s
-            )
-        if row.reply_platform == "discord" and self.discord is not None:
-            return DiscordMessageView(
-                self.discord,
-                int(channel),
-                int(message),
-                self.app.settings.discord.progress_interval_s,
-            )
-        return None
+        front_end = self.front_ends.get(row.reply_platform)
+        return front_end.card_view(channel, message) if front_end is not None else None
 
     def progress_for(self, row: Episode) -> ProgressListener | None:
         view = self.for_row(row)

@@ -22,7 +22,7 @@ from adapters.sqlstore.tables import (
 )
 from pipeline.desk.episode import CROWD_PLATFORM, Submission
 from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
-from pipeline.desk.submission import CardRecords, NoteEvaluation
+from pipeline.desk.submission_log import CardRecords, NoteEvaluation
 
 
 def _typed(row: SubmissionRow | None) -> Submission | None:

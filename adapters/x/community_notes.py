@@ -18,7 +18,7 @@ import httpx
 
 from adapters.x.oauth import OAuth1Credentials, sign
 from adapters.x.urls import is_x_url
-from pipeline.desk.submission import EvaluatorOutcome, WritingLimitReached, WrittenNote
+from pipeline.desk.destination import EvaluatorOutcome, WritingLimitReached, WrittenNote
 from pipeline.errors import EvoNoteError
 from pipeline.post import Post
 

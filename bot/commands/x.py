@@ -58,8 +58,9 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     from bot.app import X_SUBMISSIONS_PER_DAY, make_chat_model, make_submitter
     from bot.database import open_stores
     from pipeline.desk.outcomes import outcome_report, tokens_per_note
+    from pipeline.desk.send_rules import DAY_S
     from pipeline.desk.standing import standing_of
-    from pipeline.desk.submission import DAY_S, OutcomeKind, SubmissionRefused
+    from pipeline.desk.submit_outcome import OutcomeKind, SubmissionRefused
     from pipeline.errors import EvoNoteError
 
     async with httpx.AsyncClient() as http, open_stores(settings) as stores:

@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 from pipeline.card import CardSource, NoteCard, post_excerpt
+from pipeline.desk.card_facts import SubmissionFacts, sent_line
 from pipeline.desk.episode import CROWD_PLATFORM, Episode, Vote
 from pipeline.desk.ports import EpisodeRepository
-from pipeline.desk.submission import (
-    EvaluationVerdict,
-    NoteEvaluation,
-    SubmissionFacts,
-    sent_line,
-)
+from pipeline.desk.submission_log import EvaluationVerdict, NoteEvaluation
 from pipeline.redact import redact
 from pipeline.source_quality import TIER_NAMES, source_tier, vouches
 from pipeline.trajectory import EpisodeStatus

@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from pipeline.card import NoteCard
+from pipeline.desk.card_facts import SubmissionFacts
 from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode
 from pipeline.desk.ports import VoteBook
 from pipeline.desk.standing import WriterStanding
-from pipeline.desk.submission import SubmissionFacts, SubmissionOutcome
+from pipeline.desk.submit_outcome import SubmissionOutcome
 from pipeline.errors import EpisodeNotFound, EvoNoteError
 from pipeline.moderation import VOTE_WINDOW_DAYS, ApprovalRefused, VoteOutcome, vote_message
 from pipeline.redact import redact

@@ -6,7 +6,7 @@ Measured live by an AI Note Writer on X (cn-return-bot): X's own claim-opinion s
 helpfulness only moderately (AUC 0.67) and a gate on it "neither cost nor protected"; ordering
 within the writing limit by a forecast of P(Helpful) - P(Not Helpful), with an explore share
 below the bar, is what paid. Before admission the evaluator's bar decides, as X judges
-admission on it (`SubmissionDesk.evaluated`).
+admission on it (`EvaluationBar.evaluated`).
 """
 
 from __future__ import annotations

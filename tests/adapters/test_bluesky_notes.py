@@ -17,7 +17,8 @@ from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.submissions import SubmissionStore
 from adapters.x.community_notes import CommunityNotesApi
 from adapters.x.oauth import OAuth1Credentials
-from pipeline.desk.submission import SubmissionDesk, SubmissionRefused
+from pipeline.desk.submission import SubmissionDesk
+from pipeline.desk.submit_outcome import SubmissionRefused
 from pipeline.evidence import Evidence
 from pipeline.post import Post
 from pipeline.request import NoteRequest

@@ -15,9 +15,10 @@ from bot.discord.views import card_view
 from bot.slack.blocks import card_blocks
 from pipeline.brief import VerificationBrief
 from pipeline.card import NoteCard
+from pipeline.desk.card_facts import SubmissionFacts
 from pipeline.desk.cards import card_for
 from pipeline.desk.episode import Episode, Submission, Vote
-from pipeline.desk.submission import NoteEvaluation, SubmissionFacts
+from pipeline.desk.submission_log import NoteEvaluation
 from pipeline.evidence import Evidence
 from pipeline.post import Post
 from tests.fakes.cards import hostile_card

@@ -22,6 +22,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
 from bot.app import build
+from bot.front_ends.slack_platform import SlackReach
 from bot.settings import Settings
 from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews
@@ -61,7 +62,7 @@ async def test_a_gateway_queues_and_a_worker_edits_the_card(
         assert queued.status == "queued"
         assert queued.reply_message is not None
         assert app_env.requests == [], "the gateway calls no model"
-        views = CardViews(app, client, None)
+        views = CardViews(app, {"slack": SlackReach(client, settings.slack)})
         finished = await app.notes.work_once(views.progress_for)
         assert finished is not None and finished.status == "noted"
         await views.final(finished)
@@ -314,7 +315,7 @@ async def test_a_postgresql_restart_mid_run_loses_no_episode_and_wedges_no_worke
         app_env.delay_s = 0.5  # each episode takes a few seconds: the outage lands mid-run
         async with build(Settings()) as app:
             first = [await app.notes.enqueue(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
-            workers = asyncio.create_task(run_workers(app, CardViews(app, None, None), 0.2))
+            workers = asyncio.create_task(run_workers(app, CardViews(app, {}), 0.2))
             try:
                 async with asyncio.timeout(60):
                     while True:
@@ -370,7 +371,7 @@ async def test_a_worker_takes_its_next_episode_while_the_last_note_is_forecast(
 
         monkeypatch.setattr(app.notes, "forecast", slow_forecast)
         rows = [await app.notes.enqueue(NoteRequest(post_ref=f"{POST} {n}")) for n in range(2)]
-        workers = asyncio.create_task(run_workers(app, CardViews(app, None, None), 0.1))
+        workers = asyncio.create_task(run_workers(app, CardViews(app, {}), 0.1))
         try:
             async with asyncio.timeout(60):
                 while True:

@@ -622,7 +622,7 @@ async def slack_http(
     """The Slack front end behind the same aiohttp endpoint `evonote serve` runs."""
     from aiohttp.test_utils import TestServer
 
-    from bot.serve import slack_http_app
+    from bot.front_ends.slack_platform import slack_http_app
 
     server = TestServer(slack_http_app(slack), host="127.0.0.1")
     await server.start_server()

@@ -23,7 +23,8 @@ from adapters.x.community_notes import (
 )
 from adapters.x.oauth import OAuth1Credentials, sign
 from bot.cli import main
-from pipeline.desk.submission import SubmissionDesk, SubmissionRefused
+from pipeline.desk.submission import SubmissionDesk
+from pipeline.desk.submit_outcome import SubmissionRefused
 from tests.fakes.community_notes import API, CREDENTIALS, NOTE, READ, desk, noted_episode
 from tests.fakes.ports import FakeChatModel
 

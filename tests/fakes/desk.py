@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from pipeline.desk.card_facts import SubmissionFacts
 from pipeline.desk.episode import Episode, Submission, Vote
 from pipeline.desk.standing import WriterStanding, standing_of
-from pipeline.desk.submission import SubmissionFacts, SubmissionOutcome
+from pipeline.desk.submit_outcome import SubmissionOutcome
 from pipeline.errors import EpisodeNotFound, EvoNoteError
 from pipeline.moderation import ApprovalRefused, VoteOutcome
 from pipeline.post import Post

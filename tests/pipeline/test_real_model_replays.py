@@ -72,7 +72,7 @@ async def test_a_revision_that_writes_about_the_note_is_refused_by_code() -> Non
     from datetime import UTC, datetime
 
     from pipeline.desk.episode import Episode
-    from pipeline.desk.submission import note_draft
+    from pipeline.desk.evaluation_bar import note_draft
     from pipeline.evidence import Evidence
     from pipeline.revision import EpisodeReviser, claim_opinion_feedback
 

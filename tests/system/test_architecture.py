@@ -287,3 +287,25 @@ def test_no_import_circles() -> None:
         if module not in state:
             visit(module)
     assert circles == []
+
+
+def test_the_scheduler_imports_no_bot_adapter_or_platform_library() -> None:
+    """The scheduled jobs take what they use as Protocols (`scheduler/`); `bot/serve.py`
+    wires them."""
+    forbidden = ("bot", "adapters", "slack_sdk", "slack_bolt", "discord", "tweepy", "httpx")
+    assert offenders(files("scheduler"), forbidden) == []
+
+
+def test_serve_and_the_worker_name_no_front_end() -> None:
+    """They go through `bot.front_ends.registry.PLATFORMS`: a front end is added there, not
+    as another branch in each."""
+    paths = [ROOT / "bot/serve.py", ROOT / "bot/worker.py"]
+    libraries = ("bot.slack", "bot.discord", "slack_sdk", "slack_bolt", "discord")
+    assert offenders(paths, libraries) == []
+    named = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in paths
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"slack|discord", line, re.IGNORECASE)
+    ]
+    assert named == []

@@ -1,0 +1,1 @@
+"""The chat front ends as `serve` and the worker see them (`registry.PLATFORMS`)."""
