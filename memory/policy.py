@@ -21,10 +21,11 @@ class MemoryPolicy(BaseModel):
     activation_support: int = Field(
         default=2,
         ge=1,
-        description="different requesters a moderator vouches for (Slack moderators and their "
-        "groups, Discord moderator roles, the CLI's operator, a configured watch) whose "
-        "episodes must support a provisional lesson before it becomes active and reaches a "
-        "prompt (one requester's episodes count once, a plain account's not at all; a "
+        description="different supporters a moderator vouches for (Slack moderators and their "
+        "groups, Discord moderator roles, the CLI's operator; X's raters and the moderators' "
+        "votes on an episode when they agree with the lesson's direction) whose episodes must "
+        "support a provisional lesson before it becomes active and reaches a prompt (one "
+        "requester's episodes count once, a plain account's or a watch's not at all; a "
         "moderator's approval activates it at any support)",
     )
     require_approval: bool = Field(
@@ -52,4 +53,18 @@ class MemoryPolicy(BaseModel):
         description="cosine of a lesson's trigger to the query below which the lesson reaches "
         "no prompt, however few lessons the memory holds (0.4 is measured on the local "
         "MiniLM embedder; another embedder's cosines run on its own scale)",
+    )
+    # Measured (`bench.lesson_retrieval`, see docs/benchmarks.md): RELATIVE_FLOOR_NOTE
+    relative_floor: float = Field(
+        default=0.9,
+        ge=0,
+        le=1,
+        description="share of the best match's cosine a lesson's trigger must reach to be "
+        "shown with it: lessons much less like the post than the best one are left out",
+    )
+    max_lessons: int = Field(
+        default=2,
+        ge=1,
+        description="the most lessons of a phase one prompt is shown, however many clear the "
+        "floors (few lessons, each close to the post)",
     )
