@@ -4,7 +4,7 @@ A note may vouch only by a source of standing (`pipeline.source_quality.STANDING
 lesson steers which pages the next episode reads, so it passes the same policy, as an
 allowlist: every source a lesson tells the agent to read, cite or prefer is qualified by a word
 of `STANDING` (an agency, a journal, a study, a regulator's label …) or named by a body of
-standing (`standing_names`: the bodies of `source_tiers.json` at tier 2 or above); no order
+standing (`STANDING_NAMES`: the bodies of `source_tiers.json` at tier 2 or above); no order
 avoids, skips or displaces a source of standing, and no sentence runs one down. A lesson of
 what to avoid is read as the order it becomes in a prompt ("avoid: citing the agency page" is
 an order to avoid the agency). Links, domains, handles and phone numbers are refused before
@@ -16,7 +16,6 @@ The words are data to keep short: each entry was needed by an honest lesson
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from pathlib import Path
@@ -76,10 +75,10 @@ _COMMON_LABELS = frozenset(
 )
 
 
-@functools.cache
-def standing_names() -> frozenset[str]:
+def _standing_names() -> frozenset[str]:
     """The names of bodies of standing as a lesson writes them: each tier ≥ `STANDING_TIER`
-    domain's first label ("cdc", "who", "cochrane", "reuters")."""
+    domain's first label ("cdc", "who", "cochrane", "reuters"), read once at import (as
+    `pipeline.source_quality` reads its table) so no event loop waits on the file."""
     table = json.loads(
         (Path(pipeline.__file__).with_name("source_tiers.json")).read_text(encoding="utf-8")
     )
@@ -90,12 +89,15 @@ def standing_names() -> frozenset[str]:
     }  # fmt: skip
 
 
+STANDING_NAMES = _standing_names()
+
+
 def _words(text: str) -> list[str]:
     return [w.lower().replace("’", "'").removesuffix("'s") for w in _WORD.findall(text)]
 
 
 def _of_standing(words: list[str]) -> bool:
-    return bool(STANDING.intersection(words) or standing_names().intersection(words))
+    return bool(STANDING.intersection(words) or STANDING_NAMES.intersection(words))
 
 
 def _names_a_source(words: list[str]) -> bool:
@@ -159,7 +161,7 @@ def _names(text: str) -> str | None:
         if not text[: match.start()].strip() or text[: match.start()].rstrip()[-1] in ".!?\n":
             continue  # a sentence's first word
         words = _words(match.group(0))
-        if not words or standing_names().intersection(words) or STANDING.intersection(words):
+        if not words or STANDING_NAMES.intersection(words) or STANDING.intersection(words):
             continue
         before = _words(text[: match.start()])[-2:]
         after = _words(text[match.end() :])[:1]

@@ -25,7 +25,6 @@ from pipeline.request import WATCH_SOURCE
 # ("x_watch:query:measles", "x_watch:eligible"); rows written before #57 said vouched.
 _UNVOUCHED_PREFIXES = (f"{WATCH_SOURCE}:",)
 CROWD_PREFIX = "x:raters:"
-MODERATORS_PREFIX = "moderators:"
 
 
 def vouches(requester: str) -> bool:
@@ -94,10 +93,13 @@ def supporters(
     episode: FinishedEpisode, kind: LessonKind, lesson: DistilledLesson, verdict: JudgeVerdict
 ) -> list[str]:
     """Who stands behind a lesson of `kind` the episode taught. Its requester, when a
-    moderator vouches for them and it is not a watch; X's raters and the moderators who
-    voted, when their verdict agrees with the lesson's direction — and for a lesson of what
-    to avoid, only when it names what they said went wrong. An outcome against the lesson's
-    direction takes all support away: a note rated Not Helpful teaches no "do"."""
+    moderator vouches for them and it is not a watch; X's raters, when their verdict agrees
+    with the lesson's direction — and for a lesson of what to avoid, only when it names what
+    was said went wrong. An outcome against the lesson's direction (X's verdict, or the
+    moderators' net vote) takes all support away: a note rated Not Helpful or voted down
+    teaches no "do", one rated Helpful or voted up no "avoid". A moderator's vote adds no
+    supporter of its own (the moderator who asked would count twice): a moderator activates
+    a lesson by approving it."""
     way = direction(kind)
     crowd, moderators = crowd_outcome(episode), moderators_outcome(episode)
     if way in (-crowd, -moderators):
@@ -108,8 +110,6 @@ def supporters(
     agrees = way > 0 or names_what_went_wrong(lesson, what_went_wrong(episode, verdict))
     if agrees and crowd == way:
         found.append(f"{CROWD_PREFIX}{episode.id}")
-    if agrees and moderators == way:
-        found.append(f"{MODERATORS_PREFIX}{episode.id}")
     return found
 
 
