@@ -149,10 +149,7 @@ async def test_a_not_helpful_verdict_never_supports_what_the_episode_did(
     assert avoid.requesters == []
 
 
-async def test_an_avoid_lesson_that_names_nothing_said_gets_no_crowd_support(
-    engine: AsyncEngine,
-) -> None:
-    memory = await memory_on(engine)
+async def test_an_avoid_lesson_that_names_nothing_said_gets_no_crowd_support() -> None:
     rated = episode(1, "cli:cli", vouched=True, crowd="currently_rated_not_helpful")
     rated.votes[0] = Vote(vote=-1, reason="raters found it not helpful (top tags: outdated)")
     items, _ = await distiller("writing the note in one long sentence").distil(
