@@ -187,3 +187,62 @@ async def test_two_vouched_requesters_activate_unless_approval_is_required(
     )
     assert again.status == LessonStatus.PROVISIONAL
     assert "require_approval" in standing_reason(again, cautious.policy)
+
+
+async def test_retrieval_curates_few_lessons_near_the_best_and_none_judged_badly(
+    engine: AsyncEngine,
+) -> None:
+    """#57: precision by curation. A lesson whose episodes people voted down more than up is
+    vetoed before `retire_net_down` retires it; a lesson much less like the post than the best
+    one is left out; at most `max_lessons` reach a prompt; a near-duplicate merges."""
+    memory = await memory_on(engine, min_similarity=0.05)
+    query = "posts claiming the measles vaccine causes autism in young children"
+    best, _ = await memory.add_or_reinforce(
+        MemoryItem(
+            phase=EVIDENCE,
+            trigger="posts claiming the measles vaccine causes autism in children",
+            strategy="search the agency pages on the measles vaccine and autism",
+            kind=LessonKind.IMPROVE,
+            requesters=["slack:U1", "slack:U2"],
+        ),
+        "t",
+    )
+    _, merged = await memory.add_or_reinforce(best.model_copy(update={"id": None}), "t")
+    assert merged  # the same lesson again: one lesson with more support, not two
+    voted_down, _ = await memory.add_or_reinforce(
+        MemoryItem(
+            phase=EVIDENCE,
+            trigger="posts claiming the measles vaccine causes autism in young kids",
+            strategy="quote the first page found on measles and autism",
+            kind=LessonKind.IMPROVE,
+            requesters=["slack:U1", "slack:U2"],
+        ),
+        "t",
+        merge=False,
+    )
+    await memory.apply_vote(-1, [voted_down.id or 0], "votes")
+    far, _ = await memory.add_or_reinforce(
+        MemoryItem(
+            phase=EVIDENCE,
+            trigger="posts about a celebrity's diet and heart health",
+            strategy="search the heart association's pages on diets",
+            kind=LessonKind.IMPROVE,
+            requesters=["slack:U1", "slack:U2"],
+        ),
+        "t",
+    )
+    scored = {i.id: cosine for i, cosine in await memory.scored(EVIDENCE, query)}
+    assert voted_down.id in scored and far.id in scored  # all clear the absolute floor
+    found = await memory.retrieve(EVIDENCE, query, k=4)
+    assert [f.id for f in found] == [best.id]
+    # without the veto and the relative floor, both reach the prompt
+    loose = memory.policy.model_copy(update={"relative_floor": 0.0, "max_lessons": 4})
+    memory.policy = loose
+    await memory.apply_vote(1, [voted_down.id or 0], "votes", withdrawn=-1)
+    assert {f.id for f in await memory.retrieve(EVIDENCE, query, k=4)} == {
+        best.id,
+        voted_down.id,
+        far.id,
+    }
+    memory.policy = loose.model_copy(update={"max_lessons": 1})
+    assert len(await memory.retrieve(EVIDENCE, query, k=4)) == 1
