@@ -19,8 +19,8 @@ vaccines and children") with no verdict at all. Every lesson is active.
 precision@4: the share on the post's topic of the lessons a post gets (at most 4); none: the
 share of posts that get none, and of the posts whose topic some other claim shares, the share
 that get none. The baseline is retrieval before #57 (active lessons at cosine ≥ 0.4, the fused
-top 4); curated is `ExperienceMemory.curated` (veto, floor relative to the best match, at most
-`max_lessons`); the sweep shows each part alone.
+top 4); curated is `ExperienceMemory.curated` (veto, floor relative to the best match) at
+`EVONOTE_MEMORY__TOP_K`'s 2; the sweep shows each part alone.
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ from pipeline.ports import MemoryPhase
 
 PHASE = MemoryPhase.EVIDENCE_ACQUISITION
 K = 4
+TOP_K = 2  # `EVONOTE_MEMORY__TOP_K`'s default: what an episode asks for
 LABELS = Path(__file__).with_name("data") / "post_topics.json"
 VOUCHED = ["slack:U1", "slack:U2"]
 OTHER = "other"  # a topic no other claim shares: no lesson is on it
@@ -226,7 +227,7 @@ async def measure(data: Path, junk: bool, args_confusions: bool = False) -> None
             memory.policy = kept
             for way in WAYS:
                 results[way.name].append((claim.topic, pick(scored, way)))
-            curated = await memory.curated(PHASE, query, K)
+            curated = await memory.curated(PHASE, query, TOP_K)
             results["curated (ExperienceMemory.curated)"].append(
                 (claim.topic, [i.id or 0 for i in curated])
             )
@@ -261,7 +262,17 @@ async def measure(data: Path, junk: bool, args_confusions: bool = False) -> None
                 for i in ids
                 if topic_of.get(i) != topic or topic == OTHER
             )
-            print("  wrong:", ", ".join(f"{k} {n}" for k, n in wrong.most_common(12)))
+            junk_n = sum(n for k, n in wrong.items() if k.endswith("<- junk"))
+            near_n = sum(
+                n
+                for k, n in wrong.items()
+                if coarse(k.split(" <- ")[0]) == coarse(k.split(" <- ")[1]) != OTHER
+            )
+            print(
+                f"  {sum(wrong.values())} off-topic lessons: {junk_n} junk, {near_n} of a "
+                f"neighbouring topic (the same coarse one); most often:",
+                ", ".join(f"{k} {n}" for k, n in wrong.most_common(8)),
+            )
 
 
 def main() -> None:

@@ -171,8 +171,7 @@ class ExperienceMemory:
     ) -> list[MemoryItem]:
         """What reaches a prompt, by curation rather than by similarity alone (#57): active
         lessons only, none whose episodes people judged badly (`judged_badly`), none less
-        like the query than `relative_floor` of the best one's cosine, at most
-        `max_lessons` (and `k`)."""
+        like the query than `relative_floor` of the best one's cosine, at most `k`."""
         live = [
             (item, cosine)
             for item, cosine in await self.scored(phase, query, learned_before)
@@ -182,7 +181,7 @@ class ExperienceMemory:
             return []
         best = max(cosine for _, cosine in live)
         near = [item for item, cosine in live if cosine >= best * self.policy.relative_floor]
-        return near[: min(k, self.policy.max_lessons)]
+        return near[:k]
 
     async def retrieve(
         self, phase: MemoryPhase, query: str, *, k: int, learned_before: datetime | None = None

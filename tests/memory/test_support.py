@@ -194,7 +194,7 @@ async def test_retrieval_curates_few_lessons_near_the_best_and_none_judged_badly
 ) -> None:
     """#57: precision by curation. A lesson whose episodes people voted down more than up is
     vetoed before `retire_net_down` retires it; a lesson much less like the post than the best
-    one is left out; at most `max_lessons` reach a prompt; a near-duplicate merges."""
+    one is left out; a near-duplicate merges."""
     memory = await memory_on(engine, min_similarity=0.05)
     query = "posts claiming the measles vaccine causes autism in young children"
     best, _ = await memory.add_or_reinforce(
@@ -236,13 +236,11 @@ async def test_retrieval_curates_few_lessons_near_the_best_and_none_judged_badly
     found = await memory.retrieve(EVIDENCE, query, k=4)
     assert [f.id for f in found] == [best.id]
     # without the veto and the relative floor, both reach the prompt
-    loose = memory.policy.model_copy(update={"relative_floor": 0.0, "max_lessons": 4})
-    memory.policy = loose
+    memory.policy = memory.policy.model_copy(update={"relative_floor": 0.0})
     await memory.apply_vote(1, [voted_down.id or 0], "votes", withdrawn=-1)
     assert {f.id for f in await memory.retrieve(EVIDENCE, query, k=4)} == {
         best.id,
         voted_down.id,
         far.id,
     }
-    memory.policy = loose.model_copy(update={"max_lessons": 1})
-    assert len(await memory.retrieve(EVIDENCE, query, k=4)) == 1
+    assert len(await memory.retrieve(EVIDENCE, query, k=1)) == 1
