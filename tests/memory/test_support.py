@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from adapters.sqlstore.memory_store import SqlMemoryStore
 from memory.distil import Distiller
 from memory.experience import ExperienceMemory
 from memory.models import LessonKind, LessonStatus, MemoryItem, UtilityMode
@@ -19,7 +20,6 @@ from pipeline.ports import MemoryPhase
 from pipeline.post import Post
 from tests.fakes.embedder import HashingEmbedder
 from tests.fakes.ports import FakeChatModel
-from tests.memory.test_memory import memory_on
 
 EVIDENCE = MemoryPhase.EVIDENCE_ACQUISITION
 TRIGGER = "posts claiming the measles vaccine is unsafe for children"
@@ -29,6 +29,12 @@ MISTAKE = "citing a page that only mentions the studies rather than the studies 
 NOT_HELPFUL_TAGS = (
     "raters across perspectives on X found it not helpful (top tags: left: sources_missing)"
 )
+
+
+async def memory_on(engine: AsyncEngine, **policy: Any) -> ExperienceMemory:
+    memory = ExperienceMemory(SqlMemoryStore(engine), HashingEmbedder(), MemoryPolicy(**policy))
+    await memory.load()
+    return memory
 
 
 def verdict(mode: UtilityMode) -> JudgeVerdict:
