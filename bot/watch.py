@@ -150,7 +150,7 @@ class WatchScanner:
                     requester=watch_of[id(post)],
                     source=WATCH_SOURCE,
                     key=f"x:watch:{post.post_id}",
-                    vouched=True,  # a watch the operator configured
+                    vouched=False,  # what a scan finds is the post's author's word (#57)
                 ),
                 post,
             )

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memory.echo import PostEcho
-from memory.models import KIND_FOR_MODE, MemoryItem
+from memory.lesson_sources import source_problem
+from memory.models import KIND_FOR_MODE, LessonKind, MemoryItem
 from memory.ports import FinishedEpisode
 from memory.prompts import (
     EXAMPLE_STRATEGY,
@@ -22,7 +23,7 @@ from memory.prompts import (
     JudgeVerdict,
     distil_messages,
 )
-from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
+from memory.support import supporters
 from pipeline.drafting.policy import disallowed_content, shared_run
 from pipeline.drafting.provenance import normalise
 from pipeline.drafting.vocabulary import load_word_lists
@@ -43,12 +44,17 @@ def episode_texts(episode: FinishedEpisode) -> list[str]:
     return texts
 
 
-def rejection_reason(lesson: DistilledLesson, sources: Sequence[str] = ()) -> str | None:
-    """Why a lesson may not be stored (None: it may). Same rules for distilled and imported."""
+def rejection_reason(
+    lesson: DistilledLesson, sources: Sequence[str] = (), kind: LessonKind | None = None
+) -> str | None:
+    """Why a lesson may not be stored (None: it may). Same rules for distilled and imported;
+    `kind` reads a lesson of what to avoid as the order it becomes ("avoid: …")."""
     text = f"{lesson.trigger}\n{lesson.strategy}\n{lesson.rationale}"
     problems = disallowed_content(text, lesson=True)
     if problems:
         return problems[0]
+    if sourced := source_problem(lesson.strategy, lesson.rationale, kind):
+        return sourced
     copied = shared_run(text, sources, COPIED_WORDS)
     if copied:
         return f"repeats {COPIED_WORDS}+ words of its episode ('{copied[:60]}')"
@@ -67,19 +73,6 @@ def normalised(lesson: DistilledLesson) -> DistilledLesson:
             "rationale": normalise(lesson.rationale),
         }
     )
-
-
-def supporters(episode: FinishedEpisode) -> list[str]:
-    """Who stands behind what an episode taught: its requester when a moderator vouches for
-    them (two plain accounts sending one post never activate what it taught), and X's raters
-    when they gave its note a verdict — a note reaches X only once a moderator approved it,
-    and X's raters across perspectives then judged it: with a vouched requester, a lesson
-    from an episode the crowd rated is active at the default support of two, so what raters
-    teach reaches the next similar post (#45)."""
-    found = [episode.requester] if episode.requester and episode.requester_vouched else []
-    if episode.crowd_verdict in (HELPFUL, *NOT_HELPFUL):
-        found.append(f"x:raters:{episode.id}")
-    return found
 
 
 class Distiller:
@@ -104,7 +97,7 @@ class Distiller:
         sources = episode_texts(episode)
         for raw in reply.value.lessons:
             lesson = normalised(raw)
-            reason = rejection_reason(lesson, sources)
+            reason = rejection_reason(lesson, sources, kind)
             if reason is None and self.echo is not None:
                 reason = await self.echo.restated(lesson, episode.post.all_text())
             if reason is not None:
@@ -118,7 +111,7 @@ class Distiller:
                     rationale=lesson.rationale.strip(),
                     kind=kind,
                     source_episodes=[episode.id],
-                    requesters=supporters(episode),
+                    requesters=supporters(episode, kind, lesson, verdict),
                     learned_from_post_at=episode.post_created_at,
                 )
             )

@@ -22,12 +22,15 @@ import numpy as np
 
 from memory.index import VectorIndex
 from memory.lexical import TriggerBM25
-from memory.models import LessonStatus, MemoryItem, utcnow
+from memory.models import LessonKind, LessonStatus, MemoryItem, utcnow
 from memory.policy import MemoryPolicy
 from memory.ports import Embedder, MemoryStore, Vectors
+from memory.support import judged_badly, vouched_support
 from pipeline.ports import Lesson, MemoryPhase
 
 RRF_K = 60
+# the audit action of a lesson learned again with the opposite kind (`_contest`)
+CONTEST = "contest"
 
 
 class ExperienceMemory:
@@ -133,12 +136,12 @@ class ExperienceMemory:
             self._query_vectors[query] = vector
         return vector
 
-    async def ranked(
-        self, phase: MemoryPhase, query: str, k: int, learned_before: datetime | None = None
-    ) -> list[MemoryItem]:
-        """The lessons for a query, best first by the fused rank of their dense (FAISS) and
-        lexical (BM25) ranks; only those whose trigger is at least `min_similarity` like the
-        query (a lesson outside the dense candidates is not)."""
+    async def scored(
+        self, phase: MemoryPhase, query: str, learned_before: datetime | None = None
+    ) -> list[tuple[MemoryItem, float]]:
+        """(lesson, cosine of its trigger to the query), best first by the fused rank of their
+        dense (FAISS) and lexical (BM25) ranks; only those whose trigger is at least
+        `min_similarity` like the query (a lesson outside the dense candidates is not)."""
         n = self.policy.candidates
         dense = await self.dense[phase].search(await self._query_vector(query), n)
         lexical = await asyncio.to_thread(self.lexical[phase].search_sync, query, n)
@@ -146,7 +149,7 @@ class ExperienceMemory:
         for ranking in ([i for i, _ in dense], lexical):
             for rank, item_id in enumerate(ranking):
                 fused[item_id] = fused.get(item_id, 0.0) + 1.0 / (RRF_K + rank + 1)
-        alike = {i for i, cosine in dense if cosine >= self.policy.min_similarity}
+        alike = {i: cosine for i, cosine in dense if cosine >= self.policy.min_similarity}
         candidates = [self.items[i] for i in fused if i in self.items and i in alike]
         if learned_before is not None:
             candidates = [
@@ -155,20 +158,48 @@ class ExperienceMemory:
                 if c.learned_from_post_at is None or c.learned_from_post_at < learned_before
             ]
         candidates.sort(key=lambda c: (c.status != LessonStatus.ACTIVE, -fused[c.id or 0]))
-        return candidates[:k]
+        return [(c, alike[c.id or 0]) for c in candidates]
+
+    async def ranked(
+        self, phase: MemoryPhase, query: str, k: int, learned_before: datetime | None = None
+    ) -> list[MemoryItem]:
+        """The lessons for a query, best first (`scored`), at most `k`."""
+        return [item for item, _ in await self.scored(phase, query, learned_before)][:k]
+
+    async def curated(
+        self, phase: MemoryPhase, query: str, k: int, learned_before: datetime | None = None
+    ) -> list[MemoryItem]:
+        """What reaches a prompt, by curation rather than by similarity alone (#57): active
+        lessons only, none whose episodes people judged badly (`judged_badly`), none less
+        like the query than `relative_floor` of the best one's cosine, at most `k`."""
+        live = [
+            (item, cosine)
+            for item, cosine in await self.scored(phase, query, learned_before)
+            if item.status == LessonStatus.ACTIVE and not judged_badly(item)
+        ]
+        if not live:
+            return []
+        best = max(cosine for _, cosine in live)
+        near = [item for item, cosine in live if cosine >= best * self.policy.relative_floor]
+        return near[:k]
 
     async def retrieve(
         self, phase: MemoryPhase, query: str, *, k: int, learned_before: datetime | None = None
     ) -> list[Lesson]:
-        """The active lessons for a query, best first: a provisional lesson is in no prompt
+        """The curated lessons for a query, best first: a provisional lesson is in no prompt
         until a moderator approves it or requesters a moderator vouches for support it (the
         trust issue: provisional lessons reached 12 of 15 later prompts)."""
-        ranked = await self.ranked(phase, query, self.policy.candidates, learned_before)
-        found = [i for i in ranked if i.status == LessonStatus.ACTIVE][:k]
+        found = await self.curated(phase, query, k, learned_before)
         if found:
             await self.store.record_use([i.id for i in found if i.id is not None])
         return [
-            Lesson(id=i.id or 0, phase=i.phase, trigger=i.trigger, strategy=i.strategy)
+            Lesson(
+                id=i.id or 0,
+                phase=i.phase,
+                trigger=i.trigger,
+                strategy=i.strategy,
+                avoid=i.kind == LessonKind.AVOID,
+            )
             for i in found
         ]
 
@@ -183,6 +214,8 @@ class ExperienceMemory:
             vectors = await self.embedder.embed([candidate.trigger, candidate.strategy])
             if merge:
                 twin = await self._near_duplicate(candidate, vectors)
+                if twin is not None and twin.kind != candidate.kind:
+                    return await self._contest(twin, candidate, actor), True
                 if twin is not None:
                     if not reinforce:
                         return twin, True
@@ -197,21 +230,37 @@ class ExperienceMemory:
     def _activates(self, item: MemoryItem) -> bool:
         """Support activates a lesson only from different requesters' episodes; otherwise (or
         with approval required) only a moderator's approval does."""
-        vouched = len(set(item.requesters))
-        return not self.policy.require_approval and vouched >= self.policy.activation_support
+        return (
+            not self.policy.require_approval
+            and vouched_support(item) >= self.policy.activation_support
+        )
 
     async def _near_duplicate(self, candidate: MemoryItem, vectors: Vectors) -> MemoryItem | None:
         threshold = self.policy.merge_similarity
         for item_id, score in await self.dense[candidate.phase].search(vectors[0], 5):
             item = self.items.get(item_id)
-            # An *avoid* lesson that merged into the *improve* lesson it warns against would
-            # turn a moderator's 👎 into support for the very strategy they rejected.
-            if item is None or score < threshold or item.kind != candidate.kind:
+            if item is None or score < threshold:
                 continue
             strategy = (await self.embedder.embed([item.strategy]))[0]
             if float(np.dot(strategy, vectors[1])) >= threshold - 0.1:
                 return item
         return None
+
+    async def _contest(self, item: MemoryItem, candidate: MemoryItem, actor: str) -> MemoryItem:
+        """The same way of working learned as a "do" and as an "avoid": it is not stored a
+        second time (two identical lessons of opposite kinds read as one confusing pair), and
+        merged into it an *avoid* would turn a moderator's 👎 into support for the very
+        strategy they rejected. The lesson already there goes back to provisional, out of every
+        prompt until a moderator approves it again (`memory list` says it is contested)."""
+        assert item.id is not None
+        changes: dict[str, Any] = {
+            "source_episodes": sorted({*item.source_episodes, *candidate.source_episodes}),
+        }
+        if item.status == LessonStatus.ACTIVE:
+            changes["status"] = LessonStatus.PROVISIONAL
+        updated = await self.store.update(item.id, actor, CONTEST, **changes)
+        self.items[item.id] = updated
+        return updated
 
     async def _reinforce(self, item: MemoryItem, candidate: MemoryItem, actor: str) -> MemoryItem:
         assert item.id is not None

@@ -21,10 +21,11 @@ class MemoryPolicy(BaseModel):
     activation_support: int = Field(
         default=2,
         ge=1,
-        description="different requesters a moderator vouches for (Slack moderators and their "
-        "groups, Discord moderator roles, the CLI's operator, a configured watch) whose "
-        "episodes must support a provisional lesson before it becomes active and reaches a "
-        "prompt (one requester's episodes count once, a plain account's not at all; a "
+        description="different supporters a moderator vouches for (Slack moderators and their "
+        "groups, Discord moderator roles, the CLI's operator; X's raters when their verdict "
+        "agrees with the lesson's direction) whose episodes must "
+        "support a provisional lesson before it becomes active and reaches a prompt (one "
+        "requester's episodes count once, a plain account's or a watch's not at all; a "
         "moderator's approval activates it at any support)",
     )
     require_approval: bool = Field(
@@ -52,4 +53,18 @@ class MemoryPolicy(BaseModel):
         description="cosine of a lesson's trigger to the query below which the lesson reaches "
         "no prompt, however few lessons the memory holds (0.4 is measured on the local "
         "MiniLM embedder; another embedder's cosines run on its own scale)",
+    )
+    # Measured (`bench.lesson_retrieval`: 81 hand-labelled posts, 81 lessons of other posts'
+    # claims; 2026-12-03): precision@4 on the post's topic, clean / with 75% junk — before #57
+    # (floor 0.4, top 4) 0.53 / 0.18; veto only 0.53 / 0.46; veto + at most 2 0.62 / 0.54;
+    # veto + relative 0.85, at most 2 0.68 / 0.59; 0.9 and 2 (these defaults, with
+    # `EVONOTE_MEMORY__TOP_K` 2) 0.68 / 0.59 at
+    # 1.04 / 1.11 lessons a post; 0.9 and 1 0.67 / 0.61 at 0.70; 0.95 and 2 0.70 / 0.58. The
+    # share of posts with none stays 0.30 / 0.27 (the 0.4 floor's).
+    relative_floor: float = Field(
+        default=0.9,
+        ge=0,
+        le=1,
+        description="share of the best match's cosine a lesson's trigger must reach to be "
+        "shown with it: lessons much less like the post than the best one are left out",
     )

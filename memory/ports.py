@@ -46,6 +46,7 @@ class MemoryStore(Protocol):
 class Vote(BaseModel):
     vote: int = Field(description="+1 or -1")
     reason: str | None = None
+    crowd: bool = False  # X's raters' verdict on the note (`x sync`), not a moderator's vote
 
 
 class StepView(BaseModel):

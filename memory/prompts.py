@@ -77,7 +77,9 @@ DISTIL_SYSTEM = f"""You turn one judged episode into reusable lessons for future
 {_UNTRUSTED}
 
 The utility mode decides the lesson: Unsatisfactory → what to avoid; Satisfactory → how to \
-improve; Excellent → what to reuse. Write 0-3 lessons. Each has a phase (claim_analysis, \
+improve; Excellent → what to reuse. A lesson of what to avoid is shown later as "avoid: \
+<strategy>", so its strategy names the mistake itself (e.g. "citing a news summary instead \
+of the study"), never the fix. Write 0-3 lessons. Each has a phase (claim_analysis, \
 evidence_acquisition, note_writing), a trigger (the general kind of post or situation, e.g. \
 "{EXAMPLE_TRIGGER}"), a strategy (a concrete way of working, e.g. "{EXAMPLE_STRATEGY}"), and a \
 short rationale. Lessons must be \

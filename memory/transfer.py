@@ -103,7 +103,7 @@ async def import_lessons(
                 rationale=item.rationale,
             )
         )
-        if (reason := rejection_reason(lesson)) is not None:
+        if (reason := rejection_reason(lesson, kind=LessonKind(item.kind))) is not None:
             report.refused.append(f"line {n}: {reason}")
             continue
         key = (lesson.phase, lesson.trigger.casefold(), lesson.strategy.casefold(), item.kind)

@@ -103,6 +103,7 @@ class Lesson(BaseModel):
     phase: MemoryPhase
     trigger: str
     strategy: str
+    avoid: bool = False  # a lesson of what not to do (shown "avoid: …"; else "do: …")
 
 
 class MemoryRetriever(Protocol):

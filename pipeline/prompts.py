@@ -216,7 +216,10 @@ def lessons_section(heading: str, lessons: list[Lesson]) -> Section:
     """Lessons were distilled from untrusted posts, so they travel as marked data too."""
     if not lessons:
         return Section(heading, "(none yet)")
-    listed = "\n".join(f"- [{m.id}] when {m.trigger}: {m.strategy}" for m in lessons)
+    listed = "\n".join(
+        f"- [{m.id}] {'avoid' if m.avoid else 'do'}: {m.strategy} (when {m.trigger})"
+        for m in lessons
+    )
     return Section(heading, listed, "lessons")
 
 

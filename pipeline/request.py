@@ -32,8 +32,9 @@ class NoteRequest(BaseModel):
         default=False,
         description="whether a moderator vouches for the requester (a Slack moderator or "
         "member of a moderators' user group, a Discord moderator role) or the operator asked "
-        "(the CLI, a configured watch): only such requesters' episodes count as support that "
-        "activates a lesson, so two plain accounts sending one post activate nothing",
+        "(the CLI): only such requesters' episodes count as support that activates a lesson, "
+        "so two plain accounts sending one post activate nothing, and nor do two watches (a "
+        "scanned post carries no vouch)",
     )
     reply_to: ReplyTarget = Field(default_factory=ReplyTarget)
     key: str | None = Field(

@@ -13,6 +13,7 @@ from adapters.sqlstore.episodes import episode
 from adapters.sqlstore.tables import EpisodeRow, FeedbackRow, StepRow, SubmissionRow, utcnow
 from memory.models import UtilityMode
 from memory.ports import FinishedEpisode, PendingVote, StepView, Vote
+from pipeline.desk.episode import CROWD_PLATFORM
 from pipeline.trajectory import EpisodeStatus
 
 FINISHED = (EpisodeStatus.NOTED, EpisodeStatus.ABSTAINED)
@@ -94,7 +95,11 @@ class SqlEpisodeFeed:
                     StepView(phase=s.phase, action=s.action, observation=s.observation)
                     for s in steps
                 ],
-                votes=[Vote(vote=v.vote, reason=v.reason) for v in votes if v.moderator],
+                votes=[
+                    Vote(vote=v.vote, reason=v.reason, crowd=v.platform == CROWD_PLATFORM)
+                    for v in votes
+                    if v.moderator
+                ],
                 crowd_verdict=submission.status if submission else None,
             )
 

@@ -57,10 +57,22 @@ def add_parser(sub: Subparsers) -> None:
 
 def _item_line(item: MemoryItem) -> str:
     return (
-        f"{item.id:>5}  {item.phase.value:<20} {item.status.value:<11} "
+        f"{item.id:>5}  {item.phase.value:<20} {item.kind.value:<7} {item.status.value:<11} "
         f"{item.support:>3} {item.uses:>5} {item.votes_up:>3}/{item.votes_down:<3} "
         f"{textwrap.shorten(item.trigger, 50)}"
     )
+
+
+async def _standing_line(memory: ExperienceMemory, item: MemoryItem) -> str:
+    """Who supports it and why it is provisional (#57), under its line."""
+    from memory.experience import CONTEST
+    from memory.support import standing_reason
+
+    contested = False
+    if item.status == LessonStatus.PROVISIONAL and item.id is not None:
+        changes = [a.action for a in await memory.store.audit(item.id) if a.action != "vote"]
+        contested = bool(changes) and changes[-1] == CONTEST
+    return "       " + standing_reason(item, memory.policy, contested)
 
 
 async def show_verdicts(store: EpisodeRepository, episodes: list[int]) -> None:
@@ -97,8 +109,11 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
                 MemoryPhase(args.phase) if args.phase else None,
                 LessonStatus(args.status) if args.status else None,
             )
-            print(f"{'id':>5}  {'phase':<20} {'status':<11} sup  uses  up/dn trigger")
-            print("\n".join(_item_line(i) for i in reversed(items)) or "No lessons yet.")
+            print(f"{'id':>5}  {'phase':<20} {'kind':<7} {'status':<11} sup  uses  up/dn trigger")
+            for i in reversed(items):
+                print(_item_line(i) + "\n" + await _standing_line(memory, i))
+            if not items:
+                print("No lessons yet.")
             return EXIT_OK
         if command == "stats":
             items = await store.items()
@@ -165,7 +180,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
                     rationale=current.rationale,
                 )
             )
-            if (reason := rejection_reason(edited)) is not None:
+            if (reason := rejection_reason(edited, kind=current.kind)) is not None:
                 print(f"evonote: the edited lesson is refused: {reason}", file=sys.stderr)
                 return EXIT_INPUT
             for key in ("trigger", "strategy"):

@@ -43,6 +43,9 @@ def test_a_lesson_learned_from_one_post_guides_the_next(
     assert "evidence_acquisition" in out
     assert "posts claiming a vaccine causes a chronic" in out
     assert "provisional" in out  # one requester's support: in no prompt until approved
+    # its kind, who supports it and why it is provisional (#57)
+    assert " improve " in out
+    assert "supported by cli:cli; provisional: 1 of 2 vouched supporters" in out
     assert run(capsys, "memory", "approve", "1")[0] == 0
 
     app_env.requests.clear()
@@ -52,8 +55,8 @@ def test_a_lesson_learned_from_one_post_guides_the_next(
         r for r in app_env.requests if r["response_format"]["json_schema"]["name"] == "AgentTurn"
     )
     assert (
-        "[1] when posts claiming a vaccine causes a chronic condition"
-        in (agent["messages"][1]["content"])
+        "[1] do: search the health agency's vaccine safety pages before news coverage (when "
+        "posts claiming a vaccine causes a chronic condition)" in (agent["messages"][1]["content"])
     )
     assert json.loads(out)["steps"][0]["phase"] == "claim_analysis"
     code, out, _ = run(capsys, "episodes", "show", "2", "--json")

@@ -10,7 +10,9 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 from tweepy.asynchronous import AsyncClient
 
+from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.episodes import EpisodeStore
+from adapters.sqlstore.tables import EpisodeRow
 from adapters.sqlstore.watch import WatchStore
 from adapters.x.watch import XWatchFeed
 from bot.watch import WatchScanner
@@ -109,6 +111,10 @@ async def test_new_health_posts_are_queued_once(
     rows = [await store.get(i) for i in first]
     assert [r.post.post_id for r in rows if r] == ["501", "502", "601"]  # oldest first
     assert {r.source for r in rows if r} == {"x_watch"}
+    # a scanned post carries no vouch (#57): two watches activated an attacker's lesson
+    async with sessions_of(engine)() as session:
+        vouched = [(await session.get(EpisodeRow, i)).requester_vouched for i in first]  # type: ignore[union-attr]
+    assert vouched == [False, False, False]
     assert rows[0] is not None and rows[0].post_ref == "https://x.com/healthguru/status/501"
     assert len(screen.seen) == 4  # the pasta post was screened out
     state = await WatchStore(engine).get("account:healthguru")

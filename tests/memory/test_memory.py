@@ -94,25 +94,36 @@ async def test_a_lesson_unlike_the_post_reaches_no_prompt_however_small_the_memo
     assert await floorless.retrieve(WRITING, "knee surgery helps arthritis pain", k=4)
 
 
-async def test_a_lesson_merges_only_with_a_lesson_of_the_same_kind(
+async def test_a_lesson_learned_as_the_opposite_kind_is_contested_not_stored_twice(
     engine: AsyncEngine,
 ) -> None:
+    """#57: `memory list` showed two identical lessons, one avoid and one improve. The same way
+    of working learned as a "do" and as an "avoid" is one lesson, contested: it goes back to
+    provisional (out of every prompt) with no support from the avoid, until a moderator
+    approves it again."""
     memory = await memory_on(engine)
     trigger, strategy = "posts claiming garlic cures flu", "quote the first study found"
     improve, _ = await memory.add_or_reinforce(lesson(EVIDENCE, trigger, strategy), "t")
-    avoid, merged = await memory.add_or_reinforce(
-        MemoryItem(phase=EVIDENCE, trigger=trigger, strategy=strategy, kind=LessonKind.AVOID),
+    assert improve.status == LessonStatus.ACTIVE
+    contested, merged = await memory.add_or_reinforce(
+        MemoryItem(
+            phase=EVIDENCE,
+            trigger=trigger,
+            strategy=strategy,
+            kind=LessonKind.AVOID,
+            source_episodes=[9],
+        ),
         "t",
     )
-    assert not merged
-    assert avoid.id != improve.id and avoid.kind == LessonKind.AVOID
-    again, merged = await memory.add_or_reinforce(
-        MemoryItem(phase=EVIDENCE, trigger=trigger, strategy=strategy, kind=LessonKind.AVOID),
-        "t",
-    )
-    assert merged and again.id == avoid.id and again.support == 2
-    stored = {item.id: item for item in await memory.store.items()}
-    assert stored[improve.id].support == 1
+    assert merged and contested.id == improve.id and contested.kind == LessonKind.IMPROVE
+    assert contested.status == LessonStatus.PROVISIONAL and contested.support == 1
+    assert 9 in contested.source_episodes  # votes on the contesting episode now reach it
+    assert len(await memory.store.items()) == 1
+    assert await memory.retrieve(EVIDENCE, trigger, k=4) == []
+    actions = [a.action for a in await memory.store.audit(improve.id or 0)]
+    assert actions[-1] == "contest"
+    again, merged = await memory.add_or_reinforce(lesson(EVIDENCE, trigger, strategy), "t")
+    assert merged and again.id == improve.id and again.support == 2  # same kind: reinforced
 
 
 async def test_near_duplicates_reinforce_instead_of_adding(engine: AsyncEngine) -> None:
@@ -673,7 +684,7 @@ async def test_a_late_down_vote_rejudges_and_teaches_what_to_avoid(engine: Async
                     {
                         "phase": "note_writing",
                         "trigger": "notes about claims that health agencies have addressed",
-                        "strategy": "cite the health agency's own page rather than a blog post",
+                        "strategy": "citing a blog post rather than the health agency's own page",
                         "rationale": "a moderator rejected a note that cited a blog",
                     }
                 ]
@@ -702,7 +713,7 @@ async def test_a_late_down_vote_rejudges_and_teaches_what_to_avoid(engine: Async
     assert after[learned.id].votes_down == 1  # the lesson learned from the voted episode
     avoid = [i for i in after.values() if i.kind == LessonKind.AVOID]
     assert [i.strategy for i in avoid] == [
-        "cite the health agency's own page rather than a blog post"
+        "citing a blog post rather than the health agency's own page"
     ]  # distilled from the moderator's reason, as what to avoid
 
 

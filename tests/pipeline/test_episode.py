@@ -702,8 +702,8 @@ async def test_lessons_are_retrieved_per_phase_and_their_ids_kept() -> None:
         MemoryPhase.NOTE_WRITING,
     ]
     assert outcome.memory_ids == [1, 2, 3]
-    assert "[1] when vaccine posts" in prompts[0]
-    assert "[2] when vaccine posts" in prompts[1] and "[3]" in prompts[1]
+    assert "[1] do: prefer health agency pages (when vaccine posts)" in prompts[0]
+    assert "[2] do: prefer health agency pages" in prompts[1] and "[3]" in prompts[1]
 
 
 async def test_progress_is_reported_through_the_phases() -> None:

@@ -31,7 +31,7 @@ from tests.fakes.embedder import HashingEmbedder
 from tests.fakes.policy import DEFAULTS, ResearchPolicy
 from tests.fakes.ports import FakeChatModel, FakeWeb, health_pages
 
-AVOID = "cite the studies themselves rather than a page that only mentions them"
+AVOID = "citing a page that only mentions the studies rather than the studies themselves"
 TAGS = [
     {"bucket": "left", "not_helpful_tag_counts": {"tag_name": "sources_missing", "tag_count": 4}},
     {"bucket": "right", "not_helpful_tag_counts": {"tag_name": "incorrect", "tag_count": 2}},
@@ -150,4 +150,6 @@ async def test_what_x_raters_find_teaches_the_next_similar_post(engine: AsyncEng
     await EpisodeRunner(
         model=FakeChatModel(seen), search=web, reader=web, memory=memory, budget=EvidenceBudget()
     ).run(Post(text="The studies on vaccines and autism are hidden from parents"))
-    assert prompts and all(AVOID in p for p in prompts)
+    # … as what to avoid, in the untrusted lessons block (#57: the kind was not shown)
+    assert prompts and all(f"avoid: {AVOID}" in p for p in prompts)
+    assert all(p.index(f"avoid: {AVOID}") > p.index("<untrusted_lessons>") for p in prompts)
