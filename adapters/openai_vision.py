@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import openai
 
 from pipeline.errors import ModelTimeout, ModelUnavailable
+from pipeline.prompt_sections import Section, sectioned
 from pipeline.prompts import CAPTION_SYSTEM
 
 MEDIA_HOSTS = frozenset({"pbs.twimg.com", "video.twimg.com", "ton.twimg.com"})
@@ -34,7 +35,7 @@ class OpenAICaptioner:
             {
                 "role": "user",
                 "content": [
-                    {"type": "text", "text": f"The post says (untrusted): {post_text[:1000]}"},
+                    {"type": "text", "text": sectioned(Section("Post", post_text[:1000], "post"))},
                     {"type": "image_url", "image_url": {"url": image_url}},
                 ],
             },

@@ -10,16 +10,23 @@ import functools
 import json
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import tldextract
+
+from pipeline.page_kind import page_kind
 
 TIER_NAMES = {4: "official", 3: "scholarly", 2: "news/reference", 1: "other"}
 
 _TABLE = json.loads((Path(__file__).with_name("source_tiers.json")).read_text(encoding="utf-8"))
 _DOMAINS: dict[str, int] = _TABLE["domain_tiers"]
 _SUFFIXES: dict[str, int] = _TABLE["suffix_tiers"]
+# Domains that earned standing on data nobody here wrote (`python -m bench.standing --write`):
+# tier 2 unless listed higher.
+MEASURED_FILE = Path(__file__).with_name("standing_measured.json")
+MEASURED: dict[str, int] = json.loads(MEASURED_FILE.read_text(encoding="utf-8"))["domains"]
+MEASURED_TIER = 2
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
 
@@ -34,12 +41,37 @@ def registrable_domain(url: str) -> str:
 _SNAPSHOT = re.compile(r"^https?://web\.archive\.org/web/\d+[a-z_]*/(?P<page>https?://.+)$", re.I)
 
 
+def page_of(url: str) -> str:
+    """The page a Wayback Machine snapshot keeps, or `url` itself."""
+    snapshot = _SNAPSHOT.match(url)
+    return snapshot["page"] if snapshot else url
+
+
 @functools.lru_cache(maxsize=4096)
 def source_tier(url: str) -> int:
-    """The tier of the page's own source; a Wayback Machine snapshot has its page's tier
-    (archive.org keeps what others published: its own tier would be no one's)."""
+    """The tier of the page: its source's, listed or measured (`MEASURED`), and 1 for a page
+    anyone may write, a preprint or a redirect whatever its host (`page_kind`). A Wayback
+    Machine snapshot has its page's tier (archive.org keeps what others published: its own
+    tier would be no one's)."""
     if snapshot := _SNAPSHOT.match(url):
         return source_tier(snapshot["page"])
+    return tier_with(url, MEASURED)
+
+
+def tier_with(url: str, measured: Mapping[str, int]) -> int:
+    """`source_tier` with `measured` as the measured domains (`bench.standing` compares)."""
+    if snapshot := _SNAPSHOT.match(url):
+        return tier_with(snapshot["page"], measured)
+    if page_kind(url) is not None:
+        return 1
+    listed = listed_tier(url)
+    return max(listed, MEASURED_TIER) if registrable_domain(url) in measured else listed
+
+
+def listed_tier(url: str) -> int:
+    """The tier `source_tiers.json` lists for the page's host (1 when it lists none)."""
+    if snapshot := _SNAPSHOT.match(url):
+        return listed_tier(snapshot["page"])
     parts = _EXTRACT(url)
     domain = parts.top_domain_under_public_suffix
     if not domain:
@@ -65,6 +97,11 @@ def quality_score(url: str) -> float:
 # Measured (`bench.rules`): 5 honest AVeriTeC verdicts lose the page code added for them
 # (Healthline, a hospital's site, a tweet, two pages of tier 1 sites); at tier 3, 6.
 STANDING_TIER = 2
+
+
+def has_standing(url: str, measured: Mapping[str, int] = MEASURED) -> bool:
+    """Whether a page is a source of standing: `STANDING_TIER` or above."""
+    return tier_with(url, measured) >= STANDING_TIER
 
 
 def vouches(url: str, named_by_the_post: Collection[str]) -> bool:

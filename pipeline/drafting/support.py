@@ -98,7 +98,7 @@ def support_request(
     unused = unused_terms(context, draft, support) if mark_unused else {}
     # the check judges by the pages that may vouch: never one the post named (`named`)
     sources = [context.evidence[u] for u in context.vouching(draft.action.cited_urls())]
-    return support_messages(context.post, list(draft.sentences), support, sources, unused)
+    return support_messages(list(draft.sentences), support, sources, unused)
 
 
 def cited_for_each(context: DraftContext, draft: Draft) -> dict[int, list[str]]:

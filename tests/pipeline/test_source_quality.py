@@ -21,7 +21,7 @@ from pipeline.source_quality import quality_score, registrable_domain, source_ti
         ("https://www.reuters.com/fact-check/x", 2),
         ("https://en.wikipedia.org/wiki/MMR_vaccine", 2),
         ("https://abcnews.go.com/Health", 2),
-        ("https://www.medrxiv.org/content/x", 2),
+        ("https://www.medrxiv.org/content/x", 1),  # a preprint: no standing (page_kind)
         ("https://naturalnews.com/x", 1),
         ("http://127.0.0.1/admin", 1),
         # a Wayback Machine snapshot is its page's source, not archive.org's

@@ -244,6 +244,20 @@ def test_untrusted_text_enters_a_prompt_one_way() -> None:
         if "quote_untrusted(" in p.read_text(encoding="utf-8")
     ]
     assert quoting == ["pipeline/prompt_sections.py"]
+    # and no message is an f-string of its own: the vision captioner put the post into its
+    # prompt as f"The post says (untrusted): {post_text}", which no test looked at
+    formatted = [
+        f"{p.relative_to(ROOT)}:{node.lineno}"
+        for p in files(*SHIPPED)
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Dict)
+        for key, value in zip(node.keys, node.values, strict=True)
+        if isinstance(key, ast.Constant)
+        and key.value in {"content", "text"}
+        and isinstance(value, ast.JoinedStr)
+        and any(isinstance(v, ast.FormattedValue) for v in value.values)
+    ]
+    assert formatted == []
 
 
 def _imports(path: Path) -> set[str]:

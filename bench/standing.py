@@ -1,0 +1,169 @@
+"""Which sites have standing, measured on data nobody here wrote, and how much of the cost
+corpus it covers.
+
+A registrable domain earns standing (tier 2, "measured") when at least `MIN_SOURCES` distinct
+sources used it, from sets the draft rules are never measured on:
+- notes the 2021 crowd rated Helpful (`../shared/data/birdwatch_2021`, statuses by the
+  project's own scorer: the factorisation and X's first-round rule, `pipeline.forecast`);
+- the helpful human notes of `../shared/data/healthnotes_dev`;
+- the evidence pages fact-checkers used for claims they found *supported* or unprovable
+  (AVeriTeC supported and not-enough-evidence rows, HealthFC supported rows); the refuted,
+  misleading and HealthFC not-enough-information rows are `bench.rules`' cost corpus and are
+  left out, so its coverage is no circle.
+A domain where anyone publishes (`pipeline.page_kind`) earns nothing however often it is used.
+
+    python -m bench.standing [--write]   # --write: pipeline/standing_measured.json
+
+Prints the domains earned, and the coverage: the share of the pages the cost corpus's honest
+verdicts cite (as `bench.rules` cites them) that have standing, by the listed tiers alone and
+with the measured domains.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+from bench.rules import DEFAULT_DATA, HONEST_SETS, honest_rows
+from pipeline.page_kind import page_kind
+from pipeline.source_quality import (
+    MEASURED_FILE,
+    STANDING_TIER,
+    has_standing,
+    listed_tier,
+    page_of,
+    registrable_domain,
+)
+
+SHARED = DEFAULT_DATA.parent
+# Two sources at least: one note or one fact-check is someone's choice; two agree.
+MIN_SOURCES = 2
+HELD_OUT = {
+    "averitec_health_dev.jsonl": {"supported", "nei"},
+    "healthfc_dev.jsonl": {"supported"},
+}
+
+
+def _urls(text: str) -> list[str]:
+    return [w.strip(".,;:()[]<>\"'") for w in text.split() if w.startswith(("http://", "https://"))]
+
+
+def fact_check_sources(data: Path) -> dict[str, set[str]]:
+    """Domain → the held-out claims whose evidence used it."""
+    used: dict[str, set[str]] = defaultdict(set)
+    for file, labels in HELD_OUT.items():
+        for line in (data / file).read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            if row["label"] not in labels:
+                continue
+            for e in row.get("evidence") or []:
+                url = str(e.get("url", ""))
+                if url.startswith(("http://", "https://")):
+                    used[registrable_domain(page_of(url))].add(f"claim:{row['id']}")
+    return used
+
+
+def helpful_note_sources(shared: Path) -> dict[str, set[str]]:
+    """Domain → the helpful notes (2021 crowd by the scorer; HealthNotes) that cited it."""
+    used: dict[str, set[str]] = defaultdict(set)
+    notes = shared / "healthnotes_dev" / "posts.jsonl"
+    for line in notes.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        if row.get("label") == "helpful":
+            for url in _urls(str(row.get("human_note", ""))):
+                used[registrable_domain(page_of(url))].add(f"healthnote:{row['id']}")
+    for note_id, summary in _helpful_2021(shared / "birdwatch_2021"):
+        for url in _urls(summary):
+            used[registrable_domain(page_of(url))].add(f"note:{note_id}")
+    return used
+
+
+def _helpful_2021(folder: Path) -> list[tuple[str, str]]:
+    """(noteId, summary) of the 2021 notes the scorer rates Helpful."""
+    from adapters.community_notes_tsv import only_notes, read_note_ids, read_ratings
+    from pipeline.forecast.factorisation import fit
+    from pipeline.forecast.ratings import official_preprocessing
+    from pipeline.forecast.scoring import NoteStatus, first_round_status
+
+    notes_tsv = folder / "notes-00000.tsv"
+    table = official_preprocessing(
+        only_notes(
+            read_ratings(folder / "ratings-00000.tsv"),
+            read_note_ids(notes_tsv, misleading_only=True),
+        )
+    )
+    model = fit(table, seed=0)
+    helpful = {
+        table.note_ids[i]
+        for i, (b, f) in enumerate(zip(model.note_intercept, model.note_factor, strict=True))
+        if first_round_status(float(b), float(f)) is NoteStatus.HELPFUL
+    }
+    csv.field_size_limit(sys.maxsize)
+    with notes_tsv.open(encoding="utf-8", newline="") as f:
+        rows = csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
+        return [(r["noteId"], r.get("summary") or "") for r in rows if r["noteId"] in helpful]
+
+
+def measured_domains(shared: Path, data: Path) -> dict[str, int]:
+    """Domain → how many distinct sources used it, for those that earn standing."""
+    used = fact_check_sources(data)
+    for domain, sources in helpful_note_sources(shared).items():
+        used[domain] |= sources
+    return {
+        d: len(s)
+        for d, s in sorted(used.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+        if len(s) >= MIN_SOURCES and page_kind(f"https://{d}/") is None
+    }
+
+
+def coverage(data: Path, measured: dict[str, int]) -> list[str]:
+    """Of the pages the cost corpus's honest verdicts cite, the share with standing: by the
+    listed tiers alone, and with `measured`; and the verdicts none of whose pages has it."""
+    lines = []
+    for file, labels in HONEST_SETS.items():
+        rows = list(honest_rows(data / file, labels))
+        cited = [u for r in rows for u in r.cited]
+        listed = sum(listed_tier(u) >= STANDING_TIER and page_kind(u) is None for u in cited)
+        now = sum(has_standing(u, measured) for u in cited)
+        alone = sum(not any(has_standing(u, measured) for u in r.cited) for r in rows)
+        lines.append(
+            f"{file.split('_')[0]}: {len(cited)} pages cited by {len(rows)} verdicts; with "
+            f"standing by the listed tiers {listed} ({100 * listed / len(cited):.1f}%), with "
+            f"the measured domains {now} ({100 * now / len(cited):.1f}%); verdicts citing no "
+            f"page of standing: {alone}"
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--write", action="store_true", help=f"write {MEASURED_FILE.name}")
+    args = parser.parse_args(argv)
+    if not args.data.is_dir():
+        print(f"no evidence_claims at {args.data} (see --data)", file=sys.stderr)
+        return 2
+    measured = measured_domains(args.data.parent, args.data)
+    print(f"{len(measured)} domains used by {MIN_SOURCES}+ held-out sources earn standing:")
+    print(", ".join(f"{d} {n}" for d, n in list(measured.items())[:40]), "…")
+    for line in coverage(args.data, measured):
+        print(line)
+    if args.write:
+        about = (
+            f"Generated by `python -m bench.standing --write`: registrable domains used by "
+            f"{MIN_SOURCES}+ distinct held-out sources (2021 notes the crowd rated Helpful, "
+            "HealthNotes' helpful notes, fact-checkers' evidence for supported claims); each "
+            "has tier 2 unless listed higher. Never edit by hand."
+        )
+        body = {"_about": about, "min_sources": MIN_SOURCES, "domains": measured}
+        MEASURED_FILE.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+        print(f"written: {MEASURED_FILE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
