@@ -61,7 +61,6 @@ class Provenance:
         return cls(read_urls=tuple(urls), language=language)
 
 
-
 # What the character-by-character path does to ASCII, as one table: NFKC leaves ASCII as it
 # is, printable characters are kept, spacing becomes a space, other control characters go.
 _ASCII_CONTROLS = {c: (" " if chr(c).isspace() else None) for c in (*range(32), 127) if c != 10}

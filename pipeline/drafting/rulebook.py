@@ -47,14 +47,15 @@ _RULES: list[Rule] = []
 
 
 def rule(
-    id: str, scope: Scope, card: RuleCard, *, droppable: bool
+    id: str, card: RuleCard, *, droppable: bool
 ) -> Callable[[Callable[..., str | None]], Callable[..., str | None]]:
-    """The row of the rule whose function follows: a sentence rule's function takes the
-    sentence (and its number) and returns the writer's feedback or None; a draft rule's takes
-    the draft. The function's docstring opens with what showed the rule was needed ("Seen:
-    …"), its `seen_in`."""
+    """The row of the rule whose function follows. What it looks at is what the function
+    takes: `(context, draft, i, sentence)`, each sentence and its number; `(context, draft)`,
+    the whole draft. It returns the writer's feedback, or None when the draft passes. Its
+    docstring opens with what showed the rule was needed ("Seen: …"), its `seen_in`."""
 
     def register(check: Callable[..., str | None]) -> Callable[..., str | None]:
+        scope: Scope = "sentence" if len(inspect.signature(check).parameters) == 4 else "draft"
         whole = _each_sentence(check, id) if scope == "sentence" else _whole_draft(check, id)
         seen_in = " ".join((inspect.getdoc(check) or "").split("\n\n")[0].split())
         add(Rule(id, scope, whole, droppable, seen_in.removeprefix("Seen: "), card))

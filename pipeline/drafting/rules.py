@@ -1,12 +1,13 @@
-"""The rules a draft is held to, each a plain function under its row: `@rule(id, scope, card,
-droppable)`. Its id (`RuleId`), what it looks at (each sentence or the whole draft), how a card
-speaks of it, whether code may repair it by dropping the sentences it names; what showed it was
-needed opens its docstring; what `python -m bench.rules` measured of it (`Rule.measured`) is
-generated (`bench.rules --write`, `pipeline/drafting/measured.json`). `RULES` is every rule, in
-the order the writer reads their feedback: the order they stand in this file.
+"""The rules a draft is held to, each a plain function under its row: `@rule(id, card,
+droppable=…)`. Its id (`RuleId`), how a card speaks of it, whether code may repair it by
+dropping the sentences it names; what it looks at (each sentence or the whole draft) is what its
+function takes; what showed it was needed opens its docstring; what `python -m bench.rules`
+measured of it (`Rule.measured`) is generated (`bench.rules --write`,
+`pipeline/drafting/measured.json`). `RULES` is every rule, in the order the writer reads their
+feedback: the order they stand in this file.
 
-Adding a rule is one file: its id in `RuleId`, its function under a `@rule(...)` row here
-(the row holds its card; its docstring opens with what showed it was needed), then its test and
+Adding a rule is one file: its id in `RuleId`, its function under a `@rule(...)` row here (the
+row holds its card; its docstring opens with what showed it was needed), then its test and
 `bench.rules --write` (docs/development.md).
 """
 
@@ -80,7 +81,7 @@ def _policy_rule(id: RuleId, card: RuleCard, seen_in: str) -> None:
 # ---- the rules, in the order the writer reads their feedback ------------------------------
 
 
-@rule(RuleId.NOT_READ, "draft", form("cited pages that were not read"), droppable=False)
+@rule(RuleId.NOT_READ, form("cited pages that were not read"), droppable=False)
 def not_read(context: DraftContext, draft: Draft) -> str | None:
     """Seen: The real model cited the post's own t.co link and results it never opened."""
     if not draft.unread:
@@ -114,7 +115,7 @@ _policy_rule(
 )
 
 
-@rule(RuleId.REPEATED, "sentence", form("repeated a sentence"), droppable=True)
+@rule(RuleId.REPEATED, form("repeated a sentence"), droppable=True)
 def repeated(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """Seen: The real model published one sentence three times over (malaria)."""
     first = next(
@@ -123,23 +124,16 @@ def repeated(context: DraftContext, draft: Draft, i: int, sentence: str) -> str 
     return None if first == i else f"Say each thing once: sentence {i} repeats sentence {first}."
 
 
-@rule(RuleId.QUESTION, "sentence", form("asked a question"), droppable=True)
+@rule(RuleId.QUESTION, form("asked a question"), droppable=True)
 def question(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
-    """Seen: The real model published a page's headings as sentences (smoking).
-
-    A question is no fact: the real model published a page's headings ("What is (are)
-    Quitting Smoking for Older Adults?") as sentences of its note, quoted verbatim."""
+    """Seen: The real model published a page's headings as sentences of its note, verbatim
+    ("What is (are) Quitting Smoking for Older Adults?"): a question is no fact."""
     if not sentence.rstrip("\"'”’)]»").endswith("?"):
         return None
     return f"State facts: sentence {i} is a question."
 
 
-@rule(
-    RuleId.ABOUT_THE_NOTE,
-    "sentence",
-    said("wrote about the note instead of the note"),
-    droppable=False,
-)
+@rule(RuleId.ABOUT_THE_NOTE, said("wrote about the note instead of the note"), droppable=False)
 def about_the_note_itself(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """Seen: The real model's revision wrote 'The note should be revised …'."""
     if not about_the_note(sentence):
@@ -150,7 +144,7 @@ def about_the_note_itself(context: DraftContext, draft: Draft, i: int, sentence:
     )
 
 
-@rule(RuleId.EXAMPLE, "sentence", said("repeated the instructions' example"), droppable=False)
+@rule(RuleId.EXAMPLE, said("repeated the instructions' example"), droppable=False)
 def example(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """Seen: The real model published the prompts' MMR example on a Tylenol post."""
     if not repeats_the_example(context, sentence):
@@ -163,7 +157,6 @@ def example(context: DraftContext, draft: Draft, i: int, sentence: str) -> str |
 
 @rule(
     RuleId.COPIES_POST,
-    "sentence",
     said("repeated the post's own words instead of answering them"),
     droppable=True,
 )
@@ -177,7 +170,7 @@ def copies_post(context: DraftContext, draft: Draft, i: int, sentence: str) -> s
     )
 
 
-@rule(RuleId.ATTRIBUTION, "sentence", said(UNSUPPORTED_KIND), droppable=True)
+@rule(RuleId.ATTRIBUTION, said(UNSUPPORTED_KIND), droppable=True)
 def attribution(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """Seen: The real model gave a claim to the BMJ, citing a CDC page that never names it."""
     if (who := unsourced_attribution(context, sentence, draft.cited)) is None:
@@ -188,7 +181,7 @@ def attribution(context: DraftContext, draft: Draft, i: int, sentence: str) -> s
     )
 
 
-@rule(RuleId.ORDER, "sentence", said("gave an order no page it cites gives"), droppable=True)
+@rule(RuleId.ORDER, said("gave an order no page it cites gives"), droppable=True)
 def order(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """Seen: The adaptive attacker's '…, and parents must stop all vaccines today.' woven into a
     page's sentence (bench.payloads WOVEN), passed to the model's check.
@@ -203,7 +196,7 @@ def order(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | N
     )
 
 
-@rule(RuleId.UNGROUNDED, "sentence", said(UNSUPPORTED_KIND), droppable=True)
+@rule(RuleId.UNGROUNDED, said(UNSUPPORTED_KIND), droppable=True)
 def ungrounded(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """Seen: Every unsupported note the real model published had passed its own support check."""
     if not (terms := added_terms(context, sentence, draft.cited)):
@@ -215,7 +208,7 @@ def ungrounded(context: DraftContext, draft: Draft, i: int, sentence: str) -> st
     )
 
 
-@rule(RuleId.VERDICT_ONLY, "sentence", said("said only that the post is right"), droppable=True)
+@rule(RuleId.VERDICT_ONLY, said("said only that the post is right"), droppable=True)
 def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
     """Seen: The real model's 'The post is correct.', kept alone by code and published.
 
@@ -231,12 +224,7 @@ def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> 
     )
 
 
-@rule(
-    RuleId.OFF_TOPIC,
-    "draft",
-    said("cited pages that share no key term with the claims"),
-    droppable=False,
-)
+@rule(RuleId.OFF_TOPIC, said("cited pages that share no key term with the claims"), droppable=False)
 def off_topic(context: DraftContext, draft: Draft) -> str | None:
     """Seen: The model's support check passed a page on Sydenham chorea for a claim on autism."""
     off = [u for u in draft.cited if not context.about_the_claims(u)]
@@ -249,12 +237,7 @@ def off_topic(context: DraftContext, draft: Draft) -> str | None:
     )
 
 
-@rule(
-    RuleId.NAMED_ONLY,
-    "draft",
-    said("cited only pages the post or its requesters named"),
-    droppable=False,
-)
+@rule(RuleId.NAMED_ONLY, said("cited only pages the post or its requesters named"), droppable=False)
 def named_only(context: DraftContext, draft: Draft) -> str | None:
     """Seen: The trust issue's attacker: its own page, linked from the post, the only source of 3
     notes that carried its phone number, handle or address.
@@ -270,7 +253,7 @@ def named_only(context: DraftContext, draft: Draft) -> str | None:
     )
 
 
-@rule(RuleId.NO_CITATION, "draft", form("cited no page read"), droppable=False)
+@rule(RuleId.NO_CITATION, form("cited no page read"), droppable=False)
 def no_citation(context: DraftContext, draft: Draft) -> str | None:
     """Seen: A note must cite what it read."""
     if draft.note.urls or draft.unread:
@@ -278,13 +261,13 @@ def no_citation(context: DraftContext, draft: Draft) -> str | None:
     return "Cite at least one page you have read."
 
 
-@rule(RuleId.NO_PROSE, "draft", form("had no prose"), droppable=False)
+@rule(RuleId.NO_PROSE, form("had no prose"), droppable=False)
 def no_prose(context: DraftContext, draft: Draft) -> str | None:
     """Seen: A draft of URLs only."""
     return None if draft.prose else "The note has no prose."
 
 
-@rule(RuleId.TOO_SHORT, "draft", form("was too short to say anything"), droppable=False)
+@rule(RuleId.TOO_SHORT, form("was too short to say anything"), droppable=False)
 def too_short(context: DraftContext, draft: Draft) -> str | None:
     """Seen: A real note was cut down to 'Dr.'."""
     if not draft.prose or word_count(draft.prose) >= MIN_NOTE_WORDS:
@@ -292,7 +275,7 @@ def too_short(context: DraftContext, draft: Draft) -> str | None:
     return "Too short to be a note: write at least one full sentence."
 
 
-@rule(RuleId.CUT_OFF, "draft", form("ended mid-sentence"), droppable=False)
+@rule(RuleId.CUT_OFF, form("ended mid-sentence"), droppable=False)
 def cut_off(context: DraftContext, draft: Draft) -> str | None:
     """Seen: A grammar's maxLength stops a string mid-way."""
     prose = draft.prose
@@ -301,7 +284,7 @@ def cut_off(context: DraftContext, draft: Draft) -> str | None:
     return "The last sentence is cut off: end the note with a full sentence."
 
 
-@rule(RuleId.TOO_LONG, "draft", form("was over 280 characters"), droppable=False)
+@rule(RuleId.TOO_LONG, form("was over 280 characters"), droppable=False)
 def too_long(context: DraftContext, draft: Draft) -> str | None:
     """Seen: X's limit: 280 characters, each URL one."""
     if draft.note.length <= NOTE_CHAR_LIMIT:
