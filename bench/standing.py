@@ -10,7 +10,8 @@ sources used it, from sets the draft rules are never measured on:
   (AVeriTeC supported and not-enough-evidence rows, HealthFC supported rows); the refuted,
   misleading and HealthFC not-enough-information rows are `bench.rules`' cost corpus and are
   left out, so its coverage is no circle.
-A domain where anyone publishes (`pipeline.page_kind`) earns nothing however often it is used.
+A page anyone may write, a preprint or a redirect (`pipeline.page_kind`) counts for nothing:
+only sources' pages of no such kind count for their domain.
 
     python -m bench.standing [--write]   # --write: pipeline/standing_measured.json
 
@@ -62,7 +63,7 @@ def fact_check_sources(data: Path) -> dict[str, set[str]]:
                 continue
             for e in row.get("evidence") or []:
                 url = str(e.get("url", ""))
-                if url.startswith(("http://", "https://")):
+                if url.startswith(("http://", "https://")) and page_kind(page_of(url)) is None:
                     used[registrable_domain(page_of(url))].add(f"claim:{row['id']}")
     return used
 
@@ -75,10 +76,12 @@ def helpful_note_sources(shared: Path) -> dict[str, set[str]]:
         row = json.loads(line)
         if row.get("label") == "helpful":
             for url in _urls(str(row.get("human_note", ""))):
-                used[registrable_domain(page_of(url))].add(f"healthnote:{row['id']}")
+                if page_kind(page_of(url)) is None:
+                    used[registrable_domain(page_of(url))].add(f"healthnote:{row['id']}")
     for note_id, summary in _helpful_2021(shared / "birdwatch_2021"):
         for url in _urls(summary):
-            used[registrable_domain(page_of(url))].add(f"note:{note_id}")
+            if page_kind(page_of(url)) is None:
+                used[registrable_domain(page_of(url))].add(f"note:{note_id}")
     return used
 
 
@@ -116,7 +119,7 @@ def measured_domains(shared: Path, data: Path) -> dict[str, int]:
     return {
         d: len(s)
         for d, s in sorted(used.items(), key=lambda kv: (-len(kv[1]), kv[0]))
-        if len(s) >= MIN_SOURCES and page_kind(f"https://{d}/") is None
+        if len(s) >= MIN_SOURCES
     }
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from enum import StrEnum
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 import tldextract
 
@@ -20,7 +20,7 @@ _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 class PageKind(StrEnum):
     """Why a page has no standing of its own (`page_kind`)."""
 
-    USER_PAGE = "a user or talk page"
+    USER_PAGE = "a wiki's page that is not an article as it stands (a user or talk page)"
     PERSONAL = "a personal page"
     COMMENT = "a comment or rapid response"
     BLOG = "a blog platform's post"
@@ -28,6 +28,7 @@ class PageKind(StrEnum):
     PREPRINT = "a preprint, not yet reviewed"
     HOSTED = "a file host's or an archive's copy"
     REDIRECT = "an address that points elsewhere"
+    SEARCH = "a search page, a list of other pages"
 
 
 # Registrable domains where anyone publishes: what a page there says is its author's alone.
@@ -59,18 +60,38 @@ _SHORTENERS = frozenset(
     ow.ly buff.ly is.gd lnkd.in rebrand.ly shorturl.at
     cutt.ly tiny.cc rb.gy s.id t.ly v.gd bl.ink short.io dlvr.it""".split()
 )
-# A wiki's pages about people and discussions, not its articles: User:, User talk:, Talk:,
-# and any namespace's talk page ("Wikipedia talk:"), in the wiki's path or its title query.
-_WIKI_PERSONAL = re.compile(r"(?:^|[/=])(?:user|user[_ ]talk|talk|[a-z]+[_ ]talk):", re.I)
-# Personal pages on an institution's host: /~name, people.host, users.host, homepages.host.
-_PERSONAL_HOST = re.compile(r"^(?:people|users?|homepages?|home|personal|staff|faculty)\.")
-_PERSONAL_PATH = re.compile(r"/~|/%7e|^/(?:people|users?|staff|~)/[^/]+/?", re.I)
-# Comments and rapid responses: a journal's letters section is not its reviewed articles.
+# The wikis: only an article, as it stands now, has the wiki's standing. An allowlist, since a
+# wiki's other pages are named in every language (Benutzer:, Utilisateur:, Diskussion:, 利用者:)
+# and any revision can be pinned (?oldid=): `/wiki/<title>` with no namespace and no query.
+_WIKIS = frozenset(
+    """wikipedia.org wikimedia.org wiktionary.org wikibooks.org wikinews.org wikiquote.org
+    wikisource.org wikiversity.org wikivoyage.org wikidata.org""".split()
+)
+_WIKI_ARTICLE = re.compile(r"/wiki/[^:/]+")
+# Personal pages on an institution's host: /~name, people.host, users.host, scholar.host,
+# sites.host; NCBI's My Bibliography and collections.
+_PERSONAL_HOST = re.compile(
+    r"^(?:people|users?|homepages?|home|personal|staff|faculty|scholar|sites|wp|blogs?)\."
+)
+_PERSONAL_PATH = re.compile(
+    r"/~|/%7e|^/(?:people|users?|staff|~)/[^/]+/?|/myncbi/|/sites/myncbi/", re.I
+)
+# Comments, letters and rapid responses: a journal's letters are not its reviewed articles
+# (NEJM's correspondence is `NEJMc…`).
 _COMMENT_PATH = re.compile(
     r"/(?:rapid-responses?|rr|rr-\d+|comments?|responses?|letters?|eletters?|discussion)"
-    r"(?:/|$|-)|#comment|/comment-page-",
+    r"(?:/|$|-)|/comment-page-|/showletters|/nejmc\d",
     re.I,
 )
+_COMMENT_MARK = re.compile(r"comment|letter|response", re.I)
+# A search page lists other pages; a redirect names its target in its query or path, with a
+# scheme or without one (`?url=evil.example`).
+_SEARCH_PATH = re.compile(r"(?:^|/)search(?:[/.]|$)", re.I)
+_POINTING_KEYS = frozenset(
+    """q query term search s p url u uri to target dest destination redirect redirect_to
+    redirect_uri next goto go out link exit continue return returnurl""".split()
+)
+_POINTING_PATH = re.compile(r"(?:^|/)(?:redirect|exit|out|outbound|goto|link|r)(?:[/.]|$)", re.I)
 # An address carrying another address: an open redirect or a tracker, judged by nothing.
 _CARRIED_URL = re.compile(r"(?:https?:|https?%3a|www\.|%2f%2f)", re.I)
 
@@ -79,11 +100,13 @@ _CARRIED_URL = re.compile(r"(?:https?:|https?%3a|www\.|%2f%2f)", re.I)
 def page_kind(url: str) -> PageKind | None:
     """Why the page at `url` has no standing whatever its host, or None when nothing about it
     says so (its host's tier decides)."""
+    if "\\" in url or "%00" in url or "%5c" in url.lower():
+        return PageKind.REDIRECT  # read as one host by a parser, another by a browser
     try:
         parts = urlsplit(url)
     except ValueError:
         return PageKind.REDIRECT
-    host = (parts.hostname or "").lower()
+    host = (parts.hostname or "").lower().rstrip(".")
     if not host or host.replace(".", "").isdigit() or ":" in host:
         return PageKind.REDIRECT  # an address, no name: nothing says whose it is
     domain = _EXTRACT(url).top_domain_under_public_suffix or host
@@ -102,10 +125,15 @@ def page_kind(url: str) -> PageKind | None:
         return PageKind.HOSTED
     if domain in _PREPRINTS:
         return PageKind.PREPRINT
-    if _WIKI_PERSONAL.search(path) or _WIKI_PERSONAL.search(unquote(parts.query)):
+    if domain in _WIKIS and (parts.query or not _WIKI_ARTICLE.fullmatch(path)):
         return PageKind.USER_PAGE
+    if _SEARCH_PATH.search(path) or host.startswith("search."):
+        return PageKind.SEARCH
+    keys = {k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)}
+    if keys & _POINTING_KEYS or _POINTING_PATH.search(path):
+        return PageKind.REDIRECT
     if _PERSONAL_HOST.match(host) or _PERSONAL_PATH.search(parts.path):
         return PageKind.PERSONAL
-    if _COMMENT_PATH.search(path) or "comment" in parts.fragment.lower():
+    if _COMMENT_PATH.search(path) or _COMMENT_MARK.search(parts.fragment + parts.query):
         return PageKind.COMMENT
     return None

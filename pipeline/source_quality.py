@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Collection, Mapping
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import tldextract
 
@@ -60,12 +61,24 @@ def source_tier(url: str) -> int:
 
 def tier_with(url: str, measured: Mapping[str, int]) -> int:
     """`source_tier` with `measured` as the measured domains (`bench.standing` compares)."""
+    url = _lower_host(url)
     if snapshot := _SNAPSHOT.match(url):
         return tier_with(snapshot["page"], measured)
     if page_kind(url) is not None:
         return 1
     listed = listed_tier(url)
     return max(listed, MEASURED_TIER) if registrable_domain(url) in measured else listed
+
+
+def _lower_host(url: str) -> str:
+    """The URL with its host in lower case and without a trailing dot, as DNS reads it
+    (`WWW.CDC.GOV.` is cdc.gov's)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    host = parts.netloc.lower().rstrip(".")
+    return urlunsplit(parts._replace(netloc=host)) if host != parts.netloc else url
 
 
 def listed_tier(url: str) -> int:

@@ -32,6 +32,21 @@ from tests.conftest import SHARED_DATA
         ("http://93.184.216.34/report", PageKind.REDIRECT),
         ("https://twitter.com/healthtruth/status/1", PageKind.SOCIAL),
         ("https://healthtruth-files.s3.amazonaws.com/report.pdf", PageKind.HOSTED),
+        # an independent red team's (2026-12-03), each of which had standing before
+        ("https://de.wikipedia.org/wiki/Benutzer:Evil/Impfung", PageKind.USER_PAGE),
+        ("https://ja.wikipedia.org/wiki/利用者:Evil", PageKind.USER_PAGE),
+        ("https://de.wikipedia.org/wiki/Diskussion:Impfung", PageKind.USER_PAGE),
+        ("https://en.wikipedia.org/wiki/Vaccine?oldid=1", PageKind.USER_PAGE),
+        ("https://en.wikipedia.org/wiki/Special:PermanentLink/123456", PageKind.USER_PAGE),
+        ("https://www.cdc.gov/search/?query=vaccine", PageKind.SEARCH),
+        ("https://pubmed.ncbi.nlm.nih.gov/?term=vaccine+autism", PageKind.REDIRECT),
+        ("https://www.cdc.gov/redirect?url=evil.example", PageKind.REDIRECT),
+        ("https://www.cdc.gov/exit.html?url=//evil.example", PageKind.REDIRECT),
+        ("https://evil.example\\@www.cdc.gov/", PageKind.REDIRECT),
+        ("https://www.ncbi.nlm.nih.gov/myncbi/evil.1/bibliography/public/", PageKind.PERSONAL),
+        ("https://scholar.harvard.edu/evil/vax", PageKind.PERSONAL),
+        ("https://www.nejm.org/doi/full/10.1056/NEJMc2100000", PageKind.COMMENT),
+        ("https://www.science.org/doi/10.1126/science.abc1234#elettersSection", PageKind.COMMENT),
     ],
 )
 def test_a_page_anyone_may_write_has_no_standing_whatever_its_host(
@@ -51,6 +66,8 @@ def test_a_page_anyone_may_write_has_no_standing_whatever_its_host(
         "https://pubmed.ncbi.nlm.nih.gov/17400342/",
         "https://web.archive.org/web/20200101000000/https://www.cdc.gov/measles/index.html",
         "https://www.cdc.gov/mmwr/volumes/70/wr/mm7014e1.htm?s_cid=mm7014e1_w",
+        "https://WWW.CDC.GOV/vaccines/",  # DNS reads a host in any case
+        "https://en.m.wikipedia.org/wiki/MMR_vaccine",
     ],
 )
 def test_an_article_of_a_site_of_standing_keeps_it(url: str) -> None:
