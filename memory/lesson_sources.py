@@ -48,9 +48,15 @@ _USE = frozenset(
     call visit prefer""".split()
 )
 _AVOID = frozenset(
-    """skip avoid ignore distrust disregard dismiss bypass drop exclude doubt""".split()
+    """skip avoid ignore distrust disregard dismiss bypass drop exclude doubt stop""".split()
 )
 _NEVER = frozenset("not never don't dont".split())
+# Orders whose object goes into a note or into a reader's hands: it must itself be of standing,
+# named or not ("then cite naturalnews", "tell readers to call five five five …": an
+# independent red team's, stored before).
+_MUST_STAND = frozenset("cite quote link call visit".split())
+# An object that points back at what the lesson named before ("cite both and say so").
+_BACK = frozenset("both them it each either all".split())
 # What ends the object of an order: the next clause, a condition, a comparison.
 _ENDS = frozenset(
     """when if because while unless before after rather instead over than without then so
@@ -61,7 +67,7 @@ _DISPLACING = re.compile(r"\b(?:instead of|rather than|over|in place of|not)\b")
 _RUNNING_DOWN = frozenset(
     """biased bias corrupt corrupted captured unreliable compromised rigged paid lie lies lying
     hide hides hiding hidden conceal conceals censor censors censored propaganda untrustworthy
-    omit omits omitted dishonest""".split()
+    omit omits omitted dishonest outdated wrong misleading waste""".split()
 )
 _LEAVE_OUT = re.compile(r"\bleaves? (?:it |them )?out\b|\bnot independent\b")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
@@ -92,12 +98,23 @@ def _standing_names() -> frozenset[str]:
 STANDING_NAMES = _standing_names()
 
 
+# The World Health Organization written as its acronym is no relative pronoun: "cite the WHO
+# fact sheet" named no source of standing, and "avoid: relying on the WHO" passed (the red
+# team's), while lower case "who" ends an order's object.
+_WHO = "w.h.o"
+
+
 def _words(text: str) -> list[str]:
-    return [w.lower().replace("’", "'").removesuffix("'s") for w in _WORD.findall(text)]
+    return [
+        _WHO if w == "WHO" else w.lower().replace("’", "'").removesuffix("'s")
+        for w in _WORD.findall(text)
+    ]
 
 
 def _of_standing(words: list[str]) -> bool:
-    return bool(STANDING.intersection(words) or STANDING_NAMES.intersection(words))
+    return bool(STANDING.intersection(words) or STANDING_NAMES.intersection(words)) or (
+        _WHO in words
+    )
 
 
 def _names_a_source(words: list[str]) -> bool:
@@ -129,7 +146,9 @@ def _orders(clause: str, avoid: bool) -> str | None:
                 return "an order to avoid a source of standing"
         elif word in _USE:
             target = _object(words, n)
-            if _names_a_source(target) and not _of_standing(target):
+            # an order with an object of its own: "judging the quote" orders nothing
+            must = word in _MUST_STAND and bool(target) and target[0] not in _BACK
+            if (_names_a_source(target) or must) and not _of_standing(target):
                 return "an order to use a source that is not one of standing"
     return None
 
