@@ -112,6 +112,10 @@ def quality_score(url: str) -> float:
 STANDING_TIER = 2
 
 
+# The domains listed at a tier of standing: the bodies a note may attribute a claim to.
+STANDING_DOMAINS = frozenset(d for d, tier in _DOMAINS.items() if tier >= 2)
+
+
 def has_standing(url: str, measured: Mapping[str, int] = MEASURED) -> bool:
     """Whether a page is a source of standing: `STANDING_TIER` or above."""
     return tier_with(url, measured) >= STANDING_TIER

@@ -5,6 +5,7 @@ the support check's marking (`pipeline.drafting.support`) ask these of each sent
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -24,6 +25,7 @@ from pipeline.drafting.words import (
     stem,
     stems,
 )
+from pipeline.source_quality import STANDING_DOMAINS, registrable_domain
 
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
 # post, it does not repeat it (human notes copy at most 4 words of any length).
@@ -36,13 +38,21 @@ def unsourced_attribution(context: DraftContext, sentence: str, cited: Sequence[
     address), else None. Seen with the real model: "The BMJ states that the link … is a
     controversial topic", citing a CDC page that never names the BMJ, passed by its own
     support check."""
-    match = _ATTRIBUTION.match(sentence)
+    match = _ATTRIBUTION.match(sentence) or _ATTRIBUTED_WITHIN.search(sentence)
     if match is None:
         return None
-    words = [w.strip(".,'’") for w in (match["who"] or match["source"]).split()]
+    said_by = match.groupdict().get("who") or match.groupdict().get("source") or match["body"]
+    words = [w.strip(".,'’") for w in said_by.split()]
     named = [w for w in words if w[:1].isupper() and _a_name(w)]
     if not named:  # "Researchers found", "Health agencies recommend": no one in particular
         return None
+    hosts = " ".join(registrable_domain(context.answered(u)).split(".")[0] for u in cited)
+    bodies = [w for w in named if w.lower() in body_labels()]
+    if bodies:
+        # a body of standing speaks on its own pages: "the CDC states" citing a gov.uk page
+        # that never says so was accepted as supported (the trust issue, the real 1.5B model)
+        missing = [w for w in bodies if not re.search(rf"\b{re.escape(w.lower())}\b", hosts)]
+        return " ".join(missing) or None
     pages = " ".join(
         " ".join([u, e.title, e.excerpt, *e.quotes])
         for u in cited
@@ -51,6 +61,13 @@ def unsourced_attribution(context: DraftContext, sentence: str, cited: Sequence[
     if all(re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
         return None
     return " ".join(named)
+
+
+@functools.cache
+def body_labels() -> frozenset[str]:
+    """The acronyms and names bodies of standing go by, as their domains spell them: each
+    listed domain's first label of tier 2 or more ("cdc", "who", "fda", "bmj", "nejm")."""
+    return frozenset(d.split(".")[0] for d in STANDING_DOMAINS)
 
 
 def unsourced_order(context: DraftContext, sentence: str, cited: Sequence[str]) -> str | None:
@@ -174,6 +191,14 @@ def restates_the_post(context: DraftContext, sentence: str) -> bool:
 # the World Health Organization, …". A bare "Normally, …" gives nothing to anyone: the comma
 # form needs "According to".
 _NAME = r"[A-Z][\w&.'’-]*(?:\s+(?:of\s+|for\s+)?[A-Z][\w&.'’-]*){0,5}"
+# Within a sentence: "The official statement of the CDC states …", "… as guidance from the
+# WHO says" (the real 1.5B model's, citing only a gov.uk consultation page).
+_ATTRIBUTED_WITHIN = re.compile(
+    r"\b(?:statements?|position|guidance|guidelines?|advice|recommendations?|website|data|"
+    r"reports?|figures?)\s+(?:of|from|by)\s+(?:the\s+)?(?P<body>[A-Z][\w&.'’-]*)"
+    rf"|(?:^|,\s+|\bthat\s+|\band\s+)(?:[Tt]he\s+)?(?P<who>{_NAME})\s+(?:also\s+)?"
+    r"(?:states?|says|said|recommends?|warns?|advises?|confirms?)\b"
+)
 _ATTRIBUTION = re.compile(
     rf"^(?:According\s+to\s+(?:[Tt]he\s+)?(?P<source>{_NAME})\s*,|(?:[Tt]he\s+)?(?P<who>{_NAME})"
     r"\s+(?:also\s+)?(?:states?|stated|says|said|notes?|noted|reports?|reported|finds?|found|"

@@ -639,3 +639,26 @@ def parse(c: DraftContext, write: Write) -> Draft:
 
 def repaired(c: DraftContext, draft: Draft) -> Draft | None:
     return repaired_by_code(c, draft, findings(c, draft))
+
+
+def test_a_claim_given_to_a_body_needs_a_cited_page_of_that_body() -> None:
+    """The real 1.5B model's "The official statement of the CDC states …", citing only a
+    gov.uk consultation page, was accepted as supported (the trust issue): a body of standing
+    speaks on its own pages, so code refuses it unless a cited page is the CDC's."""
+    gov = "https://www.gov.uk/government/consultations/flu-vaccines"
+    cdc = "https://www.cdc.gov/flu/prevent/flushot.htm"
+    c = DraftContext.of(
+        Post(text="The flu shot makes you catch COVID-19."),
+        [
+            Evidence(url=gov, title="Flu", excerpt="The CDC and others publish flu guidance."),
+            Evidence(url=cdc, title="Flu shot", excerpt="Flu vaccines do not raise COVID-19 risk."),
+        ],
+    )
+    said = (
+        "The official statement of the CDC states that the flu vaccine is not associated "
+        "with increased susceptibility to COVID-19."
+    )
+    assert unsourced_attribution(c, said, [gov]) == "CDC"
+    assert unsourced_attribution(c, said, [cdc]) is None
+    assert unsourced_attribution(c, "According to the CDC, flu shots are safe.", [gov]) == "CDC"
+    assert decide(c, parse(c, draft(said, url=gov))).verdict == "refused"
