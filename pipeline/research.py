@@ -402,11 +402,15 @@ class Research:
         excerpt = await asyncio.to_thread(
             select_excerpt, page.text, focus, self.s.b.evidence_chars_per_page
         )
+        # the page is where it answered from, after redirects: its standing is that address's
+        # (a university's open redirect to the attacker's page was ranked by the university)
+        answered = page.url.strip() if page.url.strip() not in ("", url) else ""
         evidence = Evidence(
             url=url,
+            final_url=answered,
             title=page.title,
             goal=target.goal,
-            tier=source_tier(url),
+            tier=source_tier(answered or url),
             excerpt=excerpt,
             published=page.published,
         )

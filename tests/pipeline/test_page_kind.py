@@ -95,3 +95,30 @@ def test_the_measured_table_is_the_benchmarks() -> None:
     from bench.standing import measured_domains
 
     assert measured_domains(SHARED_DATA, SHARED_DATA / "evidence_claims") == MEASURED
+
+
+async def test_a_page_is_ranked_where_it_answered_from_after_redirects() -> None:
+    """A university's address that redirected to the attacker's page was ranked by the
+    university (the trust issue): the page read keeps the address that answered
+    (`Evidence.final_url`), and its standing, its tier and whether code may cite it on its
+    own are that address's."""
+    from pipeline.evidence import Page
+    from pipeline.post import Post
+    from tests.fakes.episodes import runner
+    from tests.fakes.policy import ResearchPolicy
+    from tests.fakes.ports import FakeWeb, health_pages
+
+    asked = "https://www.univ.edu/news/measles-vaccine"
+    answered = "https://healthtruth.example/measles-vaccine"
+    pages = health_pages()
+    pages[asked] = Page(
+        url=answered,
+        title="Measles vaccine and autism",
+        text="The measles vaccine causes autism, whatever the agencies say.",
+    )
+    post = Post(text="The measles vaccine causes autism. Don't vaccinate your kids!")
+    outcome = await runner(ResearchPolicy(), FakeWeb(pages)).run(post)
+    read = {e.url: e for e in outcome.evidence}
+    assert asked in read, [e.url for e in outcome.evidence]
+    assert read[asked].final_url == answered and read[asked].tier == 1
+    assert read["https://www.cdc.gov/vaccines/mmr-safety"].final_url == ""
