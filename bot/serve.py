@@ -112,9 +112,21 @@ async def start_metrics(app: App, stack: AsyncExitStack) -> int | None:
     runner = web.AppRunner(app.metrics.app())
     await runner.setup()
     stack.push_async_callback(runner.cleanup)
-    await web.TCPSite(runner, "0.0.0.0", port).start()
+    ops = app.settings.ops
+    await listen(runner, ops.metrics_address, port, "EVONOTE_OPS__METRICS_PORT")
     await refresh_gauges(app)
     return port
+
+
+async def listen(runner: web.AppRunner, address: str, port: int, variable: str) -> None:
+    """Serve `runner` on address:port, or one line naming the variable when it cannot."""
+    try:
+        await web.TCPSite(runner, address, port).start()
+    except OSError as e:
+        raise ConfigurationError(
+            f"{variable}: cannot listen on {address}:{port} ({e.strerror or e}): another "
+            "process holds the port, or the address is not this machine's; choose another"
+        ) from e
 
 
 def digest_job(
@@ -280,7 +292,7 @@ async def start_slack(
         runner = web.AppRunner(slack_http_app(frontend))
         await runner.setup()
         stack.push_async_callback(runner.cleanup)
-        await web.TCPSite(runner, "0.0.0.0", s.port).start()
+        await listen(runner, "0.0.0.0", s.port, "EVONOTE_SLACK__PORT")
 
         async def connect() -> None:  # requests come in already; cards need the Web API
             await slack_refusal(frontend.client.auth_test(), "EVONOTE_SLACK__BOT_TOKEN")
@@ -404,7 +416,9 @@ async def start_role(
         else "no Slack app",
         f"Discord ({state.describe('Discord')})" if discord_bot else "no Discord bot",
         f"{settings.ops.workers} workers" if role == "worker" else "no queue workers",
-        f"metrics on :{metrics_port}/metrics" if metrics_port else "no metrics endpoint",
+        f"metrics on {settings.ops.metrics_address}:{metrics_port}/metrics"
+        if metrics_port
+        else "no metrics endpoint",
     ]
     say(f"serving: {', '.join(parts)}; Ctrl-C stops it")
 
