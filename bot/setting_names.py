@@ -12,6 +12,9 @@ from collections.abc import Mapping
 from pydantic import BaseModel
 
 PREFIX = "EVONOTE_"
+# EVONOTE_ variables that are no setting and read by others: deploy/vllm/serve.sh's (they
+# share the operator's env file) and the test suite's opt-ins.
+OTHERS = ("EVONOTE_VLLM_", "EVONOTE_TEST_")
 
 
 def _section(annotation: object) -> type[BaseModel] | None:
@@ -50,7 +53,7 @@ def unknown_variables(model: type[BaseModel], environ: Mapping[str, str]) -> lis
     problems = []
     for variable in sorted(environ):
         upper = variable.upper()
-        if not upper.startswith(PREFIX) or upper in names:
+        if not upper.startswith(PREFIX) or upper in names or upper.startswith(OTHERS):
             continue
         if any(upper.startswith(m + "__") for m in maps):
             continue

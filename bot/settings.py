@@ -22,6 +22,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from adapters.web import DEFAULT_USER_AGENT
+from bot.database_url import DatabaseUrlError, masked, normalise
 from bot.setting_names import unknown_keys, unknown_variables
 from memory.policy import MemoryPolicy
 from pipeline.budget import EvidenceBudget
@@ -106,7 +107,13 @@ class DatabaseSettings(BaseModel):
             raise ValueError(f"'{dialect}' databases are not supported: use sqlite or postgresql")
         wanted = _ASYNC_DRIVERS[dialect]
         if driver and f"{wanted.split('+')[0]}+{driver}" != wanted:
-            raise ValueError(f"the '{driver}' driver is not async: write {wanted}://{rest[:40]}")
+            shown = masked(rest)[:60]
+            raise ValueError(f"the '{driver}' driver is not async: write {wanted}://{shown}")
+        if dialect != "sqlite":  # a password may hold '@', '/', ':' (SQLite has none)
+            try:
+                rest = normalise(rest)
+            except DatabaseUrlError as e:
+                raise ValueError(str(e)) from e
         return f"{wanted}://{rest}"
 
 
@@ -646,8 +653,19 @@ def _setting_problem(error: Any) -> str:
     if "EVONOTE_" in message:  # a check across settings names them itself
         return message
     given = error.get("input")
-    shown = f" (got {str(given)[:60]!r})" if isinstance(given, str | int | float) else ""
-    return f"{variable}: {error['msg']}{shown}"
+    shown = (
+        f" (got {_shown(variable, given)[:60]!r})" if isinstance(given, str | int | float) else ""
+    )
+    return f"{variable}: {message}{shown}"
+
+
+def _shown(variable: str, given: object) -> str:
+    """A refused value as it may be printed: a URL without its password, a secret not at all."""
+    text = str(given)
+    if any(word in variable for word in ("TOKEN", "SECRET", "PASSWORD", "KEY")):
+        return "***"
+    scheme, sep, rest = text.partition("://")
+    return f"{scheme}{sep}{masked(rest)}" if sep else text
 
 
 class Settings(BaseSettings):

@@ -59,6 +59,8 @@ def test_known_variables_and_free_map_keys_pass() -> None:
         "EVONOTE_LLM__MAX_TOKENS_BY_CALL__AGENTTURN": "600",
         "EVONOTE_BUDGET__PRESET": "paper",
         "EVONOTE_DATA_DIR": "/tmp",
+        "EVONOTE_VLLM_PORT": "8000",  # deploy/vllm/serve.sh's, in the same env file
+        "EVONOTE_TEST_REAL_MODEL": "1",
         "PATH": "/bin",
     }
     assert unknown_variables(Settings, environ) == []
