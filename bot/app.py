@@ -19,6 +19,7 @@ from adapters.local_corpus import LocalCorpus
 from adapters.model_pool import ModelPool
 from adapters.openai_chat import OpenAIChatModel
 from adapters.openai_vision import OpenAICaptioner
+from adapters.request_spool import FileSpool
 from adapters.search.http_backends import BraveSearch, SearxngSearch, SerperSearch, TavilySearch
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
@@ -238,6 +239,11 @@ def make_chat_model(
         max_tokens_for=token_caps(settings),
     )
     return model, client
+
+
+def spool_of(settings: Settings) -> FileSpool:
+    """Where `serve` keeps requests the database cannot take (the data folder: local disk)."""
+    return FileSpool(settings.data_dir.expanduser() / "spool")
 
 
 def prepare_data_dir(settings: Settings) -> None:
@@ -662,7 +668,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             desk=desk,
             # one for the process: the chat front ends, the workers, recovery, the watchlist
             # and the CLI share it (and its bound on requests held while the database is down)
-            cards=NoteDesk(notes, desk),
+            cards=NoteDesk(notes, desk, spool=spool_of(settings) if role == "serve" else None),
             submitter=submitter,
             notes_api=notes_api,
             metrics=metrics,

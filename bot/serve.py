@@ -34,6 +34,7 @@ from bot.connecting import ServiceRefused, ServiceState, say
 from bot.digest import build_digest, post_to_discord, post_to_slack
 from bot.discord.frontend import DiscordFrontend
 from bot.metrics import configure_logging
+from bot.replay import start_replay
 from bot.settings import ConfigurationError, Settings
 from bot.slack.frontend import SlackFrontend
 from bot.worker import CardViews, run_workers
@@ -402,6 +403,7 @@ async def start_role(
     if role in ("all", "gateway"):
         slack = await start_slack(app, stack, state, run_episodes=run_here)
         discord_bot = await start_discord(app, stack, state, run_episodes=run_here)
+        start_replay(app, stack, slack, discord_bot, run_episodes=run_here)  # the spool
     if role == "scheduler":
         slack = make_slack_frontend(app, run_episodes=False)  # digest and watch cards only
     if role in ("all", "scheduler"):
