@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import httpx
@@ -31,6 +32,7 @@ from bot.metrics import Metrics
 from bot.process import owner_id
 from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
+from bot.watch import LastScan
 from memory.curation import LessonDesk
 from memory.experience import ExperienceMemory
 from memory.ports import Embedder, MemoryStore
@@ -79,6 +81,7 @@ class App:
     submitter: SubmissionDesk | None = None
     notes_api: CommunityNotesApi | None = None  # the submitter's destination, and its feed
     metrics: Metrics | None = None
+    scans: LastScan = field(default_factory=LastScan)  # the App Home shows the last one
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -254,6 +257,10 @@ def prepare_data_dir(settings: Settings) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK | os.X_OK):
             raise PermissionError(13, "not writable")
+        # a file written and removed: os.access says yes to root on /sys/kernel and to a
+        # read-only mount
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".evonote-probe-"):
+            pass
     except OSError as e:
         raise ConfigurationError(
             f"EVONOTE_DATA_DIR: {folder} cannot be used ({e.strerror or e}): set it to a "
@@ -525,6 +532,7 @@ def make_scanner(app: App) -> WatchScanner | None:
         noted=SubmissionStore(app.engine),
         policy=ScanPolicy(x.max_post_age_h, x.watch_per_author_daily, x.watch_per_cycle),
         drafted=app.store,
+        last=app.scans,
     )
 
 
@@ -550,6 +558,7 @@ def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
         client,
         run_episodes=run_episodes,
         lessons=lesson_desk(app),
+        last_scan=app.scans.latest,
     )
 
 

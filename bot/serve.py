@@ -187,6 +187,7 @@ async def start_scheduler(
         jobs.append(Job("refresh_gauges", lambda: refresh_gauges(app), 30))
     scanner = make_scanner(app)
     if scanner is not None:
+        stack.push_async_callback(scanner.close)  # its HTTP session
         channel = app.settings.x.watch_channel
 
         background = BackgroundTasks("watchlist")
