@@ -38,6 +38,16 @@ RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
     "no-analysis": {"claim_analysis": False},  # the no-analyzer ablation
     "model-checks-support": {"support_by_quotes": False},  # no draft passes by its quotes
 }
+
+
+def _switches(switches: dict[str, Any]) -> str:
+    """A preset's switches as the settings table shows them (written from the presets
+    themselves: two hand-written tables had drifted apart)."""
+    if not switches:
+        return "the defaults"
+    return ", ".join(f"{name}={str(value).lower()}" for name, value in switches.items())
+
+
 Preset = Literal["paper", "slow-server", "no-shortcuts", "no-analysis", "model-checks-support"]
 
 
@@ -49,10 +59,10 @@ class EvidenceBudget(BaseModel):
 
     preset: Preset = Field(
         default="paper",
-        description="how an episode researches: paper (the default loop), slow-server (fewer "
-        "pages a visit, no page notes, fewer rewrites), no-shortcuts, no-analysis, "
-        "model-checks-support; "
-        "a switch set on its own still wins",
+        description="how an episode researches, by name (a switch set on its own still wins): "
+        + "; ".join(
+            f"{name}: {_switches(switches)}" for name, switches in RESEARCH_PRESETS.items()
+        ),
     )
 
     @model_validator(mode="before")
