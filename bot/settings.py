@@ -649,9 +649,9 @@ def _json_field(variable: str) -> bool:
 
 def _setting_problem(error: Any) -> str:
     variable = "EVONOTE_" + "__".join(str(part).upper() for part in error["loc"])
-    message = str(error["msg"]).removeprefix("Value error, ")
+    message = str(error["msg"])
     if "EVONOTE_" in message:  # a check across settings names them itself
-        return message
+        return message.removeprefix("Value error, ")
     given = error.get("input")
     shown = (
         f" (got {_shown(variable, given)[:60]!r})" if isinstance(given, str | int | float) else ""

@@ -75,7 +75,7 @@ def test_a_bad_port_names_the_variable_without_the_password(
     monkeypatch.setenv("EVONOTE_DB__URL", "postgresql://ev:Sup3rSecretPw@db:port/e")
     assert main(["config"]) == 2
     err = capsys.readouterr().err
-    assert "EVONOTE_DB__URL: the port after the host must be a number" in err
+    assert "EVONOTE_DB__URL: Value error, the port after the host must be a number" in err
     assert "Sup3rSecretPw" not in err
 
 
