@@ -20,6 +20,7 @@ from bot.watch import LastScan
 from tests.bot.test_watch import AN_HOUR_LATER, Screen, feed, scanner, x_api
 from tests.conftest import NetworkGuard
 from tests.fakes.processes import free_port
+from tests.fakes.slack_api import MockSlackApi
 from tests.fakes.x_api import MockXApi
 
 __all__ = ["feed", "x_api"]  # the fixtures, shared with test_watch
@@ -93,3 +94,29 @@ async def test_the_home_shows_the_last_scan(
     assert text.startswith("*Last watchlist scan*: took 3 of 4")
     assert text.index("✓") < text.index("·")  # the taken first
     assert "@healthguru" in text and "https://x.com/healthguru/status/501" in text
+
+
+async def test_the_home_tab_publishes_the_last_scan(slack_api: MockSlackApi) -> None:
+    from datetime import UTC, datetime
+
+    from slack_sdk.web.async_client import AsyncWebClient
+
+    from bot.settings import SlackSettings
+    from bot.slack.home import LessonsHome
+    from bot.slack.moderators import SlackModerators
+    from bot.watch import ScanLine, ScanReport
+
+    client = AsyncWebClient(token="x", base_url=f"http://127.0.0.1:{slack_api.port}/api/")
+    report = ScanReport(datetime(2026, 12, 3, 8, 0, tzinfo=UTC))
+    report.lines += [
+        ScanLine(False, "skipped post 7 by @a (query:x) https://x.com/a/status/7: 30.0 h old"),
+        ScanLine(True, "taken post 9 by @b (account:b) https://x.com/b/status/9: 1.0 h old"),
+    ]
+    home = LessonsHome(
+        client, SlackModerators(SlackSettings(), client), None, last_scan=lambda: report
+    )
+    await home.publish("U1")
+    view = slack_api.called("views.publish")[-1]["view"]
+    shown = str(view)
+    assert "Last watchlist scan" in shown and "took 1 of 2" in shown
+    assert shown.index("post 9") < shown.index("post 7")  # the taken first
