@@ -694,6 +694,12 @@ class Settings(BaseSettings):
     )
     memory: MemorySettings = Field(default_factory=MemorySettings, description="experience memory")
 
+    @model_validator(mode="after")
+    def _budget_can_write(self) -> Settings:
+        if (why := self.budget.unwritable()) is not None:
+            raise ValueError(why)
+        return self
+
     def model_post_init(self, context: Any, /) -> None:
         """Every secret this configuration holds is masked wherever text leaves the process."""
         remember_secrets(self)

@@ -81,19 +81,23 @@ class EvidenceBudget(BaseModel):
                 "EVONOTE_BUDGET__WRITING_RESERVE_S) must be shorter than the deadline "
                 f"({self.deadline_s:g} s, EVONOTE_BUDGET__DEADLINE_S)"
             )
-        # A floor above its ceiling: every draft is refused and every episode abstains
-        # "no note passed the checks after 5 rewrites".
+        return self
+
+    def unwritable(self) -> str | None:
+        """Why no note could ever be written under this budget (a floor above its ceiling:
+        every episode abstains "no note passed the checks after 5 rewrites"), or None. The
+        settings refuse such a budget; tests and benchmarks may build one on purpose."""
         for floor, ceiling in (
             ("min_visits_before_write", "max_visits"),
             ("min_searches_before_write", "max_searches"),
         ):
             if getattr(self, floor) > getattr(self, ceiling):
-                raise ValueError(
+                return (
                     f"EVONOTE_BUDGET__{floor.upper()} ({getattr(self, floor)}) is above "
                     f"EVONOTE_BUDGET__{ceiling.upper()} ({getattr(self, ceiling)}): no note "
                     "could ever be written; lower the first or raise the second"
                 )
-        return self
+        return None
 
     max_steps: int = Field(default=15, ge=1, description="agent turns per episode")
     max_searches: int = Field(default=5, ge=0, description="searches per episode")
