@@ -172,12 +172,14 @@ class NoteDesk:
         spool or its disk refuses (then the card says it was not stored)."""
         if self.replay is None:
             return False
+        seq = self.replay.spool.next_seq()
+        self.replay.placing.add(seq)  # before it is on disk: the replay waits for its card
         try:
-            entry = await spool_request(self.replay.spool, request)
+            entry = await spool_request(self.replay.spool, request, seq)
         except OSError as e:
+            self.replay.placing.discard(seq)
             log.warning("request not spooled (%s): its card says it was not stored", e)
             return False
-        self.replay.placing.add(entry.seq)
         try:
             _, message_id = await place(queued_card(request.post_ref))
             if message_id is not None:  # the card a replay after a restart edits

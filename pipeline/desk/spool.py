@@ -72,10 +72,9 @@ def queued_card(post_ref: str) -> NoteCard:
     )
 
 
-async def spool_request(spool: RequestSpool, request: NoteRequest) -> SpooledRequest:
+async def spool_request(spool: RequestSpool, request: NoteRequest, seq: str) -> SpooledRequest:
     """The request on disk, under a key of its own when it has none: a replay interrupted
     between storing it and dropping it from the spool stores it once."""
-    seq = spool.next_seq()
     keyed = request if request.key else request.model_copy(update={"key": f"spool:{seq}"})
     entry = SpooledRequest(seq=seq, request=keyed)
     await spool.put(entry)
@@ -142,6 +141,9 @@ class SpoolReplay:
         for entry in await self.spool.entries():
             if entry.seq in self.placing:
                 break  # its card is being placed: it wakes the replay once it is
+            if entry.card is None:  # read while its card was placed? its address is on disk
+                fresh = {e.seq: e for e in await self.spool.entries()}
+                entry = fresh.get(entry.seq, entry)
             episode = await self.store(entry)
             await self.spool.drop(entry.seq)
             stored += 1

@@ -11,7 +11,10 @@ import json
 import os
 import signal
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -19,16 +22,46 @@ import pytest
 from adapters.request_spool import FileSpool
 from adapters.sqlstore.engine import make_engine, upgrade
 from adapters.sqlstore.episodes import EpisodeStore
+from pipeline.desk.episode import Episode
 from pipeline.desk.spool import SpooledRequest
 from pipeline.request import NoteRequest
-from tests.bot.test_roles import own_postgres
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
+from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
 from tests.fakes.processes import evonote, free_port, slack_serving_env, wait_for_line
 from tests.fakes.slack_api import MockSlackApi
 from tests.fakes.slack_requests import command
 
 POST = "The measles vaccine causes autism, skip the MMR shot"
+
+
+@asynccontextmanager
+async def own_postgres(
+    network_guard: NetworkGuard, monkeypatch: pytest.MonkeyPatch, name: str
+) -> AsyncIterator[LocalPostgres]:
+    """A PostgreSQL server of the test's own (it stops it), a fresh database on it in
+    EVONOTE_DB__URL; skipped where PostgreSQL is not installed."""
+    server = start_postgres()
+    if server is None:
+        pytest.skip("PostgreSQL is not installed on this machine")
+    try:
+        network_guard.allow(server.port)
+        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, name))
+        yield server
+    finally:
+        server.stop()
+
+
+def carded(rows: list[Episode], updates: list[dict[str, Any]]) -> list[int]:
+    """The episodes whose card (the message they were asked in) shows the episode."""
+    return [
+        row.id or 0
+        for row in rows
+        if any(
+            u["ts"] == row.reply_message and f"episode {row.id}" in json.dumps(u["blocks"])
+            for u in updates
+        )
+    ]
 
 
 async def test_the_spool_keeps_entries_in_order_across_a_new_process(tmp_path: Path) -> None:
@@ -99,7 +132,8 @@ async def test_requests_in_an_outage_survive_a_sigterm_and_each_gets_its_card(
                 with contextlib.suppress(Exception):  # the database may still be starting
                     rows = await store.recent(20)
                     finished = [r.post.text for r in rows if r.status in ("noted", "abstained")]
-                if len(finished) == 6:
+                # stored, run, and each card edited (the edit follows the stored result)
+                if len(finished) == 6 and len(carded(rows, slack_api.called("chat.update"))) == 6:
                     break
                 await asyncio.sleep(0.5)
             assert serve.poll() is None, logs[1].read_text(errors="replace")[-2000:]
@@ -117,14 +151,8 @@ async def test_requests_in_an_outage_survive_a_sigterm_and_each_gets_its_card(
         # those of the outage; a request that comes while the spool still holds some joins them
         assert all("during" in json.dumps(p.get("blocks")) for p in posted[:3])
         assert len(queued) >= 3
-        updates = slack_api.called("chat.update")
-        for row in rows:  # every card shows its result: the spooled ones, the card they had
-            finals = [
-                u
-                for u in updates
-                if u["ts"] == row.reply_message and f"episode {row.id}" in json.dumps(u["blocks"])
-            ]
-            assert finals, f"episode {row.id}'s card was never edited"
+        # every card shows its episode: the spooled ones, the card they had
+        assert carded(rows, slack_api.called("chat.update")) == [r.id for r in rows]
         log_text = "".join(log.read_text(errors="replace") for log in logs)
         assert "Traceback" not in log_text and " ERROR " not in log_text, log_text[-3000:]
         retries = [line for line in log_text.splitlines() if "kept in the spool" in line]
