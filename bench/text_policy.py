@@ -19,6 +19,7 @@ import json
 import re
 import sys
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.drafting.directives import directive
@@ -64,28 +65,56 @@ def kinds_refused(note: str) -> tuple[list[str], list[str]]:
     return kinds, tokens
 
 
+@dataclass
+class Refusals:
+    """What the text policy refuses of one file's notes."""
+
+    notes: int  # in the file
+    english: int  # kept: English, no text lost to the encoding
+    counts: Counter[str] = field(default_factory=Counter)  # refused, token, directive, link-like
+    examples: list[tuple[list[str], list[str], str]] = field(default_factory=list)
+
+    @property
+    def refused(self) -> int:
+        return self.counts["refused"]
+
+    @property
+    def share(self) -> float:
+        return self.refused / self.english if self.english else 0.0
+
+    def by_kind(self) -> str:
+        c = self.counts
+        return (
+            f"{c['token']} for a token, {c['directive']} as a directive, {c['link-like']} for a "
+            "link-like token"
+        )
+
+
+def measure(path: Path, examples: int = 0) -> Refusals:
+    notes = read_notes(path)
+    kept = [n for n in notes if not _LOST_CHARACTER.search(strip_urls(n)) and english(n)]
+    result = Refusals(len(notes), len(kept))
+    for note in kept:
+        kinds, tokens = kinds_refused(note)
+        result.counts.update(kinds)
+        result.counts["refused"] += bool(kinds)
+        if kinds and len(result.examples) < examples:
+            result.examples.append((kinds, tokens, note))
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--show", type=int, default=10, help="refused notes to print per file")
     args = parser.parse_args()
     for path in args.files:
-        notes = read_notes(path)
-        kept = [n for n in notes if not _LOST_CHARACTER.search(strip_urls(n)) and english(n)]
-        counts: Counter[str] = Counter()
-        shown = 0
-        for note in kept:
-            kinds, tokens = kinds_refused(note)
-            counts.update(kinds)
-            counts["refused"] += bool(kinds)
-            if kinds and shown < args.show:
-                shown += 1
-                print(f"  {'+'.join(kinds):<18} {tokens[:4]}  {note[:90]!r}")
-        share = counts["refused"] / len(kept) if kept else 0.0
+        result = measure(path, args.show)
+        for kinds, tokens, note in result.examples:
+            print(f"  {'+'.join(kinds):<18} {tokens[:4]}  {note[:90]!r}")
         print(
-            f"{path.name}: {len(kept)} English notes of {len(notes)}; refused {counts['refused']} "
-            f"({share:.1%}): {counts['token']} for a token, {counts['directive']} as a "
-            f"directive, {counts['link-like']} for a link-like token"
+            f"{path.name}: {result.english} English notes of {result.notes}; refused "
+            f"{result.refused} ({result.share:.1%}): {result.by_kind()}"
         )
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import os
+import tempfile
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import httpx
@@ -19,6 +20,7 @@ from adapters.local_corpus import LocalCorpus
 from adapters.model_pool import ModelPool
 from adapters.openai_chat import OpenAIChatModel
 from adapters.openai_vision import OpenAICaptioner
+from adapters.request_spool import FileSpool
 from adapters.search.http_backends import BraveSearch, SearxngSearch, SerperSearch, TavilySearch
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.memory_store import SqlMemoryStore
@@ -30,6 +32,7 @@ from bot.metrics import Metrics
 from bot.process import owner_id
 from bot.progress import ProgressBar
 from bot.settings import ConfigurationError, Settings
+from bot.watch import LastScan
 from memory.curation import LessonDesk
 from memory.experience import ExperienceMemory
 from memory.ports import Embedder, MemoryStore
@@ -79,6 +82,7 @@ class App:
     submitter: SubmissionDesk | None = None
     notes_api: CommunityNotesApi | None = None  # the submitter's destination, and its feed
     metrics: Metrics | None = None
+    scans: LastScan = field(default_factory=LastScan)  # the App Home shows the last one
 
 
 def make_embedder(settings: Settings) -> Embedder:
@@ -241,6 +245,11 @@ def make_chat_model(
     return model, client
 
 
+def spool_of(settings: Settings) -> FileSpool:
+    """Where `serve` keeps requests the database cannot take (the data folder: local disk)."""
+    return FileSpool(settings.data_dir.expanduser() / "spool")
+
+
 def prepare_data_dir(settings: Settings) -> None:
     """The data folder exists and can be written, or one line says so (every cache, index and
     the SQLite database live there: a failure later would blame whichever came first)."""
@@ -249,6 +258,10 @@ def prepare_data_dir(settings: Settings) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         if not os.access(folder, os.W_OK | os.X_OK):
             raise PermissionError(13, "not writable")
+        # a file written and removed: os.access says yes to root on /sys/kernel and to a
+        # read-only mount
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".evonote-probe-"):
+            pass
     except OSError as e:
         raise ConfigurationError(
             f"EVONOTE_DATA_DIR: {folder} cannot be used ({e.strerror or e}): set it to a "
@@ -520,6 +533,7 @@ def make_scanner(app: App) -> WatchScanner | None:
         noted=SubmissionStore(app.engine),
         policy=ScanPolicy(x.max_post_age_h, x.watch_per_author_daily, x.watch_per_cycle),
         drafted=app.store,
+        last=app.scans,
     )
 
 
@@ -545,6 +559,7 @@ def make_slack_frontend(app: App, run_episodes: bool) -> SlackFrontend | None:
         client,
         run_episodes=run_episodes,
         lessons=lesson_desk(app),
+        last_scan=app.scans.latest,
     )
 
 
@@ -663,7 +678,7 @@ async def build(settings: Settings, role: str = "cli") -> AsyncIterator[App]:
             desk=desk,
             # one for the process: the chat front ends, the workers, recovery, the watchlist
             # and the CLI share it (and its bound on requests held while the database is down)
-            cards=NoteDesk(notes, desk),
+            cards=NoteDesk(notes, desk, spool=spool_of(settings) if role == "serve" else None),
             submitter=submitter,
             notes_api=notes_api,
             metrics=metrics,

@@ -11,8 +11,10 @@ from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
 
 import aiohttp
+from aiohttp import web
 
 from bot.background import BackgroundTasks
+from bot.settings import ConfigurationError
 from pipeline.redact import redact
 
 FIRST_RETRY_S = 5.0
@@ -102,3 +104,14 @@ async def connect_with_retries(
 def say(line: str) -> None:
     # A connection error may quote the URL it tried, credentials included.
     print(f"evonote: {redact(line)}", file=sys.stderr, flush=True)
+
+
+async def listen(runner: web.AppRunner, address: str, port: int, variable: str) -> None:
+    """Serve `runner` on address:port, or one line naming the variable when it cannot."""
+    try:
+        await web.TCPSite(runner, address, port).start()
+    except OSError as e:
+        raise ConfigurationError(
+            f"{variable}: cannot listen on {address}:{port} ({e.strerror or e}): another "
+            "process holds the port, or the address is not this machine's; choose another"
+        ) from e

@@ -24,6 +24,7 @@ from bot.app import (
     prepare_data_dir,
 )
 from bot.database import schema_of
+from bot.schedule_plan import planned_jobs
 from bot.settings import ConfigurationError, Settings
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatMessage, MemoryMode
@@ -37,9 +38,10 @@ class Check:
     name: str
     ok: bool
     detail: str
+    mark: str | None = None  # "·": information (a job not scheduled), neither pass nor fail
 
     def line(self) -> str:
-        return f"{'✓' if self.ok else '✗'} {self.name}: {self.detail}"
+        return f"{self.mark or ('✓' if self.ok else '✗')} {self.name}: {self.detail}"
 
 
 class DoctorProbe(BaseModel):
@@ -155,6 +157,11 @@ async def check_search(settings: Settings) -> Check:
     backend = settings.search.backend
     try:
         if backend == "local":
+            if settings.search.corpus is not None and not (await check_data_dir(settings)).ok:
+                # the corpus's index is cached there: the folder is what to fix
+                return Check(
+                    "search (local)", False, "its index lives in EVONOTE_DATA_DIR: fix that first"
+                )
             corpus = await open_corpus(settings)
             return Check("search (local)", True, f"{len(corpus.documents):,} documents")
         async with httpx.AsyncClient(timeout=settings.search.timeout_s) as http:
@@ -182,10 +189,24 @@ async def check_data_dir(settings: Settings) -> Check:
     return Check("data folder", True, str(settings.data_dir.expanduser()))
 
 
+def check_schedule(settings: Settings) -> list[Check]:
+    """The periodic jobs `serve` runs with these settings, and why the others do not."""
+    return [
+        Check(
+            f"job {job.name}",
+            True,
+            job.why if job.scheduled else f"not scheduled: {job.why}",
+            None if job.scheduled else "·",
+        )
+        for job in planned_jobs(settings)
+    ]
+
+
 async def check_database(settings: Settings) -> Check:
     if settings.db.url is None and not (await check_data_dir(settings)).ok:
         # the SQLite database lives there: the folder is what to fix, not EVONOTE_DB__URL
         return Check("database", False, "SQLite lives in EVONOTE_DATA_DIR: fix that folder first")
+    blame = "EVONOTE_DB__URL" if settings.db.url else "EVONOTE_DATA_DIR (its evonote.db)"
     try:
         where, current, head = await schema_of(settings)  # migrated, as every command is
         if current != head:
@@ -196,7 +217,7 @@ async def check_database(settings: Settings) -> Check:
             )
         return Check("database", True, f"{where} at schema {head}")
     except Exception as e:  # any driver error is the finding
-        return Check("database", False, f"{type(e).__name__}: {e} — check EVONOTE_DB__URL")
+        return Check("database", False, f"{type(e).__name__}: {e} — check {blame}")
 
 
 async def check_slack(settings: Settings) -> Check | None:
@@ -293,7 +314,7 @@ async def run_checks(settings: Settings) -> list[Check]:
     results, destinations = await asyncio.gather(
         asyncio.gather(*(probe(settings) for probe in probes)), check_destinations(settings)
     )
-    return [r for r in results if r is not None] + destinations
+    return [r for r in results if r is not None] + destinations + check_schedule(settings)
 
 
 async def doctor(settings: Settings) -> int:

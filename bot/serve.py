@@ -14,11 +14,12 @@ from aiohttp import web
 
 from bot.app import App, build, make_evolver, make_memory_store, make_scanner, make_scheduler
 from bot.background import BackgroundTasks
-from bot.connecting import ServiceState, say
+from bot.connecting import ServiceState, listen, say
 from bot.digest import Digest, build_digest
 from bot.front_ends.platform import HeldFrontEnd
 from bot.front_ends.registry import PLATFORMS
 from bot.metrics import configure_logging
+from bot.replay import start_replay
 from bot.settings import Settings
 from bot.worker import CardViews, run_workers
 from pipeline.desk.standing import WriterStanding
@@ -66,7 +67,8 @@ async def start_metrics(app: App, stack: AsyncExitStack) -> int | None:
     runner = web.AppRunner(app.metrics.app())
     await runner.setup()
     stack.push_async_callback(runner.cleanup)
-    await web.TCPSite(runner, "0.0.0.0", port).start()
+    ops = app.settings.ops
+    await listen(runner, ops.metrics_address, port, "EVONOTE_OPS__METRICS_PORT")
     await refresh_gauges(app)
     return port
 
@@ -120,6 +122,7 @@ async def start_scheduler(
         jobs.append(Job("refresh_gauges", partial(refresh_gauges, app), 30))
     scanner = make_scanner(app)
     if scanner is not None:
+        stack.push_async_callback(scanner.close)  # its HTTP session
         follow = watch_follower(app, front_ends, run_episodes)
         scan = partial(scan_watchlists, scanner, follow)
         jobs.append(Job("scan_watchlists", scan, app.settings.x.watch_every_s))
@@ -195,6 +198,7 @@ async def start_role(
             if (front_end := await platform.listen(app, stack, state, run_here)) is not None:
                 listening[platform.name] = front_end
         held = listening
+        start_replay(app, stack, listening, run_episodes=run_here)  # the spool
     if role == "scheduler":  # digest and watch cards only
         held = {p.name: f for p in PLATFORMS.values() if (f := p.schedule(app)) is not None}
     if role in ("all", "scheduler"):
@@ -209,7 +213,9 @@ async def start_role(
             for p in PLATFORMS.values()
         ),
         f"{settings.ops.workers} workers" if role == "worker" else "no queue workers",
-        f"metrics on :{metrics_port}/metrics" if metrics_port else "no metrics endpoint",
+        f"metrics on {settings.ops.metrics_address}:{metrics_port}/metrics"
+        if metrics_port
+        else "no metrics endpoint",
     ]
     say(f"serving: {', '.join(parts)}; Ctrl-C stops it")
 

@@ -11,10 +11,19 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from adapters.web import DEFAULT_USER_AGENT
+from bot.database_url import DatabaseUrlError, masked, normalise
+from bot.setting_names import unknown_keys, unknown_variables
 from memory.policy import MemoryPolicy
 from pipeline.budget import EvidenceBudget
 from pipeline.desk.admission import DEFAULT_SLOW_CALL_S, DEFAULT_WORKERS
@@ -98,7 +107,13 @@ class DatabaseSettings(BaseModel):
             raise ValueError(f"'{dialect}' databases are not supported: use sqlite or postgresql")
         wanted = _ASYNC_DRIVERS[dialect]
         if driver and f"{wanted.split('+')[0]}+{driver}" != wanted:
-            raise ValueError(f"the '{driver}' driver is not async: write {wanted}://{rest[:40]}")
+            shown = masked(rest)[:60]
+            raise ValueError(f"the '{driver}' driver is not async: write {wanted}://{shown}")
+        if dialect != "sqlite":  # a password may hold '@', '/', ':' (SQLite has none)
+            try:
+                rest = normalise(rest)
+            except DatabaseUrlError as e:
+                raise ValueError(str(e)) from e
         return f"{wanted}://{rest}"
 
 
@@ -247,7 +262,9 @@ class SlackSettings(BaseModel):
     mode: Literal["socket", "http"] = Field(
         default="socket", description="socket (no public URL; needs the app token) or http"
     )
-    port: int = Field(default=3000, description="http mode: serves POST /slack/events")
+    port: int = Field(
+        default=3000, ge=0, le=65535, description="http mode: serves POST /slack/events"
+    )
     bot_token: SecretStr | None = Field(
         default=None, description="xoxb- bot token; set = evonote serve starts the Slack app"
     )
@@ -473,6 +490,23 @@ class XSettings(BaseModel):
         default=None, description="Slack channel where cards for watched posts appear"
     )
 
+    @model_validator(mode="after")
+    def _watches_can_run(self) -> XSettings:
+        """A watch the credentials cannot run was never scheduled, without a word."""
+        if self.watches and self.bearer_token is None:
+            raise ValueError(
+                "EVONOTE_X__WATCH_ACCOUNTS / EVONOTE_X__WATCH_QUERIES need "
+                "EVONOTE_X__BEARER_TOKEN (X's search and timelines are read with it): set "
+                "the token or empty the watches"
+            )
+        if self.watch_eligible and self.credentials() is None:
+            raise ValueError(
+                "EVONOTE_X__WATCH_ELIGIBLE needs the Community Notes API's OAuth credentials "
+                "(EVONOTE_X__CONSUMER_KEY, __CONSUMER_SECRET, __ACCESS_TOKEN, "
+                "__ACCESS_TOKEN_SECRET): set them or set EVONOTE_X__WATCH_ELIGIBLE=false"
+            )
+        return self
+
     @property
     def watches(self) -> list[tuple[str, str]]:
         """(kind, value): ("account", "who") and ("query", "words")."""
@@ -497,7 +531,14 @@ class XSettings(BaseModel):
 class OpsSettings(BaseModel):
     metrics_port: int | None = Field(
         default=None,
+        ge=0,
+        le=65535,
         description="evonote serve: port of the Prometheus endpoint GET /metrics (empty = off)",
+    )
+    metrics_address: str = Field(
+        default="127.0.0.1",
+        description="address the metrics endpoint listens on (0.0.0.0: every interface, for a "
+        "Prometheus on another machine; the counters name no secret, but say what runs)",
     )
     log_format: Literal["text", "json"] = Field(
         default="text", description="json: one object a line, with episode ids"
@@ -564,7 +605,11 @@ def remember_secrets(section: BaseModel) -> None:
 
 
 def load_settings() -> Settings:
-    """The settings from the environment, or one line per bad variable naming what it takes."""
+    """The settings from the environment, or one line per bad variable naming what it takes
+    (an EVONOTE_ variable no setting reads, too: a misspelt one would silently not apply)."""
+    unknown = unknown_variables(Settings, os.environ) + unknown_keys(Settings, os.environ)
+    if unknown:
+        raise ConfigurationError("; ".join(unknown))
     try:
         return Settings()
     except ValidationError as e:
@@ -606,9 +651,23 @@ def _json_field(variable: str) -> bool:
 
 def _setting_problem(error: Any) -> str:
     variable = "EVONOTE_" + "__".join(str(part).upper() for part in error["loc"])
+    message = str(error["msg"])
+    if "EVONOTE_" in message:  # a check across settings names them itself
+        return message.removeprefix("Value error, ")
     given = error.get("input")
-    shown = f" (got {str(given)[:60]!r})" if isinstance(given, str | int | float) else ""
-    return f"{variable}: {error['msg']}{shown}"
+    shown = (
+        f" (got {_shown(variable, given)[:60]!r})" if isinstance(given, str | int | float) else ""
+    )
+    return f"{variable}: {message}{shown}"
+
+
+def _shown(variable: str, given: object) -> str:
+    """A refused value as it may be printed: a URL without its password, a secret not at all."""
+    text = str(given)
+    if any(word in variable for word in ("TOKEN", "SECRET", "PASSWORD", "KEY")):
+        return "***"
+    scheme, sep, rest = text.partition("://")
+    return f"{scheme}{sep}{masked(rest)}" if sep else text
 
 
 class Settings(BaseSettings):
@@ -636,6 +695,12 @@ class Settings(BaseSettings):
         default_factory=ForecastSettings, description="simulated rater personas"
     )
     memory: MemorySettings = Field(default_factory=MemorySettings, description="experience memory")
+
+    @model_validator(mode="after")
+    def _budget_can_write(self) -> Settings:
+        if (why := self.budget.unwritable()) is not None:
+            raise ValueError(why)
+        return self
 
     def model_post_init(self, context: Any, /) -> None:
         """Every secret this configuration holds is masked wherever text leaves the process."""

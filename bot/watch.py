@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -12,7 +13,7 @@ from pipeline.desk.notes import NoteService
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
 from pipeline.post import Post
-from pipeline.post_choice import ScanPolicy, choose, too_old
+from pipeline.post_choice import ScanPolicy, age_h, choose, engagement_per_hour, too_old
 from pipeline.prompts import HealthRelevance, health_filter_messages
 from pipeline.request import WATCH_SOURCE, NoteRequest
 
@@ -31,6 +32,8 @@ class WatchFeed(Protocol):
     async def search_posts(self, query: str, since_id: str | None, limit: int) -> list[Post]: ...
 
     def posts_from_payload(self, payload: dict[str, Any]) -> list[Post]: ...
+
+    async def close(self) -> None: ...
 
 
 class WatchMark(Protocol):
@@ -64,6 +67,54 @@ class DraftedAuthors(Protocol):
     async def authors_since(self, seconds: float, source: str) -> Counter[str]: ...
 
 
+@dataclass(frozen=True)
+class ScanLine:
+    """What a scan did with one post, or one watch it could not read, and why."""
+
+    taken: bool
+    text: str
+    failed: bool = False  # a watch (or the eligible feed) that could not be read
+
+
+@dataclass
+class ScanReport:
+    """A scan's choices, for `evonote x scan --dry-run`, the log and the App Home."""
+
+    at: datetime
+    lines: list[ScanLine] = field(default_factory=list)
+    dry_run: bool = False
+
+    def summary(self) -> str:
+        taken = sum(1 for line in self.lines if line.taken)
+        verb = "would take" if self.dry_run else "took"
+        return f"{verb} {taken} of {len(self.lines)} (at {self.at:%Y-%m-%d %H:%M} UTC)"
+
+
+@dataclass
+class LastScan:
+    """The last scan's report, where the App Home reads it (the scanner and the Slack app
+    share a process in `serve`'s role all and scheduler; a gateway elsewhere shows none)."""
+
+    report: ScanReport | None = None
+
+    def latest(self) -> ScanReport | None:
+        return self.report
+
+
+def describe(post: Post, watch: str, now: datetime) -> str:
+    """Post 501 by @who (account:who) https://x.com/…: 2.0 h old, 12 engagements/h, 3 note
+    requests: what the choice weighs, in one line."""
+    age = age_h(post, now)
+    velocity = engagement_per_hour(post, now)
+    facts = [
+        f"{age:.1f} h old" if age is not None else "age unknown",
+        f"{velocity:.0f} engagements/h" if velocity is not None else "engagement unknown",
+        f"{len(post.requests)} note requests" if post.requests else "no note requests",
+    ]
+    author = f" by @{post.author}" if post.author else ""
+    return f"post {post.post_id}{author} ({watch}) {post.url or ''}: " + ", ".join(facts)
+
+
 class WatchScanner:
     """Each cycle: the new posts of every watch (and X's eligible posts), without those X
     already shows a media note on, those a note of ours covers and those not about health;
@@ -86,6 +137,7 @@ class WatchScanner:
         policy: ScanPolicy | None = None,
         drafted: DraftedAuthors | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        last: LastScan | None = None,
     ) -> None:
         self.eligible = eligible
         self.noted = noted
@@ -100,6 +152,10 @@ class WatchScanner:
         self.policy = policy or ScanPolicy()
         self.drafted = drafted
         self.clock = clock
+        self.last = last or LastScan()
+
+    async def close(self) -> None:
+        await self.feed.close()
 
     async def about_health(self, post: Post) -> bool:
         if self.health_filter is None:
@@ -125,25 +181,35 @@ class WatchScanner:
             return "not about health"
         return None
 
-    async def queue(self, found: list[tuple[Post, str]]) -> list[int]:
-        """The chosen posts of `found` ((post, the watch that found it)) queued, best first."""
-        now = self.clock()
-        watch_of: dict[int, str] = {}
+    def failed(self, report: ScanReport, text: str) -> None:
+        report.lines.append(ScanLine(False, text, failed=True))
+        if not report.dry_run:
+            log.warning("%s", text)
+
+    def said(self, report: ScanReport, taken: bool, text: str) -> None:
+        report.lines.append(ScanLine(taken, text))
+        if not report.dry_run:
+            log.info("%s", text)
+
+    async def queue(self, found: list[tuple[Post, str]], report: ScanReport) -> list[int]:
+        """The chosen posts of `found` ((post, the watch that found it)) queued, best first
+        (none in a dry run); each post's fate in `report`."""
+        now = report.at
+        watch_of: dict[int, str] = {id(post): requester for post, requester in found}
         candidates: list[Post] = []
         for post, requester in found:
             if (why := await self.worth_choosing(post, now)) is not None:
-                log.info("post %s skipped: %s", post.post_id, why)
+                self.said(report, False, f"skipped {describe(post, requester, now)} — {why}")
                 continue
-            watch_of[id(post)] = requester
             candidates.append(post)
         drafted = await self.drafted.authors_since(DAY_S, WATCH_SOURCE) if self.drafted else None
         queued: list[int] = []
         for choice in choose(candidates, now, self.policy, drafted):
             post = choice.post
-            if not choice.taken:
-                log.info("post %s skipped: %s", post.post_id, choice.why)
+            line = f"{describe(post, watch_of[id(post)], now)} — {choice.why}"
+            self.said(report, choice.taken, f"{'taken' if choice.taken else 'skipped'} {line}")
+            if not choice.taken or report.dry_run:
                 continue
-            log.info("post %s taken: %s", post.post_id, choice.why)
             row = await self.notes.enqueue_post(
                 NoteRequest(
                     post_ref=post.url or "",
@@ -158,11 +224,13 @@ class WatchScanner:
                 queued.append(row.id)
         return queued
 
-    async def run_once(self) -> list[int]:
+    async def run_once(self, *, dry_run: bool = False) -> list[int]:
         """Queue the best of the new posts; returns their episode ids, best first. Each
         watch's newest post is saved only once the cycle's choice is queued: a scan killed
         between the two finds the same posts again, and a post queued already is not queued
-        twice (its request key)."""
+        twice (its request key). `dry_run`: what it would take, in `self.last`, and nothing
+        queued or saved."""
+        report = ScanReport(self.clock(), dry_run=dry_run)
         found: list[tuple[Post, str]] = []
         seen: list[tuple[str, str | None, str | None]] = []  # (watch, newest id, user id)
         if self.eligible is not None:
@@ -170,7 +238,7 @@ class WatchScanner:
                 for payload in await self.eligible.eligible_posts(test_mode=self.test_mode):
                     found += [(p, "eligible") for p in self.feed.posts_from_payload(payload)]
             except EvoNoteError as e:
-                log.warning("eligible posts skipped this time: %s", e)
+                self.failed(report, f"eligible posts not read: {e}")
         for kind, value in self.watches:
             key = f"{kind}:{value}"
             state = await self.state.get(key)
@@ -182,15 +250,17 @@ class WatchScanner:
                     posts = await self.feed.account_posts(user_id, since, self.limit)
                 else:
                     posts = await self.feed.search_posts(value, since, self.limit)
-            except EvoNoteError as e:
-                log.warning("watch %s skipped this time: %s", key, e)
+            except EvoNoteError as e:  # one line a watch and scan, no traceback
+                self.failed(report, f"watch {key} not read this time: {e}")
                 continue
             found += [(p, key) for p in posts]
             newest = max((int(p.post_id or 0) for p in posts), default=None)
             if newest is not None and (since is None or newest > int(since)):
                 since = str(newest)
             seen.append((key, since, user_id))
-        queued = await self.queue(found)
-        for key, since, user_id in seen:
-            await self.state.save(key, since, user_id)
+        queued = await self.queue(found, report)
+        self.last.report = report
+        if not dry_run:
+            for key, since, user_id in seen:
+                await self.state.save(key, since, user_id)
         return queued

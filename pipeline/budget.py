@@ -38,6 +38,16 @@ RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
     "no-analysis": {"claim_analysis": False},  # the no-analyzer ablation
     "model-checks-support": {"support_by_quotes": False},  # no draft passes by its quotes
 }
+
+
+def _switches(switches: dict[str, Any]) -> str:
+    """A preset's switches as the settings table shows them (written from the presets
+    themselves: two hand-written tables had drifted apart)."""
+    if not switches:
+        return "the defaults"
+    return ", ".join(f"{name}={str(value).lower()}" for name, value in switches.items())
+
+
 Preset = Literal["paper", "slow-server", "no-shortcuts", "no-analysis", "model-checks-support"]
 
 
@@ -49,10 +59,10 @@ class EvidenceBudget(BaseModel):
 
     preset: Preset = Field(
         default="paper",
-        description="how an episode researches: paper (the default loop), slow-server (fewer "
-        "pages a visit, no page notes, fewer rewrites), no-shortcuts, no-analysis, "
-        "model-checks-support; "
-        "a switch set on its own still wins",
+        description="how an episode researches, by name (a switch set on its own still wins): "
+        + "; ".join(
+            f"{name}: {_switches(switches)}" for name, switches in RESEARCH_PRESETS.items()
+        ),
     )
 
     @model_validator(mode="before")
@@ -72,6 +82,22 @@ class EvidenceBudget(BaseModel):
                 f"({self.deadline_s:g} s, EVONOTE_BUDGET__DEADLINE_S)"
             )
         return self
+
+    def unwritable(self) -> str | None:
+        """Why no note could ever be written under this budget (a floor above its ceiling:
+        every episode abstains "no note passed the checks after 5 rewrites"), or None. The
+        settings refuse such a budget; tests and benchmarks may build one on purpose."""
+        for floor, ceiling in (
+            ("min_visits_before_write", "max_visits"),
+            ("min_searches_before_write", "max_searches"),
+        ):
+            if getattr(self, floor) > getattr(self, ceiling):
+                return (
+                    f"EVONOTE_BUDGET__{floor.upper()} ({getattr(self, floor)}) is above "
+                    f"EVONOTE_BUDGET__{ceiling.upper()} ({getattr(self, ceiling)}): no note "
+                    "could ever be written; lower the first or raise the second"
+                )
+        return None
 
     max_steps: int = Field(default=15, ge=1, description="agent turns per episode")
     max_searches: int = Field(default=5, ge=0, description="searches per episode")

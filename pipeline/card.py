@@ -102,9 +102,11 @@ class NoteCard(BaseModel):
 
     @property
     def episode_label(self) -> str:
-        """ "episode 12", or, for a request the database never took, that it was not stored
-        (there is no episode 0 to ask about)."""
-        return f"episode {self.episode_id}" if self.episode_id else "not stored"
+        """ "episode 12", or, for a request the database has not taken, that it waits on this
+        server's disk (queued) or was not stored (there is no episode 0 to ask about)."""
+        if self.episode_id:
+            return f"episode {self.episode_id}"
+        return "queued on disk" if self.status == EpisodeStatus.QUEUED else "not stored"
 
     def label_of(self, action: CardAction, label: str) -> str:
         """A button's label: Submit names where it sends the note."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import re
+import unicodedata
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -20,6 +21,10 @@ from pydantic import BaseModel
 MASK = "***"
 M = TypeVar("M", bound=BaseModel)
 _KNOWN: set[str] = set()  # configured secrets, and their base64 forms
+# Cf: zero-width, bidi and tag characters, the soft hyphen; Mn: combining marks; Co/Cn:
+# private and unassigned. None of them shows, and a copy of a key may be laced with them.
+_INVISIBLE = frozenset({"Cf", "Mn", "Co", "Cn", "Cc"})
+_SEPARATORS = frozenset("-_.·‐‑‒–—\u3164\u115f\u1160")
 
 # The password runs to the authority's last "@": a password may hold one ("p@ss"), and the
 # host never does.
@@ -59,6 +64,7 @@ def remember_url_secrets(url: str | None) -> None:
     if parts.password:
         password = unquote(parts.password)
         remember_secret(password)
+        remember_secret(parts.password)  # as the URL writes it (percent-encoded)
         pair = f"{unquote(parts.username or '')}:{password}"  # as basic auth sends it
         _KNOWN.add(base64.b64encode(pair.encode()).decode())
     for _, value in parse_qsl(parts.query):
@@ -72,11 +78,53 @@ def _userinfo(match: re.Match[str]) -> str:
     return f"{match.group('scheme')}{MASK}@" if user else match.group(0)
 
 
+def _folded(text: str) -> tuple[str, list[int]]:
+    """`text` case-folded and compatibility-normalised (fullwidth → ASCII), without invisible
+    characters, spaces and the separators a copy may be cut with; and for each character
+    left, where it came from in `text`."""
+    folded: list[str] = []
+    origin: list[int] = []
+    for i, char in enumerate(text):
+        for c in unicodedata.normalize("NFKC", char).casefold():
+            if c.isspace() or c in _SEPARATORS or unicodedata.category(c) in _INVISIBLE:
+                continue
+            folded.append(c)
+            origin.append(i)
+    return "".join(folded), origin
+
+
+_ASCII_DROPPED = re.compile(r"[\s\x00-\x1f\x7f\-_.]+")
+
+
+def _quick_fold(text: str) -> str:
+    """`_folded(text)[0]`, quicker for ASCII text (most log lines)."""
+    return _ASCII_DROPPED.sub("", text.lower()) if text.isascii() else _folded(text)[0]
+
+
+def _mask_altered(text: str) -> str:
+    """Every copy of a known secret in `text` however altered: upper case, fullwidth
+    letters, zero-width characters, spaces or dashes inside."""
+    wanted = [w for w in {_folded(s)[0] for s in _KNOWN} if len(w) >= 8]
+    if not any(w in _quick_fold(text) for w in wanted):
+        return text
+    for secret in sorted(wanted, key=len, reverse=True):
+        while True:
+            folded, origin = _folded(text)
+            at = folded.find(secret)
+            if at < 0:
+                break
+            start, end = origin[at], origin[at + len(secret) - 1] + 1
+            text = text[:start] + MASK + text[end:]
+    return text
+
+
 def redact(text: str) -> str:
     """`text` with every secret it carries replaced by ***."""
     for secret in sorted(_KNOWN, key=len, reverse=True):  # what no pattern could know, first:
         if secret in text:  # a pattern could cut one in two
             text = text.replace(secret, MASK)
+    if _KNOWN:  # a model that echoes a key may alter it: compare folded
+        text = _mask_altered(text)
     text = _AUTHORIZATION.sub(lambda m: m.group("key") + MASK, text)
     text = _BASIC.sub(lambda m: m.group("word") + MASK, text)
     text = _USERINFO.sub(_userinfo, text)

@@ -16,6 +16,7 @@ from typing import Any
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from pipeline.errors import StorageUnavailable
 from scheduler.lease import LeaseStore
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,8 @@ class JobScheduler:
                 log.debug("%s skipped: another process holds the scheduler lease", job.name)
                 return False
             await job.run()
+        except StorageUnavailable as e:  # an outage: one line a run, the next run retries
+            log.warning("job %s skipped: %s", job.name, e)
         except Exception:  # one failed run must not stop the schedule
             log.exception("job %s failed", job.name)
         except asyncio.CancelledError:
@@ -102,4 +105,7 @@ class JobScheduler:
             task.cancel()
         if self.running:
             await asyncio.gather(*self.running, return_exceptions=True)
-        await self.lease.release(LEASE_NAME, self.owner)
+        try:
+            await self.lease.release(LEASE_NAME, self.owner)
+        except StorageUnavailable as e:  # stopping in an outage: the lease runs out by itself
+            log.warning("scheduler lease not released (%s): it expires in %s", e, self.ttl)

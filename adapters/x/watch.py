@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import aiohttp
 import tweepy
 from tweepy.asynchronous import AsyncClient
 
@@ -71,12 +72,25 @@ class XWatchFeed:
             "user_fields": USER_FIELDS,
         }
 
+    async def close(self) -> None:
+        """The HTTP session of every scan, closed once (tweepy leaves a session of its own
+        open when a request fails: 'Unclosed client session' on stop)."""
+        session, self.client.session = self.client.session, None
+        if session is not None:
+            await session.close()
+
     async def _call(self, method: object, *args: object, **kwargs: object) -> tweepy.Response:
+        if self.client.session is None:  # one session for every scan, closed by `close`
+            self.client.session = aiohttp.ClientSession()
         try:
             async with asyncio.timeout(self.timeout_s):
                 return await method(*args, **kwargs)  # type: ignore[operator]
-        except (tweepy.TweepyException, TimeoutError) as e:
-            raise PostUnavailable(f"X could not be read for the watchlist ({e})") from e
+        except TimeoutError as e:
+            raise PostUnavailable(f"X did not answer in {self.timeout_s:g} s") from e
+        except tweepy.TweepyException as e:
+            raise PostUnavailable(f"X refused the request ({e})") from e
+        except (aiohttp.ClientError, OSError) as e:  # no answer at all: the network, DNS
+            raise PostUnavailable(f"X (api.twitter.com) cannot be reached ({e})") from e
 
     def _posts(self, response: tweepy.Response) -> list[Post]:
         includes = response.includes or {}

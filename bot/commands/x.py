@@ -1,4 +1,5 @@
-"""`evonote x submit|sync|status|quota|report`: the Community Notes API loop."""
+"""`evonote x submit|sync|status|quota|report|scan`: the Community Notes API loop, and the
+watchlists' scan."""
 
 from __future__ import annotations
 
@@ -35,6 +36,16 @@ def add_parser(sub: Subparsers) -> None:
         "status", help="admission against X's bars, the writing limit, the hit rate so far"
     )
     xsub.add_parser("quota", help="remaining requests and submissions")
+    scan = xsub.add_parser(
+        "scan",
+        help="scan the watchlists once: which posts it takes and why (watch, author, link, "
+        "age, velocity, note requests); queued for serve to draft",
+    )
+    scan.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="only show what the scan would take: nothing queued, drafted or marked seen",
+    )
     xsub.add_parser(
         "report",
         help="what became of the live notes (share rated, helpful, net helpful) by the "
@@ -52,8 +63,38 @@ def need_credentials(settings: Settings) -> None:
         )
 
 
+async def scan(settings: Settings, dry_run: bool) -> int:
+    from bot.app import build, make_scanner
+
+    async with build(settings) as app:
+        scanner = make_scanner(app)
+        if scanner is None:
+            raise ConfigurationError(
+                "no watchlist is configured: set EVONOTE_X__WATCH_ACCOUNTS or "
+                "EVONOTE_X__WATCH_QUERIES (with EVONOTE_X__BEARER_TOKEN), or "
+                "EVONOTE_X__WATCH_ELIGIBLE (with the OAuth credentials)"
+            )
+        try:
+            queued = await scanner.run_once(dry_run=dry_run)
+        finally:
+            await scanner.close()
+    report = scanner.last.report
+    assert report is not None
+    print(f"watchlist scan: {report.summary()}")
+    for line in report.lines:
+        print(f"  {'✓' if line.taken else '·'} {line.text}")
+    if not dry_run:
+        print(f"queued {len(queued)} episodes: evonote serve drafts them")
+    if report.lines and all(line.failed for line in report.lines):
+        return EXIT_FAILED  # nothing could be read: the lines say why
+    return EXIT_OK
+
+
 async def run(settings: Settings, args: argparse.Namespace) -> int:
     import httpx
+
+    if args.x_command == "scan":
+        return await scan(settings, args.dry_run)
 
     from bot.app import X_SUBMISSIONS_PER_DAY, make_chat_model, make_submitter
     from bot.database import open_stores

@@ -15,7 +15,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.app import App, make_slack_client, make_slack_frontend
-from bot.connecting import ServiceRefused, ServiceState, connection_tasks
+from bot.connecting import ServiceRefused, ServiceState, connection_tasks, listen
 from bot.digest import Digest, post_to_slack
 from bot.front_ends.platform import HeldFrontEnd, Platform
 from bot.settings import ConfigurationError, SlackSettings
@@ -119,7 +119,7 @@ async def start_slack(
         runner = web.AppRunner(slack_http_app(frontend))
         await runner.setup()
         stack.push_async_callback(runner.cleanup)
-        await web.TCPSite(runner, "0.0.0.0", s.port).start()
+        await listen(runner, "0.0.0.0", s.port, "EVONOTE_SLACK__PORT")
 
         async def connect() -> None:  # requests come in already; cards need the Web API
             await slack_refusal(frontend.client.auth_test(), "EVONOTE_SLACK__BOT_TOKEN")

@@ -28,7 +28,7 @@ from bot.slack.events import (
     parsed,
 )
 from bot.slack.guarded_app import GuardedApp
-from bot.slack.home import LessonsHome
+from bot.slack.home import LastScanOf, LessonsHome
 from bot.slack.links import SlackLinks
 from bot.slack.messages import NOT_ENABLED, NOTHING_TO_CHECK, CardMessage, card_placer
 from bot.slack.moderators import SlackModerators
@@ -50,6 +50,7 @@ class SlackFrontend:
         process_before_response: bool = False,
         run_episodes: bool = True,
         lessons: LessonDesk | None = None,
+        last_scan: LastScanOf | None = None,
     ) -> None:
         self.cards = cards  # the one NoteDesk the app built
         self.desk = cards.moderation
@@ -58,7 +59,9 @@ class SlackFrontend:
         self.interval_s = settings.progress_interval_s
         self.client = client
         self.moderators = SlackModerators(settings, client)
-        self.home = LessonsHome(client, self.moderators, lessons, self.desk.standing)
+        self.home = LessonsHome(
+            client, self.moderators, lessons, self.desk.standing, last_scan=last_scan
+        )
         secret = settings.signing_secret.get_secret_value() if settings.signing_secret else None
         self.app = GuardedApp(
             client=client,

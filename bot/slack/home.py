@@ -13,13 +13,35 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.slack.blocks import lesson_blocks, standing_blocks
+from bot.slack.blocks import _escaped, lesson_blocks, standing_blocks
 from bot.slack.events import MalformedSlackInput, dig, episode_id
 from bot.slack.moderators import SlackModerators
+from bot.watch import ScanReport
 from memory.curation import LessonAction, LessonDesk
 from pipeline.desk.standing import WriterStanding
 
 log = logging.getLogger(__name__)
+
+
+def scan_blocks(report: ScanReport) -> list[dict[str, Any]]:
+    """The last watchlist scan: what it took and skipped, and why (watch, author, link, age,
+    velocity, note requests), the taken first."""
+    lines = sorted(report.lines, key=lambda line: not line.taken)[:SCAN_LINES]
+    shown = "\n".join(f"{'✓' if line.taken else '·'} {_escaped(line.text)}" for line in lines)
+    more = len(report.lines) - len(lines)
+    if more > 0:
+        shown += f"\n… and {more} more (the serve log has every one)"
+    return [
+        {
+            "type": "section",
+            "text": {
+                "type": "mrkdwn",
+                "text": f"*Last watchlist scan*: {report.summary()}\n{shown}"[:2900],
+            },
+        }
+    ]
+
+
 MEMORY_OFF = [
     {
         "type": "section",
@@ -27,6 +49,9 @@ MEMORY_OFF = [
     }
 ]
 Standing = Callable[[], Awaitable[WriterStanding | None]]
+LastScanOf = Callable[[], ScanReport | None]
+# lines of the last scan shown: the Home holds 100 blocks, the lessons need most of them
+SCAN_LINES = 10
 
 
 class LessonsHome:
@@ -36,11 +61,14 @@ class LessonsHome:
         moderators: SlackModerators,
         lessons: LessonDesk | None,
         standing: Standing | None = None,
+        *,
+        last_scan: LastScanOf | None = None,
     ) -> None:
         self.client = client
         self.moderators = moderators
         self.lessons = lessons  # None when the memory is off: the tab says so
         self.standing = standing
+        self.last_scan = last_scan
 
     def register(self, app: AsyncApp) -> None:
         app.event("app_home_opened")(self.on_home_opened)
@@ -55,6 +83,9 @@ class LessonsHome:
         standing = await self.standing() if self.standing is not None else None
         if standing is not None:
             blocks = [*standing_blocks(standing), *blocks]
+        report = self.last_scan() if self.last_scan is not None else None
+        if report is not None:
+            blocks = [*scan_blocks(report), *blocks]
         view = {"type": "home", "blocks": blocks[:100]}
         try:
             await self.client.views_publish(user_id=user, view=view)

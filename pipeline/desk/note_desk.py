@@ -23,9 +23,10 @@ from pipeline.desk.episode import Episode
 from pipeline.desk.moderation import ModeratorDesk
 from pipeline.desk.notes import EpisodeFailed, NoteService
 from pipeline.desk.previews import LinkPreviews
+from pipeline.desk.spool import RequestSpool, SpoolReplay, queued_card, spool_request
 from pipeline.errors import StorageUnavailable
 from pipeline.request import NoteRequest
-from pipeline.trajectory import Progress, ProgressListener
+from pipeline.trajectory import EpisodeStatus, Progress, ProgressListener
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +54,8 @@ def progress_text(p: Progress) -> str:
     return text + (" · Writing…" if p.phase == "writing" else "")
 
 
-# A request that arrives while the database cannot take it is held, not lost: it is tried
+# Without a spool (`serve` has one: see `pipeline.desk.spool`), a request that arrives while
+# the database cannot take it is held, not lost: it is tried
 # again (0.5 s, doubling to 8 s) for up to HOLD_S; past that, or with MAX_HELD requests already
 # held, its card says it was not stored. A PostgreSQL restart takes 5-20 s; a full disk does
 # not heal in a minute, and its card comes after the minute.
@@ -69,6 +71,7 @@ class NoteDesk:
         *,
         hold_s: float = HOLD_S,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        spool: RequestSpool | None = None,
     ) -> None:
         self.notes = notes
         self.moderation = moderation
@@ -76,6 +79,11 @@ class NoteDesk:
         self.hold_s = hold_s
         self.sleep = sleep
         self.held = 0  # requests waiting for the database now
+        # `serve`'s: requests the database cannot take wait on disk instead of in memory
+        self.spool = spool
+        self.replay = (
+            None if spool is None else SpoolReplay(spool, notes.enqueue_once, notes.asked_before)
+        )
 
     async def asked_before(self, key: str) -> Episode | None:
         """The episode already asked for under this request key (a second paste or click)."""
@@ -134,13 +142,21 @@ class NoteDesk:
         starts nothing), its card shown at once — the failure card when the input is refused or
         the database cannot take it — then run behind the card here (`run`), or left queued for
         a worker."""
+        if self.replay is not None and await self.replay.spool.entries():
+            await self.spooled(request, place)  # behind those that came before it
+            return
         try:
-            episode = await self.enqueue_held(request)
+            episode = await (
+                self.notes.enqueue_once(request)  # a refusal goes to the spool at once
+                if self.replay is not None
+                else self.enqueue_held(request)
+            )
         except EpisodeFailed as failed:
             await place(card_for(failed.episode))
             return
         except StorageUnavailable as e:  # never acknowledged and then silently dropped
-            await place(unstored_card(request.post_ref, str(e)))
+            if not await self.spooled(request, place):
+                await place(unstored_card(request.post_ref, str(e)))
             return
         if episode is not None:
             await self.attend(episode, place, run=run)
@@ -150,6 +166,49 @@ class NoteDesk:
             seen = await self.asked_before(request.key)
             if seen is not None:
                 await place(await self.moderation.card_of(seen))
+
+    async def spooled(self, request: NoteRequest, place: CardPlacer) -> bool:
+        """The request kept in the spool and its card saying so; False when there is no
+        spool or its disk refuses (then the card says it was not stored)."""
+        if self.replay is None:
+            return False
+        seq = self.replay.spool.next_seq()
+        self.replay.placing.add(seq)  # before it is on disk: the replay waits for its card
+        try:
+            entry = await spool_request(self.replay.spool, request, seq)
+        except OSError as e:
+            self.replay.placing.discard(seq)
+            log.warning("request not spooled (%s): its card says it was not stored", e)
+            return False
+        try:
+            _, message_id = await place(queued_card(request.post_ref))
+            if message_id is not None:  # the card a replay after a restart edits
+                await self.replay.spool.put(entry.model_copy(update={"card": message_id}))
+        except OSError as e:
+            log.warning("spooled request %s: its card's address not kept (%s)", entry.seq, e)
+        finally:
+            self.replay.placing.discard(entry.seq)
+            self.replay.spooled.set()
+        return True
+
+    def replaying(
+        self, view_for: Callable[[Episode], CardView | None], *, run: bool
+    ) -> SpoolReplay | None:
+        """The replay of the spool, each stored request attended behind its card (`view_for`
+        finds it from the episode's reply address): run here (`run`), else shown queued for a
+        worker. None without a spool."""
+        if self.replay is None:
+            return None
+
+        async def attend(episode: Episode) -> None:
+            view = view_for(episode)
+            if run and episode.status == EpisodeStatus.QUEUED:
+                await self.run_behind(episode.id, view)
+            else:
+                await self.show_final(episode.id, view)
+
+        self.replay.attend = attend
+        return self.replay
 
     async def enqueue_held(self, request: NoteRequest) -> Episode | None:
         """`enqueue_once`, tried again while the database cannot take it, for up to `hold_s`
