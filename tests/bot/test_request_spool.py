@@ -11,8 +11,6 @@ import json
 import os
 import signal
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -27,29 +25,12 @@ from pipeline.desk.spool import SpooledRequest
 from pipeline.request import NoteRequest
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
-from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
+from tests.fakes.postgres import own_postgres
 from tests.fakes.processes import evonote, free_port, slack_serving_env, wait_for_line
 from tests.fakes.slack_api import MockSlackApi
 from tests.fakes.slack_requests import command
 
 POST = "The measles vaccine causes autism, skip the MMR shot"
-
-
-@asynccontextmanager
-async def own_postgres(
-    network_guard: NetworkGuard, monkeypatch: pytest.MonkeyPatch, name: str
-) -> AsyncIterator[LocalPostgres]:
-    """A PostgreSQL server of the test's own (it stops it), a fresh database on it in
-    EVONOTE_DB__URL; skipped where PostgreSQL is not installed."""
-    server = start_postgres()
-    if server is None:
-        pytest.skip("PostgreSQL is not installed on this machine")
-    try:
-        network_guard.allow(server.port)
-        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, name))
-        yield server
-    finally:
-        server.stop()
 
 
 def carded(rows: list[Episode], updates: list[dict[str, Any]]) -> list[int]:

@@ -11,8 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
@@ -30,7 +28,7 @@ from pipeline.post import Post
 from pipeline.request import NoteRequest
 from tests.conftest import NetworkGuard
 from tests.fakes.model_server import ScriptedModelServer
-from tests.fakes.postgres import LocalPostgres, fresh_database, start_postgres
+from tests.fakes.postgres import fresh_database, own_postgres
 from tests.fakes.processes import evonote, free_port, slack_serving_env, wait_for_line
 from tests.fakes.slack_api import MockSlackApi
 from tests.fakes.slack_requests import command
@@ -106,23 +104,6 @@ async def wait_for(
             raise AssertionError(f"the worker exited {process.returncode}: {why}")
         await asyncio.sleep(0.2)
     raise AssertionError(f"episode {episode_id} did not become {status} in {seconds} s")
-
-
-@asynccontextmanager
-async def own_postgres(
-    network_guard: NetworkGuard, monkeypatch: pytest.MonkeyPatch, name: str
-) -> AsyncIterator[LocalPostgres]:
-    """A PostgreSQL server of the test's own (it may stop it), a fresh database on it in
-    EVONOTE_DB__URL; skipped where PostgreSQL is not installed."""
-    server = start_postgres()
-    if server is None:
-        pytest.skip("PostgreSQL is not installed on this machine")
-    try:
-        network_guard.allow(server.port)
-        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, name))
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_a_killed_worker_s_episode_is_finished_by_another(

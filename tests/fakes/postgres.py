@@ -9,10 +9,14 @@ import socket
 import subprocess
 import tempfile
 import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import asyncpg
+import pytest
 
 
 def binaries() -> Path | None:
@@ -113,3 +117,26 @@ def _pg_start(prefix: list[str], found: Path, data: Path, port: int) -> None:
         check=True,
         capture_output=True,
     )
+
+
+class PortAllowing(Protocol):
+    """The tests' network guard, as a server of the test's own needs it."""
+
+    def allow(self, port: int) -> None: ...
+
+
+@asynccontextmanager
+async def own_postgres(
+    network_guard: PortAllowing, monkeypatch: pytest.MonkeyPatch, name: str
+) -> AsyncIterator[LocalPostgres]:
+    """A PostgreSQL server of the test's own (it may stop it), a fresh database on it in
+    EVONOTE_DB__URL; skipped where PostgreSQL is not installed."""
+    server = start_postgres()
+    if server is None:
+        pytest.skip("PostgreSQL is not installed on this machine")
+    try:
+        network_guard.allow(server.port)
+        monkeypatch.setenv("EVONOTE_DB__URL", await fresh_database(server.port, name))
+        yield server
+    finally:
+        server.stop()
