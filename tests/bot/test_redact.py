@@ -79,20 +79,32 @@ def test_a_model_url_password_reaches_no_message_and_no_stored_reason(
     assert PASSWORD not in shown and json.loads(shown)["status"] == "failed"
 
 
+@pytest.mark.parametrize(
+    ("password", "hidden", "shown"),
+    [
+        (PASSWORD, [PASSWORD], "postgres:***@"),
+        # any character in a password: `@`, `/` and `:` too, masked whole
+        ("t:pa/ss@word", ["pa/ss", "word"], "postgres:***@127.0.0.1"),
+    ],
+)
 async def test_db_upgrade_masks_the_password(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
     postgres_server: int | None,
     network_guard: NetworkGuard,
+    password: str,
+    hidden: list[str],
+    shown: str,
 ) -> None:
     if postgres_server is None:
         pytest.skip("PostgreSQL is not installed on this machine")
     network_guard.allow(postgres_server)
     url = await fresh_database(postgres_server, "redact")  # trust auth: any password works
-    monkeypatch.setenv("EVONOTE_DB__URL", url.replace("postgres@", f"postgres:{PASSWORD}@"))
+    monkeypatch.setenv("EVONOTE_DB__URL", url.replace("postgres@", f"postgres:{password}@"))
     assert await asyncio.to_thread(main, ["db", "upgrade"]) == 0
     out = capsys.readouterr().out
-    assert "newest schema" in out and PASSWORD not in out and "postgres:***@" in out
+    assert "newest schema" in out and shown in out
+    assert not [h for h in hidden if h in out]
 
 
 def test_logs_mask_secrets(capsys: pytest.CaptureFixture[str]) -> None:

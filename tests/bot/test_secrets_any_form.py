@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,6 @@ from bot.cli import main
 from bot.settings import DatabaseSettings
 from pipeline.redact import redact, remember_secret
 from tests.conftest import NetworkGuard
-from tests.fakes.postgres import fresh_database
 
 PASSWORDS = ["t:pQa/sZs@wQrdX", "pQa/sZs-Secret-9", "pQ@sZs:w0rdQ-Secret", "xQy?zZ#q%41@:/@@"]
 
@@ -77,23 +75,6 @@ def test_a_bad_port_names_the_variable_without_the_password(
     err = capsys.readouterr().err
     assert "EVONOTE_DB__URL: Value error, the port after the host must be a number" in err
     assert "Sup3rSecretPw" not in err
-
-
-async def test_db_upgrade_masks_a_password_holding_at_slash_and_colon(
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    postgres_server: int | None,
-    network_guard: NetworkGuard,
-) -> None:
-    if postgres_server is None:
-        pytest.skip("PostgreSQL is not installed on this machine")
-    network_guard.allow(postgres_server)
-    url = await fresh_database(postgres_server, "anypw")  # trust auth: any password works
-    monkeypatch.setenv("EVONOTE_DB__URL", url.replace("postgres@", "postgres:t:pa/ss@word@"))
-    assert await asyncio.to_thread(main, ["db", "upgrade"]) == 0
-    out = capsys.readouterr().out
-    assert "newest schema" in out and "postgres:***@127.0.0.1" in out
-    assert "pa/ss" not in out and "word" not in out
 
 
 KEY = "sk-proj-Abc123XyZ789secret"
