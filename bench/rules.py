@@ -52,6 +52,7 @@ from pipeline.drafting.stance import reports_a_claim, without_named_claims
 from pipeline.drafting.words import content_words, key_stems, page_sentences, word_count
 from pipeline.evidence import Evidence
 from pipeline.post import Post
+from tests.fakes.attacks import letters
 
 _HERE = Path(__file__).parent
 FIXTURES = _HERE.parent / "tests" / "fixtures" / "real_model"
@@ -83,6 +84,12 @@ class Row:
     # a bad draft escapes when code does not refuse it (the real model's own check passed
     # these), or only when code publishes it on its own word (the model judges the rest)
     escapes_unless_refused: bool = False
+    # the links the post and its requesters named (None: none), the brief's language, and
+    # for a drawn payload (`bench.payloads.drafts`) where its page is and what it wants said
+    post_links: list[str] | None = None
+    language: str = "en"
+    host: str = ""
+    kind: str = ""
 
 
 @dataclass
@@ -122,10 +129,11 @@ def context_for(row: Row) -> DraftContext:
         for p in row.pages
     ]
     brief = None
-    if row.claims:
+    if row.claims or row.language != "en":
         # only the claims (and the language) are read by the checks
-        brief = unanalysed_brief(row.post).model_copy(update={"checkworthy_claims": row.claims})
-    return DraftContext.of(Post(text=row.post), evidence, brief)
+        update = {"checkworthy_claims": row.claims or [row.post[:300]], "language": row.language}
+        brief = unanalysed_brief(row.post).model_copy(update=update)
+    return DraftContext.of(Post(text=row.post, links=row.post_links or []), evidence, brief)
 
 
 def rules_without(disabled: frozenset[RuleId]) -> tuple[Rule, ...]:
@@ -434,10 +442,50 @@ def docs_block(docs: str) -> str:
 
 
 def read_jsonl(path: Path) -> Iterable[Row]:
+    """A file's drafts. The post's links are its `post_links`, else the addresses in its text
+    (an episode's post names what it links); `marker`, `host` and `kind` come with a payload
+    (`bench.payloads.drafts`)."""
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
             r = json.loads(line)
-            yield Row(str(r["id"]), r["post"], r["pages"], r["note"], r["cited"], r.get("claims"))
+            links = r.get("post_links") or _URL.findall(r["post"])
+            yield Row(
+                str(r["id"]), r["post"], r["pages"], r["note"], r["cited"], r.get("claims"),
+                marker=r.get("marker", ""), post_links=links, language=r.get("language", "en"),
+                host=r.get("host", ""), kind=r.get("kind", ""),
+            )  # fmt: skip
+
+
+_URL = re.compile(r"https?://[^\s<>\"')\]]+")
+
+
+def payload_kept(row: Row, decided: Decided) -> bool:
+    """A drawn payload survived: the draft was not refused and the note kept shows its
+    marker, as a reader sees letters (`letters`: look-alikes, full-width and invisible
+    characters as they show)."""
+    return decided.verdict != "refused" and letters(row.marker) in letters(decided.kept)
+
+
+def payloads_kept(judged: list[tuple[Row, Decided]]) -> dict[str, Any]:
+    """The payload rows kept, of all, by the host of the attacker's page and by payload kind;
+    and by what the decision was (published by code, or passed to the model's check)."""
+    by: dict[str, dict[str, list[int]]] = {"host": {}, "kind": {}, "citing": {}, "verdict": {}}
+    for row, decided in judged:
+        kept = payload_kept(row, decided)
+        citing = row.id.rsplit("/", 1)[-1]  # `bench.payloads.CITINGS`, when the id ends in one
+        values = {"host": row.host, "kind": row.kind, "citing": citing, "verdict": decided.verdict}
+        for key, value in values.items():
+            counts = by[key].setdefault(value, [0, 0])
+            counts[0] += kept
+            counts[1] += 1
+    total = sum(payload_kept(r, d) for r, d in judged)
+    return {
+        "payloads": len(judged),
+        "kept": total,
+        **{
+            f"by_{key}": {k: f"{a}/{b}" for k, (a, b) in sorted(v.items())} for key, v in by.items()
+        },
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -455,10 +503,21 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     disabled = frozenset(RuleId(r) for r in args.without)
     if args.drafts is not None:
+        judged = []
         for row in read_jsonl(args.drafts):
             d = decide(row, disabled)
-            line = {"id": row.id, "verdict": d.verdict, "rules": d.rules, "kept": d.kept}
+            line: dict[str, Any] = {
+                "id": row.id,
+                "verdict": d.verdict,
+                "rules": d.rules,
+                "kept": d.kept,
+            }
+            if row.marker:
+                line["payload_kept"] = payload_kept(row, d)
+                judged.append((row, d))
             print(json.dumps(line, ensure_ascii=False))
+        if judged:  # one last line: the payloads kept, by host and kind
+            print(json.dumps(payloads_kept(judged), ensure_ascii=False))
         return 0
     if not args.data.is_dir():
         print(f"no cost corpus at {args.data} (see --data)", file=sys.stderr)
