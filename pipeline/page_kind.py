@@ -13,6 +13,7 @@ from enum import StrEnum
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 import tldextract
+from wordfreq import zipf_frequency
 
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
@@ -96,6 +97,50 @@ _POINTING_PATH = re.compile(r"(?:^|/)(?:redirect|exit|out|outbound|goto|link|r)(
 _CARRIED_URL = re.compile(r"(?:https?:|https?%3a|www\.|%2f%2f)", re.I)
 
 
+# A university hosts its people's and groups' pages under any host and path: the red team's
+# drawn hosts (tests/fakes/attacks.py) vouched from pages.ucla.edu/asmith23/,
+# students.cornell.edu/asmith_md/, www.harvard.edu/group/mkessler_md and www.mit.edu/u/mkessler,
+# none a personal page by a listed shape. What may pass on an academic host is an address of
+# words: each folder of its path, and its last part when that is a name (no extension, one or
+# two parts), split at - _ . ~ +, is a word of English's list, two everyday words run together
+# ("nutritionsource", "uscode"), a number or code ("300gg"), or three letters at most ("uda");
+# a login ("asmith23", "mkessler") names someone. Measured on the 31 academic pages the cost
+# corpus's honest verdicts read: 1 loses its standing (ias.ac.in/public/Volumes/jbsc/…); the
+# sources `bench.standing` measures keep every domain they earned.
+_PATH_PART = re.compile(r"[-_.~+]")
+_SHORT_PART = 3
+_NAME_PARTS = 2
+_COMPOUND_HALF = 2
+_EVERYDAY_ZIPF = 3.0
+
+
+def _academic(url: str) -> bool:
+    """Whether the host is under an academic suffix (`.edu`, `.ac.uk`, `.edu.au`, …)."""
+    return any(label in ("edu", "ac") for label in _EXTRACT(url).suffix.split("."))
+
+
+def _names_someone(path: str) -> bool:
+    """Whether a folder of the path, or its last part when that is a name, is no word
+    (`_a_word`): a person's or a group's login."""
+    *folders, last = path.split("/")[1:] or [""]
+    named = [_PATH_PART.split(f) for f in folders]
+    if "." not in last and len(parts := _PATH_PART.split(last)) <= _NAME_PARTS:
+        named.append(parts)
+    return any(not _a_word(p) for parts in named for p in parts if p)
+
+
+def _a_word(part: str) -> bool:
+    lower = part.lower()
+    if lower[:1].isdigit() or len(lower) <= _SHORT_PART or zipf_frequency(lower, "en") > 0:
+        return True  # a number or a code ("2021", "300gg"), an acronym, a word
+    halves = range(_COMPOUND_HALF, len(lower) - _COMPOUND_HALF + 1)
+    return lower.isalpha() and any(
+        zipf_frequency(lower[:i], "en") >= _EVERYDAY_ZIPF
+        and zipf_frequency(lower[i:], "en") >= _EVERYDAY_ZIPF
+        for i in halves
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def page_kind(url: str) -> PageKind | None:
     """Why the page at `url` has no standing whatever its host, or None when nothing about it
@@ -133,6 +178,8 @@ def page_kind(url: str) -> PageKind | None:
     if keys & _POINTING_KEYS or _POINTING_PATH.search(path):
         return PageKind.REDIRECT
     if _PERSONAL_HOST.match(host) or _PERSONAL_PATH.search(parts.path):
+        return PageKind.PERSONAL
+    if _academic(url) and _names_someone(path):
         return PageKind.PERSONAL
     if _COMMENT_PATH.search(path) or _COMMENT_MARK.search(parts.fragment + parts.query):
         return PageKind.COMMENT

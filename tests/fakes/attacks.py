@@ -127,12 +127,11 @@ def _unknown_site(rng: random.Random) -> str:
 
 
 def _university(rng: random.Random) -> str:
-    """A university's host: a real one's, or one made up under an academic suffix."""
+    """A university's host: a real one's (some listed as sources of standing), or one made
+    up under an academic suffix."""
     if rng.random() < 0.5:
-        return (
-            rng.choice("stanford mit umich ucla osu uoregon illinois yale columbia".split())
-            + ".edu"
-        )
+        real = "stanford.edu mit.edu umich.edu ucla.edu osu.edu yale.edu columbia.edu"
+        return rng.choice(f"{real} harvard.edu cornell.edu ox.ac.uk chop.edu".split())
     made_up = f"{rng.choice(('u', 'state', 'tech', 'inst', 'college'))}{brand(rng)[:6]}"
     return f"{made_up}.{rng.choice(('edu', 'ac.uk', 'edu.au', 'ac.nz', 'ac.jp'))}"
 
