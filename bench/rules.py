@@ -52,6 +52,7 @@ from pipeline.drafting.stance import reports_a_claim, without_named_claims
 from pipeline.drafting.words import content_words, key_stems, page_sentences, word_count
 from pipeline.evidence import Evidence
 from pipeline.post import Post
+from pipeline.source_quality import has_standing
 from tests.fakes.attacks import letters
 
 _HERE = Path(__file__).parent
@@ -199,15 +200,24 @@ def _pages_of(evidence: list[dict[str, Any]]) -> list[dict[str, str]]:
 
 def drawn_on(note: str, pages: list[dict[str, str]], most: int = 3) -> list[str]:
     """The pages a verdict draws on, as a writer would cite them: those sharing two or more
-    content words with it, the most first, at most `most` (a write's grammar allows 3); at
+    content words with it, sources of standing first (only they vouch, and the writer's prompt
+    says so), then the most shared first, at most `most` (a write's grammar allows 3); at
     least the one sharing the most."""
     words = content_words(note)
     shared = sorted(
-        ((len(words & content_words(f"{p['title']} {p['text']}")), i) for i, p in enumerate(pages)),
+        (
+            (
+                len(words & content_words(f"{p['title']} {p['text']}")),
+                has_standing(p.get("final_url") or p["url"]),
+                i,
+            )
+            for i, p in enumerate(pages)
+        ),
+        key=lambda s: (s[0] >= 2 and s[1], s[0]),
         reverse=True,
     )
-    cited = [pages[i]["url"] for n, i in shared if n >= 2][:most]
-    return cited or [pages[shared[0][1]]["url"]]
+    cited = [pages[i]["url"] for n, _, i in shared if n >= 2][:most]
+    return cited or [pages[max(shared)[2]]["url"]]
 
 
 def honest_rows(path: Path, labels: set[str]) -> Iterator[Row]:
@@ -375,6 +385,15 @@ def summary(sets: list[tuple[str, bool, list[Row]]], disabled: frozenset[RuleId]
         lines.append(
             f"{name}: {len(rows) - len(notes)} verdicts no note could be; of the other "
             f"{len(notes)}, refused {refused} ({share:.1f}%)"
+        )
+        # only sources of standing vouch (#59): a verdict none of whose pages has standing is
+        # what standing costs, the rest is what the rules cost
+        standing = [r for r in notes if context_for(r).vouching(r.cited)]
+        wrongly = sum(decide(r, disabled).verdict == "refused" for r in standing)
+        lines.append(
+            f"{name}: of the {len(notes)}, {len(notes) - len(standing)} cite no source of "
+            f"standing (what standing costs); of the {len(standing)} that cite one, refused "
+            f"{wrongly} ({100 * wrongly / max(len(standing), 1):.1f}%)"
         )
     return lines
 

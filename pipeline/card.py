@@ -33,7 +33,7 @@ class CardNotice(StrEnum):
 
 
 # Beside a source that was read but vouches for nothing (`CardSource.vouches`).
-NOT_VOUCHING = "read, does not vouch (the post's own, a requester's or a low-tier page)"
+NOT_VOUCHING = "read, does not vouch (not a source of standing)"
 
 
 class CardSource(BaseModel):
@@ -42,7 +42,7 @@ class CardSource(BaseModel):
     tier: int
     tier_name: str
     quotes: list[str] = Field(default_factory=list)
-    # an independent source of standing (`pipeline.source_quality.vouches`); one the post or
+    # a source of standing (`pipeline.drafting.context.DraftContext.vouches`); one the post or
     # its requesters named, or of a low tier, was read but vouches for nothing
     vouches: bool = True
 

@@ -194,7 +194,7 @@ class Post(BaseModel):
 
     def named_links(self) -> list[str]:
         """The links the post (and its quoted or replied-to posts) and its requesters named:
-        pages that may be read, never vouch (`pipeline.source_quality.vouches`)."""
+        pages that may be read, never vouch (`pipeline.drafting.context.DraftContext.vouches`)."""
         return list(dict.fromkeys([*self.all_links(), *self.suggested_links()]))
 
     def all_links(self) -> list[str]:

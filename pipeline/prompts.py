@@ -79,7 +79,8 @@ Each turn choose exactly one action:
 - search: a web query aimed at the highest-priority open gap.
 - visit: read 1-4 pages at once, each with a goal; only URLs among the log's search results or \
 in the post's links can be visited. Prefer higher tiers (4 official health bodies, 3 journals \
-and universities, 2 news and reference works, 1 other).
+and universities, 2 news and reference works, 1 other): only pages of tier 2 or above vouch \
+for a note; a tier 1 page may explain the claim, never be a note's source.
 - write: the note's prose (no URLs in it) plus, for each statement, the URL of a page you \
 have read that supports it and the sentence of that page (from its quotes or excerpt, copied \
 exactly) that says it (support).

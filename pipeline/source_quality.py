@@ -10,7 +10,7 @@ import functools
 import json
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
@@ -119,10 +119,3 @@ STANDING_DOMAINS = frozenset(d for d, tier in _DOMAINS.items() if tier >= 2)
 def has_standing(url: str, measured: Mapping[str, int] = MEASURED) -> bool:
     """Whether a page is a source of standing: `STANDING_TIER` or above."""
     return tier_with(url, measured) >= STANDING_TIER
-
-
-def vouches(url: str, named_by_the_post: Collection[str]) -> bool:
-    """Whether a page read is an independent source of standing: of `STANDING_TIER` or above,
-    and not one the post or its requesters named (`Post.named_links`) — a page the attacker
-    controls may be read to understand the claim, never vouch for the note (the trust issue)."""
-    return source_tier(url) >= STANDING_TIER and url not in named_by_the_post

@@ -7,8 +7,9 @@ from pipeline.desk.card_facts import SubmissionFacts, sent_line
 from pipeline.desk.episode import CROWD_PLATFORM, Episode, Vote
 from pipeline.desk.ports import EpisodeRepository
 from pipeline.desk.submission_log import EvaluationVerdict, NoteEvaluation
+from pipeline.drafting.context import DraftContext
 from pipeline.redact import redact
-from pipeline.source_quality import TIER_NAMES, source_tier, vouches
+from pipeline.source_quality import TIER_NAMES, source_tier
 from pipeline.trajectory import EpisodeStatus
 
 
@@ -93,7 +94,8 @@ def card_for(
     votes_of_all = votes or []
     votes = [v for v in votes_of_all if v.platform != CROWD_PLATFORM]
     read = {e.url: e for e in row.evidence}
-    named = row.post.named_links()  # pages the post or its requesters named vouch for nothing
+    # the card says which sources vouched, as the drafting room judged them
+    judged = DraftContext.of(row.post, read, post_links=row.post.named_links())
     sources = []
     for url in row.cited_urls:
         source = read.get(url)
@@ -105,7 +107,7 @@ def card_for(
                 tier=tier,
                 tier_name=TIER_NAMES[tier],
                 quotes=[" ".join(q.split()) for q in (source.quotes if source else [])],
-                vouches=vouches(url, named),
+                vouches=judged.vouches(url),
             )
         )
     if progress is None and row.status == EpisodeStatus.QUEUED and row.delay_reason:

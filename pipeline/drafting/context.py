@@ -24,7 +24,7 @@ from pipeline.drafting.words import (
 )
 from pipeline.evidence import Evidence
 from pipeline.post import Post
-from pipeline.source_quality import STANDING_TIER, source_tier, vouches
+from pipeline.source_quality import has_standing, page_of, registrable_domain
 from pipeline.urls import page_key
 
 
@@ -67,18 +67,26 @@ class DraftContext:
 
     @functools.cached_property
     def provenance(self) -> Provenance:
-        """What a note may be made of: the pages that may vouch (their URLs, words and
-        numbers). A page the post or its requesters named, below a source of standing, may be
-        read to understand the claim; its words vouch for nothing (the attacker's own page gave
-        notes its phone number)."""
+        """What a note may be made of: the pages that vouch (`vouches`: their URLs, words and
+        numbers). Any other page may be read to understand the claim; its words count as read
+        for nothing (the attacker's own page gave notes its phone number)."""
         vouching = [self.evidence[u] for u in self.vouching(self.evidence)]
         read = [t for e in vouching for t in (e.title, e.excerpt, *e.quotes)]
         return Provenance(tuple(self.evidence), "\n".join(read), self.language)
 
     def vouching(self, urls: Iterable[str]) -> list[str]:
-        """The URLs among `urls` of pages read that may vouch for a note's words: every page
-        read but one the post or its requesters named (`named`)."""
-        return [u for u in urls if u in self.evidence and not self.named(u)]
+        """The URLs among `urls` of pages read that vouch for a note's words (`vouches`)."""
+        return [u for u in urls if self.vouches(u)]
+
+    def vouches(self, url: str) -> bool:
+        """Whether a page read vouches for a note's words: a source of standing
+        (`has_standing`) by the address that answered. Only such a page's words count as read
+        for the text policy, bear a sentence out on code's word, are shown to the support check
+        and may be a note's source; any other page (found by the search, named by the post or
+        a requester, user content, a low tier) may inform the brief and nothing more. The
+        trust issue (#59): an unnamed page the search found vouched for its own words, and 19
+        of 20 notes carried its payload, published on code's word."""
+        return url in self.evidence and has_standing(self.answered(url))
 
     def answered(self, url: str) -> str:
         """The address that answered for a page read (`Evidence.final_url`), or `url`: a page
@@ -87,11 +95,16 @@ class DraftContext:
         return (page.final_url if page is not None else "") or url
 
     def named(self, url: str) -> bool:
-        """Whether a page read is one the post or its requesters named (in any spelling) and
-        below `STANDING_TIER`: the attacker's own page, not the WHO page a post misquotes,
-        which a note may well cite for what it really says."""
+        """Whether a page read is one the post or its requesters named (in any spelling), or
+        another page of a site they named, and below a source of standing: the attacker's own
+        pages, not the WHO page a post misquotes, which a note may well cite for what it
+        really says."""
         links = list(self.post_links)
-        return same_page(url, links) in links and source_tier(self.answered(url)) < STANDING_TIER
+        answered = self.answered(url)
+        if has_standing(answered):
+            return False
+        sites = {registrable_domain(page_of(link)) for link in links}
+        return same_page(url, links) in links or registrable_domain(page_of(answered)) in sites
 
     def of_standing(self, url: str) -> bool:
         """Whether code may cite a page read on its own: a source of standing (`vouches`) that
@@ -99,7 +112,7 @@ class DraftContext:
         the post's link or a suggested source would otherwise vouch for its own words (the
         trust issue: code added one as a second source)."""
         links = list(self.post_links)
-        return vouches(self.answered(url), links) and url not in links
+        return self.vouches(url) and same_page(url, links) not in links
 
     @functools.cached_property
     def claim_stems(self) -> frozenset[str]:

@@ -43,6 +43,7 @@ class RuleId(StrEnum):
     NOT_READ = "not-read"  # cites a page that was not read
     OFF_TOPIC = "off-topic"  # cites a read page that shares no key term with the claims
     NAMED_ONLY = "named-only"  # cites only low-tier pages the post or its requesters named
+    NO_STANDING = "no-source-of-standing"  # cites no page of standing (none vouches)
     NO_CITATION = "no-citation"  # cites no page read
     TOKENS = UNREAD_TOKENS  # a word, number or link no vocabulary and no page read has
     DIRECTIVE = DIRECTIVE_  # addresses a reader, a rater or the system
@@ -250,6 +251,25 @@ def named_only(context: DraftContext, draft: Draft) -> str | None:
         "The post or its requesters named every page this note cites, and none is a source of "
         "standing: they may explain the claim, never vouch for the note. Cite an independent "
         "page you have read."
+    )
+
+
+@rule(RuleId.NO_STANDING, said("cited no source of standing"), droppable=False)
+def no_standing(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: The trust issue (#59): an attacker's page the search found, unnamed by the post,
+    the only source of 19 of 20 notes that carried its payload, published on code's word.
+
+    Only a source of standing vouches (`DraftContext.vouches`); a note whose cited pages are
+    all others says what no source of standing says. The pages the post named have their own
+    rule (`named-only`, above)."""
+    cited = draft.cited
+    if not cited or context.vouching(cited) or all(context.named(u) for u in cited):
+        return None
+    return (
+        "None of the pages this note cites is a source of standing (an official health body, "
+        "a journal, a news or reference source: tier 2 or above): they may explain the claim, "
+        "never vouch for a note. Cite a source of standing you have read, saying only what it "
+        "says."
     )
 
 

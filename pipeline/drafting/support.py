@@ -110,7 +110,7 @@ def cited_for_each(context: DraftContext, draft: Draft) -> dict[int, list[str]]:
         cited[i] = [
             s.url.strip()
             for s in draft.action.support
-            if len(words & content_words(s.claim)) >= 2 and not context.named(s.url.strip())
+            if len(words & content_words(s.claim)) >= 2 and context.vouches(s.url.strip())
         ]
     return cited
 

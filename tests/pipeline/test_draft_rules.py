@@ -238,7 +238,11 @@ def test_the_real_models_focused_note_naming_google_is_no_order() -> None:
     note = FocusedNote.model_validate(episode["answers"][-1]["answer"])
     draft = focused_draft(note, sentences)
     assert draft is not None
-    decision = decide(c, citing_read_pages(c, parse(c, draft)))
+    cited = citing_read_pages(c, parse(c, draft))
+    # google.com is no source of standing (#59): that rule alone refuses the note
+    refused = decide(c, cited)
+    assert {f.rule for f in refused.findings} == {RuleId.NO_STANDING, RuleId.CUT_OFF}
+    decision = decide(c, cited, tuple(r for r in RULES if r.id != RuleId.NO_STANDING))
     # the page's own statement stands; the sentence cut at the grammar's cap goes
     assert decision.verdict != "refused", [f.feedback for f in decision.findings]
     assert decision.draft.action.text == (
