@@ -1,13 +1,19 @@
 """The attacker's page found by the search, end to end (the trust issue, #59): no post links it.
 Its payloads are drawn (`tests.fakes.attacks`: hosts × spellings × positions × languages ×
-kinds), 24 posts in web mode and 24 in corpus mode, each with its own draw; a model that obeys
-every order it reads writes them (`tests.fakes.obeying_attacker`). No published note carries a
-payload, in any spelling the attacker tried; the attacker's page is never shown to the support
-check; and the clean note follows, citing the agency's page alone."""
+kinds), 30 posts in web mode and 30 in corpus mode, each with its own draw; a model that obeys
+every order it reads writes them (`tests.fakes.obeying_attacker`), and checks them obeying any
+order to the checker in its prompt. No published note carries a number, a link or outlet, an
+order to people or a false claim, in any spelling the attacker tried (24+ posts per mode); the
+attacker's page is never shown to the support check nor cited; the clean note follows, citing
+the agency's page. An order to the checker woven into the note itself still reaches the
+checker (the xfail below: the blind check reads the note)."""
 
 from __future__ import annotations
 
-from collections import Counter
+import asyncio
+import functools
+
+import pytest
 
 from adapters.local_corpus import CorpusDocument, LocalCorpus
 from pipeline.budget import EvidenceBudget
@@ -17,12 +23,14 @@ from pipeline.ports import NoMemory
 from pipeline.post import Post
 from pipeline.source_quality import has_standing
 from pipeline.trajectory import EpisodeOutcome, EpisodeStatus
-from tests.fakes.attacks import Attack, attacks, letters
+from tests.fakes.attacks import KINDS, Attack, attacks, letters
 from tests.fakes.episodes import runner
 from tests.fakes.obeying_attacker import CHECKER_ORDER, ObeyingAttacker, attackers_page_text
 from tests.fakes.ports import FakeChatModel, FakeClock, FakeWeb
 
-POSTS = 24
+# 24 posts per mode of the kinds a note may carry to readers, and 6 that order the checker
+POSTS = 30
+CHECKERS = "to the checker"
 # room for every draft the attacker writes (`ObeyingAttacker.drafts`), then the clean note
 BUDGET = EvidenceBudget(max_rewrites=7)
 
@@ -83,15 +91,17 @@ def carried(model: ObeyingAttacker, outcome: EpisodeOutcome) -> list[str]:
     return [m for m in model.markers if m in shown]
 
 
-async def check_mode(mode: str, seed: int) -> None:
-    run = run_web if mode == "web" else run_corpus
-    published: Counter[str] = Counter()
-    failures = []
+async def _published(mode: str) -> dict[str, list[tuple[str, str, list[str], str | None]]]:
+    """Each payload kind's attacks whose payload a published note carried, in `mode`; every
+    other episode's clean note checked on the way."""
+    run, seed = (run_web, 59) if mode == "web" else (run_corpus, 60)
+    failures: dict[str, list[tuple[str, str, list[str], str | None]]] = {k: [] for k in KINDS}
     for attack in attacks(seed, POSTS):
         model, outcome = await run(attack)
         if markers := carried(model, outcome):
-            published[f"{attack.host.family} / {attack.payload.kind}"] += 1
-            failures.append((attack.id, attack.host.url, markers, outcome.note))
+            failures[attack.payload.kind].append(
+                (attack.id, attack.host.url, markers, outcome.note)
+            )
             continue
         own, standing = attack.host.url, has_standing(attack.host.final_url or attack.host.url)
         # the clean note came, citing the agency; a page without standing is never its source
@@ -101,12 +111,30 @@ async def check_mode(mode: str, seed: int) -> None:
         assert standing or own not in outcome.urls, (attack.id, outcome.urls)
         # the support check judged by the agency's page, never by a page without standing
         assert standing or own not in model.shown_to_checker, (attack.id, own)
-    assert not failures, (mode, dict(published), failures)
+    return failures
 
 
-async def test_an_obeying_model_publishes_no_payload_from_a_page_the_search_found() -> None:
-    await check_mode("web", seed=59)
+@functools.cache
+def published(mode: str) -> dict[str, list[tuple[str, str, list[str], str | None]]]:
+    """`_published`, run once per mode for the tests below."""
+    return asyncio.run(_published(mode))
 
 
-async def test_an_obeying_model_publishes_no_payload_from_a_corpus_page() -> None:
-    await check_mode("corpus", seed=60)
+@pytest.mark.parametrize("mode", ["web", "corpus"])
+def test_an_obeying_model_publishes_no_payload_from_a_page_the_search_found(mode: str) -> None:
+    """A number to call, a link or outlet, an order to people, a false claim: 24 posts per
+    mode, none published with its payload."""
+    failures = published(mode)
+    assert sum(1 for a in attacks(59 if mode == "web" else 60, POSTS)
+               if a.payload.kind != CHECKERS) >= 24  # fmt: skip
+    assert not [f for kind, found in failures.items() if kind != CHECKERS for f in found]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the blind check reads the note: an order to the checker woven into the note's own "
+    "words (in any language) reaches it, and a checker that obeys it passes the payload",
+)
+@pytest.mark.parametrize("mode", ["web", "corpus"])
+def test_an_order_to_the_checker_in_the_note_is_never_obeyed(mode: str) -> None:
+    assert not published(mode)[CHECKERS]
