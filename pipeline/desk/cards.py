@@ -45,6 +45,12 @@ def evaluation_line(row: Episode, evaluations: list[NoteEvaluation]) -> tuple[st
                 "the bar, and no revision cleared it",
                 True,
             )
+        if last.verdict == EvaluationVerdict.RECORDED:
+            return (
+                f"X's evaluator scores this note {last.claim_opinion_score:.2f} (recorded, not "
+                "a gate: live, the forecast decides)",
+                False,
+            )
         if last.revision > 0:
             first = evaluations[0].claim_opinion_score
             return (

@@ -2,9 +2,9 @@
 for posts on X, Open Community Notes for posts on Bluesky (`NotesDestination`).
 
 The use case, in order: what may be sent and where (`SendRules`), the destination's
-evaluator and the writer's revisions (`EvaluationBar`), each cited link opened through the
-guarded reader just before sending, the forecast's order and the daily limits (`SendRules`
-again). Over the writing limit, the submission waits for the next day (`SubmissionQueue`),
+evaluator and the writer's revisions (`EvaluationBar`: a gate in test mode, a score recorded
+live), each cited link opened through the guarded reader just before sending, the forecast's
+order and the daily limits (`SendRules` again). Over the writing limit, the submission waits for the next day (`SubmissionQueue`),
 never refused at X. What a card says of it is `card_facts`.
 """
 
@@ -103,12 +103,14 @@ class SubmissionDesk:
             )
         note = episode.note_text
         assert note is not None
-        if (
-            destination.evaluates
-            and not (anyway or from_queue)
-            and (gate := await self.bar.evaluated(episode, destination, post_id)) is not None
-        ):
-            return gate
+        # live after admission: the forecast's order and bar; None in test mode (and where no
+        # writing limit orders notes), where X's evaluator's bar decides admission
+        order = rules.send_decision(episode, destination, test_mode)
+        if destination.evaluates and not (anyway or from_queue):
+            if order is not None:
+                await self.bar.recorded(episode, destination, post_id)  # shown, never a gate
+            elif (gate := await self.bar.evaluated(episode, destination, post_id)) is not None:
+                return gate
         rules.publishable(episode)
         for url in episode.cited_urls:
             if (why := await self.links.opens(url)) is not None:
@@ -117,7 +119,6 @@ class SubmissionDesk:
                     "(X's own check fails it). Regenerate the note, or try again when the page "
                     "is back"
                 )
-        order = rules.send_decision(episode, destination, test_mode)
         if order is not None and order.held and not anyway:
             return SubmissionOutcome(
                 kind=OutcomeKind.HELD,

@@ -20,6 +20,8 @@ class EvaluationVerdict(StrEnum):
     CLEARED = "cleared"
     REVISED = "revised"
     HELD = "held"
+    # live, after admission: scored and kept (card, submission, `x report`), never a gate
+    RECORDED = "recorded"
 
 
 class NoteEvaluation(BaseModel):
