@@ -477,7 +477,11 @@ class XSettings(BaseModel):
         description="scans never draft a post older than this (older posts are rarely rated)",
     )
     watch_per_cycle: int = Field(
-        default=5, ge=1, le=100, description="posts a scan drafts a cycle, the best first"
+        default=5,
+        ge=1,
+        le=100,
+        description="posts a scan drafts a cycle in test mode, the best first (live on X, "
+        "a cycle drafts as many as today's writing limit still takes)",
     )
     watch_per_author_daily: int = Field(
         default=3, ge=1, le=100, description="posts of one author scans draft in 24 h"

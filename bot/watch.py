@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from pipeline.desk.notes import NoteService
+from pipeline.desk.send_rules import WritingRoom
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
 from pipeline.post import Post
@@ -61,6 +63,12 @@ class NotedPosts(Protocol):
     async def for_post(self, post_id: str) -> object | None: ...
 
 
+class WritingLimit(Protocol):
+    """Today's writing limit live on X and how much of it is spent (the submission desk)."""
+
+    async def writing_room(self) -> WritingRoom | None: ...
+
+
 class DraftedAuthors(Protocol):
     """How many posts of each author were drafted lately (the episode store counts them)."""
 
@@ -83,11 +91,13 @@ class ScanReport:
     at: datetime
     lines: list[ScanLine] = field(default_factory=list)
     dry_run: bool = False
+    sizing: str | None = None  # how many posts the cycle could take, and why
 
     def summary(self) -> str:
         taken = sum(1 for line in self.lines if line.taken)
         verb = "would take" if self.dry_run else "took"
-        return f"{verb} {taken} of {len(self.lines)} (at {self.at:%Y-%m-%d %H:%M} UTC)"
+        said = f"{verb} {taken} of {len(self.lines)} (at {self.at:%Y-%m-%d %H:%M} UTC)"
+        return f"{said}; {self.sizing}" if self.sizing else said
 
 
 @dataclass
@@ -138,7 +148,9 @@ class WatchScanner:
         drafted: DraftedAuthors | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         last: LastScan | None = None,
+        writing_limit: WritingLimit | None = None,
     ) -> None:
+        self.writing_limit = writing_limit
         self.eligible = eligible
         self.noted = noted
         self.test_mode = test_mode
@@ -203,8 +215,9 @@ class WatchScanner:
                 continue
             candidates.append(post)
         drafted = await self.drafted.authors_since(DAY_S, WATCH_SOURCE) if self.drafted else None
+        policy = await self.cycle_policy(report, drafted)
         queued: list[int] = []
-        for choice in choose(candidates, now, self.policy, drafted):
+        for choice in choose(candidates, now, policy, drafted):
             post = choice.post
             line = f"{describe(post, watch_of[id(post)], now)} — {choice.why}"
             self.said(report, choice.taken, f"{'taken' if choice.taken else 'skipped'} {line}")
@@ -223,6 +236,22 @@ class WatchScanner:
             if row is not None:
                 queued.append(row.id)
         return queued
+
+    async def cycle_policy(self, report: ScanReport, drafted: Counter[str] | None) -> ScanPolicy:
+        """Live on X, a cycle drafts as many posts as today's writing limit still takes: the
+        limit less what the last 24 h spent — the scans' drafts (each may become one of
+        today's live notes) or the live notes sent and queued, whichever is more. In test
+        mode, or with no writing limit known, EVONOTE_X__WATCH_PER_CYCLE a cycle."""
+        room = await self.writing_limit.writing_room() if self.writing_limit else None
+        if room is None:
+            return self.policy
+        spent = max(sum(drafted.values()) if drafted else 0, room.used)
+        per_cycle = max(room.limit - spent, 0)
+        report.sizing = (
+            f"today's writing limit is {room.limit}, {spent} spent in the last 24 h: "
+            f"room for {per_cycle}"
+        )
+        return dataclasses.replace(self.policy, per_cycle=per_cycle)
 
     async def run_once(self, *, dry_run: bool = False) -> list[int]:
         """Queue the best of the new posts; returns their episode ids, best first. Each

@@ -4,8 +4,8 @@ for posts on X, Open Community Notes for posts on Bluesky (`NotesDestination`).
 The use case, in order: what may be sent and where (`SendRules`), the destination's
 evaluator and the writer's revisions (`EvaluationBar`: a gate in test mode, a score recorded
 live), each cited link opened through the guarded reader just before sending, the forecast's
-order and the daily limits (`SendRules` again). Over the writing limit, the submission waits for the next day (`SubmissionQueue`),
-never refused at X. What a card says of it is `card_facts`.
+order and the daily limits (`SendRules` again). Over the writing limit, the submission waits
+for the next day (`SubmissionQueue`), never refused at X. What a card says of it is `card_facts`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pipeline.desk.episode import Episode, Submission
 from pipeline.desk.evaluation_bar import EvaluationBar, NoteReviser
 from pipeline.desk.outcomes import live_outcome
 from pipeline.desk.send_order import SendPolicy
-from pipeline.desk.send_rules import SendRules
+from pipeline.desk.send_rules import SendRules, WritingRoom
 from pipeline.desk.standing import WriterStanding
 from pipeline.desk.submission_log import NoteBook, NoteEvaluation, SubmissionLog
 from pipeline.desk.submit_outcome import OutcomeKind, SubmissionOutcome, SubmissionRefused
@@ -240,6 +240,10 @@ class SubmissionDesk:
     async def standing(self) -> WriterStanding:
         """Where the writer stands with X (admission, the writing limit)."""
         return await self.rules.standing()
+
+    async def writing_room(self) -> WritingRoom | None:
+        """Today's writing limit live on X and how much is spent; None in test mode."""
+        return await self.rules.writing_room()
 
     async def destination_name(self, episode: Episode) -> str | None:
         """Where the episode's note would go (the card's Submit button names it)."""
