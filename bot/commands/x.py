@@ -36,7 +36,11 @@ def add_parser(sub: Subparsers) -> None:
         help="send a note held under X's evaluator's bar or the forecast's (a moderator's "
         "override)",
     )
-    xsub.add_parser("sync", help="fetch the status of the notes written")
+    xsub.add_parser(
+        "sync",
+        help="fetch the status and ratings of the notes written; withdraw live notes whose "
+        "early ratings predict Not Helpful (X's own writer's rules)",
+    )
     xsub.add_parser(
         "status", help="admission against X's bars, the writing limit, the hit rate so far"
     )
@@ -164,6 +168,8 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
             if args.x_command == "sync":
                 changed = await submitter.sync()
                 print(f"{changed} submissions changed status")
+                for line in await submitter.withdraw_failing():
+                    print(line)
                 return EXIT_OK
             outcome = await submitter.submit(
                 args.episode,

@@ -162,6 +162,8 @@ def outcome_report(
     note, per reason (never sent, so no outcome: counted beside their reason)."""
     live = [s for s in submissions if not s.test_mode and s.destination == "x"]
     lines = [outcome_row("Live notes on X", live).line(), calibration(live)]
+    if withdrawn := sum(s.withdrawn_at is not None for s in live):
+        lines.append(f"Withdrawn by us, early ratings predicting Not Helpful: {withdrawn}")
     if (gaussian := gaussian_calibration(live)) is not None:
         lines.append(gaussian)
     declined_rows = [

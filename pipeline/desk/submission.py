@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from pipeline.desk.card_facts import SubmissionFacts, card_facts, sent_line
-from pipeline.desk.destination import NotesDestination, WritingLimitReached
+from pipeline.desk.destination import NotesDestination, WithdrawsNotes, WritingLimitReached
 from pipeline.desk.episode import Episode, Submission
 from pipeline.desk.evaluation_bar import EvaluationBar, NoteReviser
 from pipeline.desk.outcomes import live_outcome
@@ -23,6 +23,7 @@ from pipeline.desk.send_rules import SendRules, WritingRoom
 from pipeline.desk.standing import WriterStanding
 from pipeline.desk.submission_log import NoteBook, NoteEvaluation, SubmissionLog
 from pipeline.desk.submit_outcome import OutcomeKind, SubmissionOutcome, SubmissionRefused
+from pipeline.desk.withdrawal import to_withdraw
 from pipeline.ports import ChatModel
 from pipeline.prompts import NoteClassification, classify_messages
 
@@ -228,10 +229,32 @@ class SubmissionDesk:
         for destination in self.rules.destinations:
             for note in await destination.notes_written(test_mode=destination.test_mode):
                 evaluations = [e.model_dump() for e in note.evaluations]
+                ratings = note.ratings.model_dump() if note.ratings is not None else None
                 changed += await self.log.record_status(
-                    note.id, note.status, evaluations, note.not_helpful_tags
+                    note.id, note.status, evaluations, note.not_helpful_tags, ratings
                 )
         return changed
+
+    async def withdraw_failing(self) -> list[str]:
+        """Withdraw our live notes whose early ratings predict Not Helpful, by X's own
+        writer's rules (`pipeline.desk.withdrawal`): a line for each note withdrawn and each
+        safeguard that tripped. Safe to run again after a kill: a note deleted at X but not
+        yet recorded here is asked again, and X's "not found" counts as withdrawn."""
+        decided = to_withdraw(await self.log.all())
+        lines = list(decided.tripped)
+        for submission, why in decided.notes:
+            destination = next(
+                (d for d in self.rules.destinations if d.key == submission.destination), None
+            )
+            if not isinstance(destination, WithdrawsNotes):
+                continue
+            await destination.withdraw(submission.note_id)
+            await self.log.mark_withdrawn(submission.note_id)
+            lines.append(
+                f"withdrew {destination.name} note {submission.note_id} (episode "
+                f"{submission.episode_id}): early ratings predict Not Helpful ({why})"
+            )
+        return lines
 
     async def live_outcome(self) -> str | None:
         """What became of the live notes on X, in one line (`pipeline.desk.outcomes`)."""

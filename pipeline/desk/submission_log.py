@@ -69,7 +69,13 @@ class SubmissionLog(Protocol):
         status: str | None,
         evaluations: list[dict[str, str]],
         not_helpful_tags: list[str] | None = None,
+        ratings: dict[str, int] | None = None,
     ) -> bool: ...
+
+    async def mark_withdrawn(self, note_id: str) -> None:
+        """Record that the note was withdrawn at the destination (once: a second call keeps
+        the first time)."""
+        ...
 
     async def add_evaluation(self, evaluation: NoteEvaluation) -> None: ...
 
