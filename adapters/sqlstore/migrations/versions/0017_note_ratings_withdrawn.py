@@ -20,7 +20,7 @@ def upgrade() -> None:
     with op.batch_alter_table('submission', schema=None) as batch_op:
         # Submissions from before this revision have no counts until the next sync.
         batch_op.add_column(sa.Column('ratings', sa.JSON(), nullable=False, server_default='{}'))
-        batch_op.add_column(sa.Column('withdrawn_at', sa.DateTime(), nullable=True))
+        batch_op.add_column(sa.Column('withdrawn_at', sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
