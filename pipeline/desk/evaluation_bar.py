@@ -128,9 +128,13 @@ class EvaluationBar:
         note = episode.note_text
         assert note is not None
         earlier = [e for e in await self.log.evaluations(episode.id) if e.note_text == note]
-        if earlier:  # asked again (a restart, a second click): X is not asked again
-            return earlier[-1].claim_opinion_score
-        score = await destination.evaluate(post_id, note)
+        if earlier and earlier[-1].verdict != EvaluationVerdict.HELD:
+            return earlier[-1].claim_opinion_score  # asked again: X is not asked again
+        # held by the bar in test mode: the score stands, kept as recorded (the card no longer
+        # says held), without asking X again
+        score = (
+            earlier[0].claim_opinion_score if earlier else await destination.evaluate(post_id, note)
+        )
         await self.log.add_evaluation(
             NoteEvaluation(
                 episode_id=episode.id,

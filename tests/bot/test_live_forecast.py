@@ -125,3 +125,33 @@ async def test_test_mode_keeps_the_evaluators_bar(
     outcome = await desk(engine, api, max_revisions=0).submit(episode, "mod")
     assert outcome.kind == "held" and "EVONOTE_X__MIN_CLAIM_OPINION" in outcome.message
     assert not submit.called
+
+
+@respx.mock
+async def test_a_note_the_bar_held_in_test_mode_is_no_longer_held_live(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """Held by the evaluator's bar in test mode, then the writer is admitted and goes live:
+    the card stops saying held, the note goes by its forecast, X is not asked to score it
+    again."""
+    from pipeline.desk.moderation import ModeratorDesk
+
+    evaluate = respx.post(f"{API}/2/notes/evaluate").respond(
+        200, json={"data": {"claim_opinion_score": 0.3}}
+    )
+    submit = respx.post(f"{API}/2/notes").respond(200, json={"data": {"id": "18103"}})
+    store = EpisodeStore(engine)
+    episode = await noted_episode(store)
+    await store.save_forecast(episode, net(0.6))
+    await store.approve(episode, "UMOD")
+    held = await desk(engine, api, max_revisions=0).submit(episode, "mod")
+    assert held.kind == "held"
+    api.test_mode = False  # admitted: EVONOTE_X__TEST_MODE=false
+    submitter = desk(engine, api, max_revisions=0)
+    card = await ModeratorDesk(store, submitter).card(episode)
+    assert card is not None and card.held  # what the store said before it went live
+    sent = await submitter.submit(episode, "mod")
+    assert sent.kind == "submitted" and submit.call_count == 1 and evaluate.call_count == 1
+    card = await ModeratorDesk(store, submitter).card(episode)
+    assert card is not None and not card.held
+    assert sent.submission is not None and sent.submission.claim_opinion_score == 0.3
