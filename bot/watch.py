@@ -22,6 +22,8 @@ from pipeline.request import WATCH_SOURCE, NoteRequest
 log = logging.getLogger(__name__)
 
 DAY_S = 24 * 3600.0
+ELIGIBLE_PAGE = 20  # eligible posts asked for a cycle at the least
+ELIGIBLE_MOST = 100  # X's most a call (`max_results` 1–100, REFERENCE.md)
 
 
 class WatchFeed(Protocol):
@@ -54,7 +56,9 @@ class WatchState(Protocol):
 class EligiblePosts(Protocol):
     """The Community Notes API's feed of posts eligible for notes."""
 
-    async def eligible_posts(self, *, test_mode: bool) -> list[dict[str, Any]]: ...
+    async def eligible_posts(
+        self, *, test_mode: bool, max_results: int
+    ) -> list[dict[str, Any]]: ...
 
 
 class NotedPosts(Protocol):
@@ -203,9 +207,16 @@ class WatchScanner:
         if not report.dry_run:
             log.info("%s", text)
 
-    async def queue(self, found: list[tuple[Post, str]], report: ScanReport) -> list[int]:
+    async def queue(
+        self,
+        found: list[tuple[Post, str]],
+        report: ScanReport,
+        policy: ScanPolicy,
+        drafted: Counter[str] | None,
+    ) -> list[int]:
         """The chosen posts of `found` ((post, the watch that found it)) queued, best first
-        (none in a dry run); each post's fate in `report`."""
+        (none in a dry run), at most the cycle's size (`policy`; `drafted`: the scans' posts
+        per author in the last 24 h); each post's fate in `report`."""
         now = report.at
         watch_of: dict[int, str] = {id(post): requester for post, requester in found}
         candidates: list[Post] = []
@@ -214,8 +225,6 @@ class WatchScanner:
                 self.said(report, False, f"skipped {describe(post, requester, now)} — {why}")
                 continue
             candidates.append(post)
-        drafted = await self.drafted.authors_since(DAY_S, WATCH_SOURCE) if self.drafted else None
-        policy = await self.cycle_policy(report, drafted)
         queued: list[int] = []
         for choice in choose(candidates, now, policy, drafted):
             post = choice.post
@@ -262,9 +271,15 @@ class WatchScanner:
         report = ScanReport(self.clock(), dry_run=dry_run)
         found: list[tuple[Post, str]] = []
         seen: list[tuple[str, str | None, str | None]] = []  # (watch, newest id, user id)
+        drafted = await self.drafted.authors_since(DAY_S, WATCH_SOURCE) if self.drafted else None
+        policy = await self.cycle_policy(report, drafted)
         if self.eligible is not None:
+            # as many posts as the cycle may take, and no fewer than a page to choose from
+            wanted = min(max(ELIGIBLE_PAGE, policy.per_cycle), ELIGIBLE_MOST)
             try:
-                for payload in await self.eligible.eligible_posts(test_mode=self.test_mode):
+                for payload in await self.eligible.eligible_posts(
+                    test_mode=self.test_mode, max_results=wanted
+                ):
                     found += [(p, "eligible") for p in self.feed.posts_from_payload(payload)]
             except EvoNoteError as e:
                 self.failed(report, f"eligible posts not read: {e}")
@@ -287,7 +302,7 @@ class WatchScanner:
             if newest is not None and (since is None or newest > int(since)):
                 since = str(newest)
             seen.append((key, since, user_id))
-        queued = await self.queue(found, report)
+        queued = await self.queue(found, report, policy, drafted)
         self.last.report = report
         if not dry_run:
             for key, since, user_id in seen:

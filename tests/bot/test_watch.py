@@ -21,6 +21,7 @@ from adapters.x.community_notes import CommunityNotesApi
 from adapters.x.watch import XWatchFeed
 from bot.slack.home import scan_blocks
 from bot.watch import LastScan, WatchScanner
+from pipeline.post_choice import ScanPolicy
 from tests.conftest import NetworkGuard
 from tests.fakes.ports import FakeChatModel
 from tests.fakes.processes import free_port
@@ -186,6 +187,11 @@ async def test_posts_eligible_for_notes_are_a_scan_source(
             )
             queued = await watcher.run_once()
             assert route.calls.last.request.url.params["test_mode"] == "true"
+            assert route.calls.last.request.url.params["max_results"] == "20"
+            # a cycle that may take more posts asks X's feed for as many (at most 100)
+            watcher.policy = ScanPolicy(per_cycle=60)
+            await watcher.run_once(dry_run=True)
+            assert route.calls.last.request.url.params["max_results"] == "60"
     row = await EpisodeStore(engine).get(queued[0])
     assert row is not None
     assert row.post_ref == "https://x.com/milkfan/status/701"
