@@ -62,6 +62,15 @@ def evaluation_line(row: Episode, evaluations: list[NoteEvaluation]) -> tuple[st
     return None
 
 
+def recorded_score(row: Episode, evaluations: list[NoteEvaluation]) -> str:
+    """Live, X's evaluator's score of the card's note beside why it waits or is held (it holds
+    nothing itself); "" when it was not recorded so."""
+    mine = [e for e in evaluations if e.note_text == row.note_text]
+    if not mine or mine[-1].verdict != EvaluationVerdict.RECORDED:
+        return ""
+    return f" · X's evaluator scores it {mine[-1].claim_opinion_score:.2f} (recorded, not a gate)"
+
+
 def crowd_line(votes: list[Vote]) -> str | None:
     """What X's raters found of the note (their vote's reason), and whether the moderators'
     votes say otherwise; None before a verdict."""
@@ -145,11 +154,14 @@ def card_for(
     card.can_submit = facts.can_submit  # decided where submitting is, by its own rules
     if submission is None and (said := evaluation_line(row, facts.evaluations)):
         card.evaluation, card.held = said
+    recorded = recorded_score(row, facts.evaluations)
     if queued is not None and submission is None:
         # the destination's own name: a Bluesky post's note goes to Open Community Notes
-        card.evaluation = f"Queued for {submit_to or 'X'}: {queued}; sent when a slot opens"
+        card.evaluation = (
+            f"Queued for {submit_to or 'X'}: {queued}; sent when a slot opens{recorded}"
+        )
     if held_by is not None and submission is None and queued is None:
-        card.evaluation, card.held = f"Held: {held_by}", True
+        card.evaluation, card.held = f"Held: {held_by}{recorded}", True
     if brief := row.brief:
         card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
         card.top_gaps = [

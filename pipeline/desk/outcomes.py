@@ -137,19 +137,28 @@ def calibration(submissions: list[Submission]) -> str:
     )
 
 
-def gaussian_calibration(submissions: list[Submission]) -> str | None:
-    """X's second aggregation (the Gaussian model's intercept, computed on the persona panel:
-    `pipeline.forecast.gaussian`) against X's verdicts, as an AUC beside the forecast's; None
-    until a note has both."""
-    pairs = _scored(submissions, "gaussian_intercept")
+def score_against_verdicts(submissions: list[Submission], key: str, what: str) -> str | None:
+    """A score each submission kept under `key` against X's verdicts, as an AUC for
+    helpful-if-rated; None until a note has both."""
+    pairs = _scored(submissions, key)
     if not pairs:
         return None
     helpful = [g for g, y in pairs if y]
     auc = _auc(helpful, [g for g, y in pairs if not y])
-    return (
-        f"Gaussian aggregation of the personas against X's verdicts ({len(pairs)} notes, "
-        f"{len(helpful)} helpful): {auc}"
-    )
+    return f"{what} against X's verdicts ({len(pairs)} notes, {len(helpful)} helpful): {auc}"
+
+
+def gaussian_calibration(submissions: list[Submission]) -> str | None:
+    """X's second aggregation (the Gaussian model's intercept, computed on the persona panel:
+    `pipeline.forecast.gaussian`) against X's verdicts, beside the forecast's."""
+    what = "Gaussian aggregation of the personas"
+    return score_against_verdicts(submissions, "gaussian_intercept", what)
+
+
+def evaluator_calibration(submissions: list[Submission]) -> str | None:
+    """X's evaluator's claim-opinion score (recorded live, never a gate) against X's verdicts,
+    beside the forecast's (an AI writer on X measured AUC 0.67)."""
+    return score_against_verdicts(submissions, "evaluator_score", "X's evaluator's score")
 
 
 def outcome_report(
@@ -166,6 +175,8 @@ def outcome_report(
         lines.append(f"Withdrawn by us, early ratings predicting Not Helpful: {withdrawn}")
     if (gaussian := gaussian_calibration(live)) is not None:
         lines.append(gaussian)
+    if (evaluator := evaluator_calibration(live)) is not None:
+        lines.append(evaluator)
     declined_rows = [
         f"  brief: {reason}: {n} declined, none sent (no note needed)"
         for reason, n in sorted((declined or {}).items())

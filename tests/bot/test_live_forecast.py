@@ -109,6 +109,14 @@ async def test_live_the_forecast_holds_what_the_evaluator_would_pass(
     assert not submit.called and evaluate.call_count == 1
     (recorded,) = await SubmissionStore(engine).evaluations(episode)
     assert (recorded.claim_opinion_score, recorded.verdict) == (0.95, "recorded")
+    from pipeline.desk.moderation import ModeratorDesk
+
+    card = await ModeratorDesk(store, submitter).card(episode)
+    assert card is not None and card.held
+    assert card.evaluation == (
+        "Held: the forecast gives it net helpful -0.40, under the bar of +0.00 "
+        "(EVONOTE_X__MIN_NET_HELPFUL) · X's evaluator scores it 0.95 (recorded, not a gate)"
+    )
 
 
 @respx.mock

@@ -45,6 +45,18 @@ def test_each_group_says_how_many_were_rated_and_how_they_fared() -> None:
     # forecasts 0.85 (helpful), 0.55 and 0.35 (not helpful): every pair ordered right
     assert lines[1] == "Forecast against X's verdicts (3 notes, 1 helpful): Brier 0.149, AUC 1.00"
     assert not any(line.startswith("Gaussian") for line in lines)  # no note has its score
+    assert not any(line.startswith("X's evaluator") for line in lines)
+
+
+def test_the_report_judges_the_evaluators_score_recorded_live() -> None:
+    notes = [
+        sent("currently_rated_helpful", net_helpful=0.2, evaluator_score=0.3),
+        sent("currently_rated_not_helpful", net_helpful=-0.2, evaluator_score=0.9),
+        sent("currently_rated_helpful", net_helpful=0.5, evaluator_score=0.8),
+    ]
+    lines = outcome_report(notes)
+    # 0.3 and 0.8 against 0.9: the not-helpful note scored above both
+    assert "X's evaluator's score against X's verdicts (3 notes, 2 helpful): AUC 0.00" in lines
 
 
 def test_the_report_judges_the_gaussian_aggregation_beside_the_forecast() -> None:
