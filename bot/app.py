@@ -534,6 +534,7 @@ def make_scanner(app: App) -> WatchScanner | None:
         policy=ScanPolicy(x.max_post_age_h, x.watch_per_author_daily, x.watch_per_cycle),
         drafted=app.store,
         last=app.scans,
+        writing_limit=app.submitter,
     )
 
 

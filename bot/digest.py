@@ -223,9 +223,9 @@ async def build_digest(
         for i in items
         if i.status == LessonStatus.RETIRED and i.updated_at >= since
     ]
-    if standing is not None:  # the first line (admission) and the last two (notes, limit)
+    if standing is not None:  # admission, the alarms, the last two lines (notes, limit)
         summary = standing.summary()
-        digest.on_x = [summary[0], *summary[-2:]]
+        digest.on_x = [summary[0], *standing.alarms, *summary[-2:]]
     if on_x is not None:
         digest.on_x.append(on_x)
     digest.chart_png = await asyncio.to_thread(_chart, month, now)

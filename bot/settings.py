@@ -429,8 +429,9 @@ class XSettings(BaseModel):
     test_mode: bool = Field(default=True, description="submit notes in test mode")
     min_claim_opinion: float = Field(
         default=0.7,
-        description="X's claim-opinion score a note needs before it is sent (below it the "
-        "writer revises, then the note is held; X's own template submits at 0.7)",
+        description="in test mode, X's claim-opinion score a note needs before it is sent "
+        "(below it the writer revises, then the note is held; X's own template submits at "
+        "0.7); live, after admission, the score is recorded and never holds a note",
     )
     max_revisions: int = Field(
         default=3, ge=0, le=5, description="revisions asked for a note under the bar"
@@ -476,7 +477,11 @@ class XSettings(BaseModel):
         description="scans never draft a post older than this (older posts are rarely rated)",
     )
     watch_per_cycle: int = Field(
-        default=5, ge=1, le=100, description="posts a scan drafts a cycle, the best first"
+        default=5,
+        ge=1,
+        le=100,
+        description="posts a scan drafts a cycle in test mode, the best first (live on X, "
+        "a cycle drafts as many as today's writing limit still takes)",
     )
     watch_per_author_daily: int = Field(
         default=3, ge=1, le=100, description="posts of one author scans draft in 24 h"

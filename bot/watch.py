@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
 from collections.abc import Callable
@@ -10,6 +11,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from pipeline.desk.notes import NoteService
+from pipeline.desk.send_rules import WritingRoom
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
 from pipeline.post import Post
@@ -20,6 +22,8 @@ from pipeline.request import WATCH_SOURCE, NoteRequest
 log = logging.getLogger(__name__)
 
 DAY_S = 24 * 3600.0
+ELIGIBLE_PAGE = 20  # eligible posts asked for a cycle at the least
+ELIGIBLE_MOST = 100  # X's most a call (`max_results` 1–100, REFERENCE.md)
 
 
 class WatchFeed(Protocol):
@@ -52,13 +56,21 @@ class WatchState(Protocol):
 class EligiblePosts(Protocol):
     """The Community Notes API's feed of posts eligible for notes."""
 
-    async def eligible_posts(self, *, test_mode: bool) -> list[dict[str, Any]]: ...
+    async def eligible_posts(
+        self, *, test_mode: bool, max_results: int
+    ) -> list[dict[str, Any]]: ...
 
 
 class NotedPosts(Protocol):
     """Which posts already carry a note of ours (the submission log)."""
 
     async def for_post(self, post_id: str) -> object | None: ...
+
+
+class WritingLimit(Protocol):
+    """Today's writing limit live on X and how much of it is spent (the submission desk)."""
+
+    async def writing_room(self) -> WritingRoom | None: ...
 
 
 class DraftedAuthors(Protocol):
@@ -83,11 +95,13 @@ class ScanReport:
     at: datetime
     lines: list[ScanLine] = field(default_factory=list)
     dry_run: bool = False
+    sizing: str | None = None  # how many posts the cycle could take, and why
 
     def summary(self) -> str:
         taken = sum(1 for line in self.lines if line.taken)
         verb = "would take" if self.dry_run else "took"
-        return f"{verb} {taken} of {len(self.lines)} (at {self.at:%Y-%m-%d %H:%M} UTC)"
+        said = f"{verb} {taken} of {len(self.lines)} (at {self.at:%Y-%m-%d %H:%M} UTC)"
+        return f"{said}; {self.sizing}" if self.sizing else said
 
 
 @dataclass
@@ -138,7 +152,9 @@ class WatchScanner:
         drafted: DraftedAuthors | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         last: LastScan | None = None,
+        writing_limit: WritingLimit | None = None,
     ) -> None:
+        self.writing_limit = writing_limit
         self.eligible = eligible
         self.noted = noted
         self.test_mode = test_mode
@@ -191,9 +207,16 @@ class WatchScanner:
         if not report.dry_run:
             log.info("%s", text)
 
-    async def queue(self, found: list[tuple[Post, str]], report: ScanReport) -> list[int]:
+    async def queue(
+        self,
+        found: list[tuple[Post, str]],
+        report: ScanReport,
+        policy: ScanPolicy,
+        drafted: Counter[str] | None,
+    ) -> list[int]:
         """The chosen posts of `found` ((post, the watch that found it)) queued, best first
-        (none in a dry run); each post's fate in `report`."""
+        (none in a dry run), at most the cycle's size (`policy`; `drafted`: the scans' posts
+        per author in the last 24 h); each post's fate in `report`."""
         now = report.at
         watch_of: dict[int, str] = {id(post): requester for post, requester in found}
         candidates: list[Post] = []
@@ -202,9 +225,8 @@ class WatchScanner:
                 self.said(report, False, f"skipped {describe(post, requester, now)} — {why}")
                 continue
             candidates.append(post)
-        drafted = await self.drafted.authors_since(DAY_S, WATCH_SOURCE) if self.drafted else None
         queued: list[int] = []
-        for choice in choose(candidates, now, self.policy, drafted):
+        for choice in choose(candidates, now, policy, drafted):
             post = choice.post
             line = f"{describe(post, watch_of[id(post)], now)} — {choice.why}"
             self.said(report, choice.taken, f"{'taken' if choice.taken else 'skipped'} {line}")
@@ -224,6 +246,22 @@ class WatchScanner:
                 queued.append(row.id)
         return queued
 
+    async def cycle_policy(self, report: ScanReport, drafted: Counter[str] | None) -> ScanPolicy:
+        """Live on X, a cycle drafts as many posts as today's writing limit still takes: the
+        limit less what the last 24 h spent — the scans' drafts (each may become one of
+        today's live notes) or the live notes sent and queued, whichever is more. In test
+        mode, or with no writing limit known, EVONOTE_X__WATCH_PER_CYCLE a cycle."""
+        room = await self.writing_limit.writing_room() if self.writing_limit else None
+        if room is None:
+            return self.policy
+        spent = max(sum(drafted.values()) if drafted else 0, room.used)
+        per_cycle = max(room.limit - spent, 0)
+        report.sizing = (
+            f"today's writing limit is {room.limit}, {spent} spent in the last 24 h: "
+            f"room for {per_cycle}"
+        )
+        return dataclasses.replace(self.policy, per_cycle=per_cycle)
+
     async def run_once(self, *, dry_run: bool = False) -> list[int]:
         """Queue the best of the new posts; returns their episode ids, best first. Each
         watch's newest post is saved only once the cycle's choice is queued: a scan killed
@@ -233,9 +271,15 @@ class WatchScanner:
         report = ScanReport(self.clock(), dry_run=dry_run)
         found: list[tuple[Post, str]] = []
         seen: list[tuple[str, str | None, str | None]] = []  # (watch, newest id, user id)
+        drafted = await self.drafted.authors_since(DAY_S, WATCH_SOURCE) if self.drafted else None
+        policy = await self.cycle_policy(report, drafted)
         if self.eligible is not None:
+            # as many posts as the cycle may take, and no fewer than a page to choose from
+            wanted = min(max(ELIGIBLE_PAGE, policy.per_cycle), ELIGIBLE_MOST)
             try:
-                for payload in await self.eligible.eligible_posts(test_mode=self.test_mode):
+                for payload in await self.eligible.eligible_posts(
+                    test_mode=self.test_mode, max_results=wanted
+                ):
                     found += [(p, "eligible") for p in self.feed.posts_from_payload(payload)]
             except EvoNoteError as e:
                 self.failed(report, f"eligible posts not read: {e}")
@@ -258,7 +302,7 @@ class WatchScanner:
             if newest is not None and (since is None or newest > int(since)):
                 since = str(newest)
             seen.append((key, since, user_id))
-        queued = await self.queue(found, report)
+        queued = await self.queue(found, report, policy, drafted)
         self.last.report = report
         if not dry_run:
             for key, since, user_id in seen:

@@ -27,7 +27,8 @@ REQUESTED_WEIGHT = 2.0
 class ScanPolicy:
     max_age_h: float = 24.0  # older posts are rarely rated (6.7%)
     per_author_daily: int = 3  # one account's posts never take the whole day's drafting
-    per_cycle: int = 5  # drafted a cycle, best first
+    # drafted a cycle, best first (live on X: as many as today's writing limit still takes)
+    per_cycle: int = 5
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,11 @@ def choose(
             why = f"@{post.author} has {by_author[author]} posts drafted today (the cap)"
             choices.append(PostChoice(post, False, why, score))
         elif taken >= policy.per_cycle:
-            why = f"{policy.per_cycle} better posts taken this cycle"
+            why = (
+                f"{policy.per_cycle} better posts taken this cycle"
+                if policy.per_cycle
+                else "today's writing limit has no room left"
+            )
             choices.append(PostChoice(post, False, why, score))
         else:
             taken += 1

@@ -1,5 +1,5 @@
-"""The notes sent to a notes destination: their status read back, and those that waited for
-the writing limit sent once a slot opens."""
+"""The notes sent to a notes destination: their status read back (and those early ratings
+condemn withdrawn), and those that waited for the writing limit sent once a slot opens."""
 
 from __future__ import annotations
 
@@ -22,9 +22,14 @@ class NotesSender(Protocol):
 
     async def send_queued(self) -> Sequence[SentOutcome]: ...
 
+    async def withdraw_failing(self) -> list[str]: ...
+
 
 async def sync_note_status(sender: NotesSender) -> None:
     await sender.sync()
+    # then the notes whose early ratings predict Not Helpful go, by X's writer's rules
+    for line in await sender.withdraw_failing():
+        log.warning("%s", line)
 
 
 async def submit_queued(sender: NotesSender) -> None:

@@ -184,15 +184,28 @@ class SubmissionStore:
             existing.applied_to_memory = existing.applied_vote == vote
             session.add(existing)
 
+    async def mark_withdrawn(self, note_id: str) -> None:
+        async with self.sessions() as session:
+            await session.exec(
+                update(SubmissionRow)
+                .where(
+                    col(SubmissionRow.note_id) == note_id, col(SubmissionRow.withdrawn_at).is_(None)
+                )
+                .values(withdrawn_at=utcnow(), updated_at=utcnow())
+            )
+            await session.commit()
+
     async def record_status(
         self,
         note_id: str,
         status: str | None,
         evaluations: list[dict[str, Any]],
         not_helpful_tags: list[str] | None = None,
+        ratings: dict[str, int] | None = None,
     ) -> bool:
         """True when the status or the evaluator outcomes changed. A final verdict becomes the
-        crowd's vote on the episode (`crowd_vote`) and sends it back to the judge."""
+        crowd's vote on the episode (`crowd_vote`) and sends it back to the judge. `ratings`:
+        the raters' counts so far, kept whenever they change (not a change of status)."""
         async with self.sessions() as session:
             row = (
                 await session.exec(select(SubmissionRow).where(SubmissionRow.note_id == note_id))
@@ -200,7 +213,12 @@ class SubmissionStore:
             if row is None:
                 return False
             outcomes_changed = bool(evaluations) and evaluations != row.evaluator_outcomes
+            if ratings is not None and ratings != row.ratings:
+                row.ratings = ratings
+                row.updated_at = utcnow()
+                session.add(row)
             if row.status == status and not outcomes_changed:
+                await session.commit()
                 return False
             if outcomes_changed:
                 row.evaluator_outcomes = evaluations

@@ -172,6 +172,11 @@ class SubmissionRow(SQLModel, table=True):
     policy: dict[str, Any] = Field(
         default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
     )
+    # raters' counts so far (helpful, somewhat_helpful, not_helpful), as the last sync saw them
+    ratings: dict[str, int] = Field(
+        default_factory=dict, sa_column=Column(JSON, nullable=False, server_default="{}")
+    )
+    withdrawn_at: datetime | None = None  # we deleted it at X (`pipeline.desk.withdrawal`)
     submitted_at: datetime = Field(default_factory=utcnow)
     updated_at: datetime = Field(default_factory=utcnow)
 

@@ -18,7 +18,12 @@ import httpx
 
 from adapters.x.oauth import OAuth1Credentials, sign
 from adapters.x.urls import is_x_url
-from pipeline.desk.destination import EvaluatorOutcome, WritingLimitReached, WrittenNote
+from pipeline.desk.destination import (
+    EvaluatorOutcome,
+    RatingCounts,
+    WritingLimitReached,
+    WrittenNote,
+)
 from pipeline.errors import EvoNoteError
 from pipeline.post import Post
 
@@ -95,6 +100,33 @@ def top_tags(scoring: object, kind: str) -> list[str]:
             continue
         tags.append(f"{bucket}: {name}" if _TAG_NAME.fullmatch(bucket) else name)
     return tags[:6]
+
+
+def rating_counts(scoring: object) -> RatingCounts | None:
+    """The note's ratings so far from `scoring_status` (`rating_counts_per_model`: per model,
+    counts per rater-factor bucket), summed over the buckets, of the "expansion" model where
+    several are given (as `xai-org/community-writer` reads them); None when X gave none (no
+    access yet). Read tolerantly: a count that is not a whole number counts 0."""
+    models = scoring.get("rating_counts_per_model") if isinstance(scoring, dict) else None
+    if not isinstance(models, list) or not models:
+        return None
+    entries = [m for m in models if isinstance(m, dict)]
+    chosen = next(
+        (m for m in entries if str(m.get("model_name", "")).lower() == "expansion"),
+        entries[0] if entries else None,
+    )
+    value = chosen.get("value") if chosen is not None else None
+    if not isinstance(value, dict):
+        return None
+    totals = {"helpful": 0, "somewhat_helpful": 0, "not_helpful": 0}
+    for bucket in ("negative", "neutral", "positive"):
+        counts = value.get(f"{bucket}_factor_bucket_counts")
+        if not isinstance(counts, dict):
+            continue
+        for kind in totals:
+            n = counts.get(f"{kind}_count")
+            totals[kind] += n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 0
+    return RatingCounts(**totals)
 
 
 class CommunityNotesApi:
@@ -213,6 +245,18 @@ class CommunityNotesApi:
         )
         return str(payload["data"]["id"])
 
+    async def withdraw(self, note_id: str) -> None:
+        """Delete a note we wrote (`DELETE /2/notes/{id}`, REFERENCE.md). A note X no longer
+        has (withdrawn by an earlier run that stopped before it was recorded) counts as
+        withdrawn: asking twice deletes once."""
+        if not note_id.isdigit():
+            raise NotesApiError(f"{note_id!r} is not an X note id")
+        try:
+            await self._call("DELETE", f"/2/notes/{note_id}")
+        except NotesApiError as e:
+            if "404" not in str(e) and "not found" not in str(e).lower():
+                raise
+
     async def eligible_posts(
         self, *, test_mode: bool, max_results: int = 20
     ) -> list[dict[str, Any]]:
@@ -271,6 +315,7 @@ class CommunityNotesApi:
                             if isinstance(o, dict)
                         ],
                         not_helpful_tags=top_tags(note.get("scoring_status"), "not_helpful"),
+                        ratings=rating_counts(note.get("scoring_status")),
                     )
                 )
             token = (payload.get("meta") or {}).get("next_token")

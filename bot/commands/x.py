@@ -6,10 +6,15 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from collections import Counter
+from typing import TYPE_CHECKING
 
 from bot.commands.arguments import Subparsers, record_id
 from bot.commands.exits import EXIT_FAILED, EXIT_INPUT, EXIT_OK
 from bot.settings import ConfigurationError, Settings
+
+if TYPE_CHECKING:
+    from pipeline.desk.ports import EpisodeRepository
 
 
 def add_parser(sub: Subparsers) -> None:
@@ -31,7 +36,11 @@ def add_parser(sub: Subparsers) -> None:
         help="send a note held under X's evaluator's bar or the forecast's (a moderator's "
         "override)",
     )
-    xsub.add_parser("sync", help="fetch the status of the notes written")
+    xsub.add_parser(
+        "sync",
+        help="fetch the status and ratings of the notes written; withdraw live notes whose "
+        "early ratings predict Not Helpful (X's own writer's rules)",
+    )
     xsub.add_parser(
         "status", help="admission against X's bars, the writing limit, the hit rate so far"
     )
@@ -49,7 +58,8 @@ def add_parser(sub: Subparsers) -> None:
     xsub.add_parser(
         "report",
         help="what became of the live notes (share rated, helpful, net helpful) by the "
-        "forecast, by what chose them and by the post's age",
+        "forecast's band, by what chose them (explore share or forecast), by the brief's word "
+        "on the need for a note and by the post's age",
     )
 
 
@@ -90,6 +100,20 @@ async def scan(settings: Settings, dry_run: bool) -> int:
     return EXIT_OK
 
 
+async def declined_posts(episodes: EpisodeRepository) -> dict[str, int]:
+    """Posts of the last 30 days the brief said need no note, per reason (`x report`)."""
+    from datetime import UTC, datetime, timedelta
+
+    from pipeline.brief import NoteNeed
+    from pipeline.trajectory import EpisodeStatus
+
+    declined: Counter[str] = Counter()
+    for e in await episodes.since(datetime.now(UTC) - timedelta(days=30)):
+        if e.status == EpisodeStatus.ABSTAINED and e.brief and e.brief.note_need != NoteNeed.NEEDED:
+            declined[e.brief.note_need.value] += 1
+    return dict(declined)
+
+
 async def run(settings: Settings, args: argparse.Namespace) -> int:
     import httpx
 
@@ -116,12 +140,10 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
         if args.x_command == "report":
             # from what `sync` stored, like status: no API call
             written = await submissions.all()
-            lines = outcome_report(written)
-            tokens_of = {
-                e.id: (e.prompt_tokens or 0) + (e.completion_tokens or 0)
-                for s in written
-                if (e := await stores.episodes.get(s.episode_id)) is not None and e.id is not None
-            }
+            sent = [e for s in written if (e := await stores.episodes.get(s.episode_id))]
+            needs = {e.id: e.brief.note_need.value for e in sent if e.brief is not None}
+            lines = outcome_report(written, needs, await declined_posts(stores.episodes))
+            tokens_of = {e.id: (e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in sent}
             if (tokens := tokens_per_note(written, tokens_of)) is not None:
                 lines.insert(1, tokens)
             print("\n".join(lines))
@@ -146,6 +168,8 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
             if args.x_command == "sync":
                 changed = await submitter.sync()
                 print(f"{changed} submissions changed status")
+                for line in await submitter.withdraw_failing():
+                    print(line)
                 return EXIT_OK
             outcome = await submitter.submit(
                 args.episode,

@@ -46,6 +46,12 @@ def evaluation_line(row: Episode, evaluations: list[NoteEvaluation]) -> tuple[st
                 "the bar, and no revision cleared it",
                 True,
             )
+        if last.verdict == EvaluationVerdict.RECORDED:
+            return (
+                f"X's evaluator scores this note {last.claim_opinion_score:.2f} (recorded, not "
+                "a gate: live, the forecast decides)",
+                False,
+            )
         if last.revision > 0:
             first = evaluations[0].claim_opinion_score
             return (
@@ -55,6 +61,15 @@ def evaluation_line(row: Episode, evaluations: list[NoteEvaluation]) -> tuple[st
             )
         return f"X's evaluator scores this note {last.claim_opinion_score:.2f}", False
     return None
+
+
+def recorded_score(row: Episode, evaluations: list[NoteEvaluation]) -> str:
+    """Live, X's evaluator's score of the card's note beside why it waits or is held (it holds
+    nothing itself); "" when it was not recorded so."""
+    mine = [e for e in evaluations if e.note_text == row.note_text]
+    if not mine or mine[-1].verdict != EvaluationVerdict.RECORDED:
+        return ""
+    return f" · X's evaluator scores it {mine[-1].claim_opinion_score:.2f} (recorded, not a gate)"
 
 
 def crowd_line(votes: list[Vote]) -> str | None:
@@ -141,11 +156,14 @@ def card_for(
     card.can_submit = facts.can_submit  # decided where submitting is, by its own rules
     if submission is None and (said := evaluation_line(row, facts.evaluations)):
         card.evaluation, card.held = said
+    recorded = recorded_score(row, facts.evaluations)
     if queued is not None and submission is None:
         # the destination's own name: a Bluesky post's note goes to Open Community Notes
-        card.evaluation = f"Queued for {submit_to or 'X'}: {queued}; sent when a slot opens"
+        card.evaluation = (
+            f"Queued for {submit_to or 'X'}: {queued}; sent when a slot opens{recorded}"
+        )
     if held_by is not None and submission is None and queued is None:
-        card.evaluation, card.held = f"Held: {held_by}", True
+        card.evaluation, card.held = f"Held: {held_by}{recorded}", True
     if brief := row.brief:
         card.claim_pattern = brief.claim_pattern.value.replace("_", " ")
         card.top_gaps = [

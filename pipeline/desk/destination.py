@@ -3,7 +3,7 @@ Community Notes for posts on Bluesky; and what a destination says of the notes w
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
@@ -24,6 +24,20 @@ class EvaluatorOutcome(BaseModel):
     evaluator_score_bucket: str
 
 
+class RatingCounts(BaseModel):
+    """How raters rated a note so far, summed over X's rater-factor buckets
+    (`scoring_status.rating_counts_per_model`, the "expansion" model's negative, neutral and
+    positive buckets, as `xai-org/community-writer` reads them)."""
+
+    helpful: int = 0
+    somewhat_helpful: int = 0
+    not_helpful: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.helpful + self.somewhat_helpful + self.not_helpful
+
+
 class WrittenNote(BaseModel):
     """A note the account wrote, as the destination lists it."""
 
@@ -33,6 +47,17 @@ class WrittenNote(BaseModel):
     evaluations: list[EvaluatorOutcome] = Field(default_factory=list)
     # raters' top Not Helpful tag per rater-factor bucket ("left: sources_missing_or_unreliable")
     not_helpful_tags: list[str] = Field(default_factory=list)
+    ratings: RatingCounts | None = None  # None: X gave no counts (no access, none yet)
+
+
+@runtime_checkable
+class WithdrawsNotes(Protocol):
+    """A destination that lets the writer withdraw a note it wrote (X: `DELETE /2/notes/{id}`,
+    REFERENCE.md)."""
+
+    async def withdraw(self, note_id: str) -> None:
+        """The note is gone afterwards: withdrawn now, or gone already (asked twice)."""
+        ...
 
 
 class NotesDestination(Protocol):

@@ -154,4 +154,7 @@ class Submission(BaseModel):
     # why it went when it did: the order (forecast or first come), the forecast's net
     # helpful and the bar, explored or not, the evaluator's score, the post's age and speed
     policy: dict[str, Any] = Field(default_factory=dict)
+    # raters' counts so far (helpful, somewhat_helpful, not_helpful), from the last sync
+    ratings: dict[str, int] = Field(default_factory=dict)
+    withdrawn_at: datetime | None = None  # we withdrew it: early ratings predicted Not Helpful
     submitted_at: datetime | None = None

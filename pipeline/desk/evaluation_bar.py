@@ -3,7 +3,12 @@
 `max_revisions` times, each revision through every check a draft passes
 (`pipeline.revision`). A revision that clears the bar replaces the note on the card and waits
 for a moderator's approval (nobody approved its words yet); when none clears, the note is
-held and the card says why — a moderator may still submit it anyway."""
+held and the card says why — a moderator may still submit it anyway.
+
+That bar is X's admission test, so it gates in test mode only. Live, after admission, the
+evaluator's score is recorded (`recorded`) and never holds a note: the forecast decides
+(`send_order`) — a gate on it "neither cost nor protected" for a live writer (AUC 0.67 for
+helpful-if-rated, cn-return-bot; REFERENCE.md)."""
 
 from __future__ import annotations
 
@@ -113,6 +118,32 @@ class EvaluationBar:
             )
         )
         return self.held(first, best)
+
+    async def recorded(
+        self, episode: Episode, destination: NotesDestination, post_id: str
+    ) -> float:
+        """Live, after admission: X's evaluator's score of the note as it stands, asked once
+        per text and kept with the verdict `recorded` (the card shows it, the submission keeps
+        it for `x report`); it holds nothing and asks for no revision."""
+        note = episode.note_text
+        assert note is not None
+        earlier = [e for e in await self.log.evaluations(episode.id) if e.note_text == note]
+        if earlier and earlier[-1].verdict != EvaluationVerdict.HELD:
+            return earlier[-1].claim_opinion_score  # asked again: X is not asked again
+        # held by the bar in test mode: the score stands, kept as recorded (the card no longer
+        # says held), without asking X again
+        score = (
+            earlier[0].claim_opinion_score if earlier else await destination.evaluate(post_id, note)
+        )
+        await self.log.add_evaluation(
+            NoteEvaluation(
+                episode_id=episode.id,
+                note_text=note,
+                claim_opinion_score=score,
+                verdict=EvaluationVerdict.RECORDED,
+            )
+        )
+        return score
 
     def held(self, first: float, best: float) -> SubmissionOutcome:
         return SubmissionOutcome(

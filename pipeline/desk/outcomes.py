@@ -1,11 +1,12 @@
 """Whether the sending policy pays: what became of our live notes on X, by what chose them.
 
 Every submission keeps the policy that chose it (`Submission.policy`) and `sync` stores X's
-status; this groups the live notes by the forecast's net helpfulness, by how they were chosen
-(the forecast's order, the explore share, a moderator's override, first come) and by the
-post's age when sent, and gives for each group: notes sent, the share rated at all, helpful of
-those rated, and net helpful (helpful − not helpful, over notes sent). Posts the brief said need
-no note are never sent, so they have no outcome here: their share is in the episodes' reasons.
+status; this groups the live notes by the forecast's net helpfulness (ten bands over −1 … +1,
+in numeric order), by how they were chosen (the explore share against the forecast's own
+choice, a moderator's override, first come), by what the brief said of the post's need for a
+note, and by the post's age when sent, and gives for each group: notes sent, the share rated at
+all, helpful of those rated, and net helpful (helpful − not helpful, over notes sent). Posts
+the brief declined (no note needed) are counted beside their reason: they have no outcome.
 """
 
 from __future__ import annotations
@@ -54,32 +55,51 @@ def outcome_row(group: str, notes: list[Submission]) -> OutcomeRow:
     )
 
 
-def forecast_band(s: Submission) -> str:
+# A group's name and where it sorts: numbers in numeric order (text put −0.4 after +0.6)
+Group = tuple[float, str]
+LAST = float("inf")  # the group of notes that lack the figure sorts after every band
+
+
+def forecast_band(s: Submission) -> Group:
     net = s.policy.get("net_helpful")
     if not isinstance(net, int | float):
-        return "no forecast"
-    low = min(int((net + 1) * 5), 9) / 5 - 1  # ten bands over -1 … 1
-    return f"forecast {low:+.1f} to {low + 0.2:+.1f}"
+        return LAST, "no forecast"
+    band = min(int((net + 1) * 5), 9)  # ten bands over -1 … 1, +1 in the top one
+    low = band / 5 - 1
+    return band, f"forecast {low:+.1f} to {low + 0.2:+.1f}"
 
 
-def chosen_by(s: Submission) -> str:
+def chosen_by(s: Submission) -> Group:
     if s.policy.get("anyway"):
-        return "a moderator's override"
+        return 2, "a moderator's override"
     if s.policy.get("explore"):
-        return "explore share"
+        return 1, "explore share (under the forecast's bar)"
     if s.policy.get("order") == "forecast":
-        return "forecast order"
-    return "first come"
+        return 0, "chosen by the forecast"
+    return 3, "first come (no forecast order)"
 
 
-def age_band(s: Submission) -> str:
+def age_band(s: Submission) -> Group:
     age = s.policy.get("post_age_h")
     if not isinstance(age, int | float):
-        return "post age unknown"
+        return LAST, "post age unknown"
     for limit, name in ((3, "under 3 h"), (12, "3–12 h"), (24, "12–24 h")):
         if age < limit:
-            return f"post {name} old"
-    return "post over 24 h old"
+            return limit, f"post {name} old"
+    return 48, "post over 24 h old"
+
+
+def need_reason(needs: dict[int, str]) -> Callable[[Submission], Group]:
+    """Group by what the episode's brief said of the post's need for a note (`needs`: the
+    brief's `note_need` per episode); "needed" first."""
+
+    def group(s: Submission) -> Group:
+        need = needs.get(s.episode_id)
+        if need is None:
+            return LAST, "brief unknown"
+        return (0 if need == "needed" else 1), f"brief: {need}"
+
+    return group
 
 
 def _auc(helpful: list[float], unhelpful: list[float]) -> str:
@@ -117,40 +137,70 @@ def calibration(submissions: list[Submission]) -> str:
     )
 
 
-def gaussian_calibration(submissions: list[Submission]) -> str | None:
-    """X's second aggregation (the Gaussian model's intercept, computed on the persona panel:
-    `pipeline.forecast.gaussian`) against X's verdicts, as an AUC beside the forecast's; None
-    until a note has both."""
-    pairs = _scored(submissions, "gaussian_intercept")
+def score_against_verdicts(submissions: list[Submission], key: str, what: str) -> str | None:
+    """A score each submission kept under `key` against X's verdicts, as an AUC for
+    helpful-if-rated; None until a note has both."""
+    pairs = _scored(submissions, key)
     if not pairs:
         return None
     helpful = [g for g, y in pairs if y]
     auc = _auc(helpful, [g for g, y in pairs if not y])
-    return (
-        f"Gaussian aggregation of the personas against X's verdicts ({len(pairs)} notes, "
-        f"{len(helpful)} helpful): {auc}"
-    )
+    return f"{what} against X's verdicts ({len(pairs)} notes, {len(helpful)} helpful): {auc}"
 
 
-def outcome_report(submissions: list[Submission]) -> list[str]:
-    """The report's lines: every live note on X, the forecast's calibration, then by group."""
+def gaussian_calibration(submissions: list[Submission]) -> str | None:
+    """X's second aggregation (the Gaussian model's intercept, computed on the persona panel:
+    `pipeline.forecast.gaussian`) against X's verdicts, beside the forecast's."""
+    what = "Gaussian aggregation of the personas"
+    return score_against_verdicts(submissions, "gaussian_intercept", what)
+
+
+def evaluator_calibration(submissions: list[Submission]) -> str | None:
+    """X's evaluator's claim-opinion score (recorded live, never a gate) against X's verdicts,
+    beside the forecast's (an AI writer on X measured AUC 0.67)."""
+    return score_against_verdicts(submissions, "evaluator_score", "X's evaluator's score")
+
+
+def outcome_report(
+    submissions: list[Submission],
+    needs: dict[int, str] | None = None,
+    declined: dict[str, int] | None = None,
+) -> list[str]:
+    """The report's lines: every live note on X, the forecast's calibration, then by group.
+    `needs`: the brief's `note_need` per episode; `declined`: posts the brief said need no
+    note, per reason (never sent, so no outcome: counted beside their reason)."""
     live = [s for s in submissions if not s.test_mode and s.destination == "x"]
     lines = [outcome_row("Live notes on X", live).line(), calibration(live)]
+    if withdrawn := sum(s.withdrawn_at is not None for s in live):
+        lines.append(f"Withdrawn by us, early ratings predicting Not Helpful: {withdrawn}")
     if (gaussian := gaussian_calibration(live)) is not None:
         lines.append(gaussian)
-    groupings: list[tuple[str, Callable[[Submission], str]]] = [
-        ("By the forecast's net helpfulness", forecast_band),
-        ("By what chose them", chosen_by),
-        ("By the post's age when sent", age_band),
+    if (evaluator := evaluator_calibration(live)) is not None:
+        lines.append(evaluator)
+    declined_rows = [
+        f"  brief: {reason}: {n} declined, none sent (no note needed)"
+        for reason, n in sorted((declined or {}).items())
     ]
-    for title, key in groupings:
-        groups: dict[str, list[Submission]] = {}
+    groupings: list[tuple[str, Callable[[Submission], Group], list[str]]] = [
+        ("By the forecast's net helpfulness (ten bands over -1 … +1)", forecast_band, []),
+        ("By what chose them (the explore share against the forecast's choice)", chosen_by, []),
+        (
+            "By the brief's word on the post's need for a note",
+            need_reason(needs or {}),
+            declined_rows,
+        ),
+        ("By the post's age when sent", age_band, []),
+    ]
+    for title, key, extra in groupings:
+        groups: dict[Group, list[Submission]] = {}
         for s in live:
             groups.setdefault(key(s), []).append(s)
-        if groups:
-            lines += ["", title] + [
-                "  " + outcome_row(name, notes).line() for name, notes in sorted(groups.items())
-            ]
+        rows = [
+            f"  {outcome_row(name, notes).line()}" for (_, name), notes in sorted(groups.items())
+        ]
+        if rows or extra:
+            rows += extra
+            lines += ["", title, *rows]
     return lines
 
 

@@ -6,6 +6,7 @@ the writing limit (`SendPolicy`)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from pipeline.desk.destination import NotesDestination
@@ -19,6 +20,15 @@ from pipeline.post_choice import age_h, engagement_per_hour
 from pipeline.trajectory import EpisodeStatus
 
 DAY_S = 24 * 3600
+
+
+@dataclass(frozen=True)
+class WritingRoom:
+    """Today's writing limit on X and how much of it is spent: live notes sent in the last
+    24 h and those waiting in the queue for it."""
+
+    limit: int
+    used: int
 
 
 class SendRules:
@@ -163,6 +173,17 @@ class SendRules:
     async def standing(self) -> WriterStanding:
         """Where the writer stands with X (admission, the writing limit)."""
         return standing_of([s for s in await self.log.all() if s.destination == "x"])
+
+    async def writing_room(self) -> WritingRoom | None:
+        """Today's writing limit and the live notes already sent (the last 24 h) or queued
+        for it, where a destination sets one and is live; None otherwise (test mode: X's 250
+        submissions a day are the only cap)."""
+        for destination in self.destinations:
+            if destination.has_writing_limit and not destination.test_mode:
+                standing = await self.standing()
+                queued = sum(not test_mode for _, _, test_mode in await self.log.queued())
+                return WritingRoom(standing.writing_limit, standing.written_today + queued)
+        return None
 
     def policy_record(
         self,

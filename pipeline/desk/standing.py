@@ -12,7 +12,7 @@ ratings came (`minimum_ratings_not_met`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from pipeline.desk.episode import Submission
@@ -59,6 +59,8 @@ class WriterStanding:
     writing_limit: int
     limit_reason: str
     written_today: int = 0
+    # what needs a person now: the 14-day net helpful rate negative, the writing limit fallen
+    alarms: list[str] = field(default_factory=list)
 
     @property
     def looks_admitted(self) -> bool:
@@ -74,6 +76,7 @@ class WriterStanding:
         lines = [
             f"Admission (last {self.test_notes} of {ADMISSION_WINDOW} test notes): "
             + ("meets every bar" if self.looks_admitted else "not yet"),
+            *self.alarms,
             *(c.line() for c in self.criteria),
         ]
         rate = self.hit_rate
@@ -162,6 +165,66 @@ def writing_limit(live: list[Submission], now: datetime) -> tuple[int, str]:
     )
 
 
+def net_helpful_14d(live: list[Submission], now: datetime) -> tuple[float, int] | None:
+    """The hit rate X's writing limit reads over the last 14 days, (helpful − not helpful) /
+    rated notes, with how many; None before any note of the window is rated."""
+    rated = [
+        s
+        for s in live
+        if _age(s, now) <= timedelta(days=14)
+        and s.status not in NEEDS_RATINGS
+        and s.status != TOO_FEW_RATINGS
+    ]
+    if not rated:
+        return None
+    helpful = sum(s.status == HELPFUL for s in rated)
+    not_helpful = sum(s.status == NOT_HELPFUL for s in rated)
+    return (helpful - not_helpful) / len(rated), len(rated)
+
+
+def as_of(live: list[Submission], moment: datetime) -> list[Submission]:
+    """The live notes as they stood at `moment`: those sent by then, each with the status its
+    history gives it then (none before its first)."""
+    then = []
+    for s in live:
+        if _when(s) > moment:
+            continue
+        status = None
+        for change in s.status_history:
+            at = _parsed(change.get("at"))
+            if at is None or at > moment:
+                break
+            status = change.get("status")
+        then.append(s.model_copy(update={"status": status}))
+    return then
+
+
+def _parsed(at: object) -> datetime | None:
+    try:
+        moment = datetime.fromisoformat(str(at))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def alarms(live: list[Submission], now: datetime, limit: int) -> list[str]:
+    """What needs a person (the digest and the App Home show it first): the 14-day net
+    helpful rate negative — a live writer's limit fell 47 → 42 in days once its rate went to
+    −0.04…−0.06 (#60, the peer's account) — and the writing limit lower than a day ago."""
+    said = []
+    rate = net_helpful_14d(live, now)
+    if rate is not None and rate[0] < 0:
+        said.append(
+            f"⚠ Net helpful rate over 14 days is {rate[0]:+.2f} ({rate[1]} rated notes): X "
+            "lowers the writing limit while it stays negative"
+        )
+    day_ago = now - timedelta(days=1)
+    before, _ = writing_limit(sorted(as_of(live, day_ago), key=_when, reverse=True), day_ago)
+    if limit < before:
+        said.append(f"⚠ The writing limit fell from {before} to {limit} in the last 24 h")
+    return said
+
+
 def _when(submission: Submission) -> datetime:
     """When it was submitted, as an aware time (SQLite gives naive UTC)."""
     at = submission.submitted_at or datetime.min
@@ -187,4 +250,5 @@ def standing_of(submissions: list[Submission], now: datetime | None = None) -> W
         writing_limit=limit,
         limit_reason=why,
         written_today=sum(_age(s, now) <= timedelta(days=1) for s in live),
+        alarms=alarms(live, now, limit),
     )

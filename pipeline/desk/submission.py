@@ -2,10 +2,10 @@
 for posts on X, Open Community Notes for posts on Bluesky (`NotesDestination`).
 
 The use case, in order: what may be sent and where (`SendRules`), the destination's
-evaluator and the writer's revisions (`EvaluationBar`), each cited link opened through the
-guarded reader just before sending, the forecast's order and the daily limits (`SendRules`
-again). Over the writing limit, the submission waits for the next day (`SubmissionQueue`),
-never refused at X. What a card says of it is `card_facts`.
+evaluator and the writer's revisions (`EvaluationBar`: a gate in test mode, a score recorded
+live), each cited link opened through the guarded reader just before sending, the forecast's
+order and the daily limits (`SendRules` again). Over the writing limit, the submission waits
+for the next day (`SubmissionQueue`), never refused at X. What a card says of it is `card_facts`.
 """
 
 from __future__ import annotations
@@ -14,15 +14,16 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from pipeline.desk.card_facts import SubmissionFacts, card_facts, sent_line
-from pipeline.desk.destination import NotesDestination, WritingLimitReached
+from pipeline.desk.destination import NotesDestination, WithdrawsNotes, WritingLimitReached
 from pipeline.desk.episode import Episode, Submission
 from pipeline.desk.evaluation_bar import EvaluationBar, NoteReviser
 from pipeline.desk.outcomes import live_outcome
 from pipeline.desk.send_order import SendPolicy
-from pipeline.desk.send_rules import SendRules
+from pipeline.desk.send_rules import SendRules, WritingRoom
 from pipeline.desk.standing import WriterStanding
 from pipeline.desk.submission_log import NoteBook, NoteEvaluation, SubmissionLog
 from pipeline.desk.submit_outcome import OutcomeKind, SubmissionOutcome, SubmissionRefused
+from pipeline.desk.withdrawal import to_withdraw
 from pipeline.ports import ChatModel
 from pipeline.prompts import NoteClassification, classify_messages
 
@@ -103,12 +104,14 @@ class SubmissionDesk:
             )
         note = episode.note_text
         assert note is not None
-        if (
-            destination.evaluates
-            and not (anyway or from_queue)
-            and (gate := await self.bar.evaluated(episode, destination, post_id)) is not None
-        ):
-            return gate
+        # live after admission: the forecast's order and bar; None in test mode (and where no
+        # writing limit orders notes), where X's evaluator's bar decides admission
+        order = rules.send_decision(episode, destination, test_mode)
+        if destination.evaluates and not (anyway or from_queue):
+            if order is not None:
+                await self.bar.recorded(episode, destination, post_id)  # shown, never a gate
+            elif (gate := await self.bar.evaluated(episode, destination, post_id)) is not None:
+                return gate
         rules.publishable(episode)
         for url in episode.cited_urls:
             if (why := await self.links.opens(url)) is not None:
@@ -117,7 +120,6 @@ class SubmissionDesk:
                     "(X's own check fails it). Regenerate the note, or try again when the page "
                     "is back"
                 )
-        order = rules.send_decision(episode, destination, test_mode)
         if order is not None and order.held and not anyway:
             return SubmissionOutcome(
                 kind=OutcomeKind.HELD,
@@ -227,10 +229,32 @@ class SubmissionDesk:
         for destination in self.rules.destinations:
             for note in await destination.notes_written(test_mode=destination.test_mode):
                 evaluations = [e.model_dump() for e in note.evaluations]
+                ratings = note.ratings.model_dump() if note.ratings is not None else None
                 changed += await self.log.record_status(
-                    note.id, note.status, evaluations, note.not_helpful_tags
+                    note.id, note.status, evaluations, note.not_helpful_tags, ratings
                 )
         return changed
+
+    async def withdraw_failing(self) -> list[str]:
+        """Withdraw our live notes whose early ratings predict Not Helpful, by X's own
+        writer's rules (`pipeline.desk.withdrawal`): a line for each note withdrawn and each
+        safeguard that tripped. Safe to run again after a kill: a note deleted at X but not
+        yet recorded here is asked again, and X's "not found" counts as withdrawn."""
+        decided = to_withdraw(await self.log.all())
+        lines = list(decided.tripped)
+        for submission, why in decided.notes:
+            destination = next(
+                (d for d in self.rules.destinations if d.key == submission.destination), None
+            )
+            if not isinstance(destination, WithdrawsNotes):
+                continue
+            await destination.withdraw(submission.note_id)
+            await self.log.mark_withdrawn(submission.note_id)
+            lines.append(
+                f"withdrew {destination.name} note {submission.note_id} (episode "
+                f"{submission.episode_id}): early ratings predict Not Helpful ({why})"
+            )
+        return lines
 
     async def live_outcome(self) -> str | None:
         """What became of the live notes on X, in one line (`pipeline.desk.outcomes`)."""
@@ -239,6 +263,10 @@ class SubmissionDesk:
     async def standing(self) -> WriterStanding:
         """Where the writer stands with X (admission, the writing limit)."""
         return await self.rules.standing()
+
+    async def writing_room(self) -> WritingRoom | None:
+        """Today's writing limit live on X and how much is spent; None in test mode."""
+        return await self.rules.writing_room()
 
     async def destination_name(self, episode: Episode) -> str | None:
         """Where the episode's note would go (the card's Submit button names it)."""

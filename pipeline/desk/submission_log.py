@@ -20,6 +20,8 @@ class EvaluationVerdict(StrEnum):
     CLEARED = "cleared"
     REVISED = "revised"
     HELD = "held"
+    # live, after admission: scored and kept (card, submission, `x report`), never a gate
+    RECORDED = "recorded"
 
 
 class NoteEvaluation(BaseModel):
@@ -67,7 +69,13 @@ class SubmissionLog(Protocol):
         status: str | None,
         evaluations: list[dict[str, str]],
         not_helpful_tags: list[str] | None = None,
+        ratings: dict[str, int] | None = None,
     ) -> bool: ...
+
+    async def mark_withdrawn(self, note_id: str) -> None:
+        """Record that the note was withdrawn at the destination (once: a second call keeps
+        the first time)."""
+        ...
 
     async def add_evaluation(self, evaluation: NoteEvaluation) -> None: ...
 

@@ -30,6 +30,7 @@ class Provenance:
     read: str = field(init=False, repr=False, compare=False)  # read_text, normalised
     words: frozenset[str] = field(init=False, repr=False, compare=False)
     stems: frozenset[str] = field(init=False, repr=False, compare=False)
+    tokens: frozenset[str] = field(init=False, repr=False, compare=False)  # read's, bare
 
     def __post_init__(self) -> None:
         # Computed once: a draft is checked sentence by sentence against the same pages.
@@ -40,6 +41,7 @@ class Provenance:
         words = LETTERS.findall(read) + LETTERS.findall(normalise(paths))
         object.__setattr__(self, "words", frozenset(w.lower() for w in words))
         object.__setattr__(self, "stems", frozenset(stem(w) for w in self.words))
+        object.__setattr__(self, "tokens", frozenset(bare_token(t) for t in read.split()))
 
     def has_word(self, word: str) -> bool:
         """A word of the pages read, or another form of one ("detransitioning" where a page
@@ -55,6 +57,13 @@ class Provenance:
         page's "haemolaser"). A scan of every word read: asked only of a word that is neither
         read nor vocabulary."""
         return spelt_as_one_of(word.lower(), self.words)
+
+    def says(self, token: str) -> bool:
+        """Whether a page read writes the token as it stands, between spaces ("O157:H7",
+        "mRNA-1273"): only pages of standing are read (`DraftContext.vouches`), so what one
+        writes may be published as it wrote it."""
+        bare = bare_token(token)
+        return bool(bare) and bare in self.tokens
 
     @classmethod
     def of_urls(cls, urls: Iterable[str], language: str = "en") -> Provenance:
@@ -85,3 +94,8 @@ def normalise(text: str) -> str:
 
 
 NO_PROVENANCE = Provenance()
+
+
+def bare_token(token: str) -> str:
+    """A token without the punctuation that wraps it in a sentence."""
+    return token.strip("()[]\"'“”‘’«».,;:!?…*")

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import tldextract
 
-from pipeline.drafting.provenance import NO_PROVENANCE, Provenance
+from pipeline.drafting.provenance import NO_PROVENANCE, Provenance, bare_token
 from pipeline.drafting.vocabulary import borrowed_word, foreign_leaning, in_vocabulary
 from pipeline.drafting.words import LETTERS, zipf
 
@@ -40,8 +40,9 @@ _JOIN = r"(?:[-–—‐‑'’/&+=<>≤≥×.,]|\.\.\.|…)"
 _CORE = rf"{_ATOM}(?:{_JOIN}{_ATOM})*"
 _ABBREVIATION = rf"(?:[^\W\d_]\.){{1,4}}(?:[^\W\d_]\.?)?(?:[-–‑]{_ATOM})*"  # U.S.-based
 # What may stand alone: dashes and signs, and a bracket or a quotation mark set apart ("the
-# jambul tree ( Syzygium cumini )", a HealthFC verdict): punctuation spells nothing.
-_DASH = r"(?:[-–—&+=/…()\[\]\"'“”‘’«»]|\.\.\.|°[CF]?)"
+# jambul tree ( Syzygium cumini )", a HealthFC verdict), a unit set apart ("95 %"):
+# punctuation spells nothing.
+_DASH = r"(?:[-–—&+=/…()\[\]\"'“”‘’«»%]|\.\.\.|°[CF]?)"
 _TOKEN = re.compile(
     r"[(\[\"'“‘«¿¡*,]*"  # opening punctuation
     r"[~≈±<>≤≥+\-−$€£#]?"  # a sign, currency or number sign before a number
@@ -213,17 +214,17 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     borrowed: list[int] = []  # positions of tokens vouched for only by a borrowing language
     leaning: list[int] = []  # … and of English words likelier another language's
     for position, token in enumerate(tokens):
-        bare = token.strip("()[]\"'“”‘’«».,;:!?…*")
+        bare = bare_token(token)
         if token in allowed or bare in allowed:
             continue
         if bare and bare.lower().removeprefix("www.") in hosts:
             continue
-        if (
-            not _TOKEN.fullmatch(token)
-            or _DOMAIN.search(token)
-            or _mixes_scripts(token)
-            or _encoded(token)
-        ):
+        if _DOMAIN.search(token) or _mixes_scripts(token) or _encoded(token):
+            refused.append(token)
+            continue
+        if provenance.says(token):  # as a page of standing writes it: "O157:H7" (#59)
+            continue
+        if not _TOKEN.fullmatch(token):
             refused.append(token)
             continue
         unread_words = [w for w in LETTERS.findall(token) if not provenance.has_word(w)]

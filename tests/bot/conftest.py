@@ -5,13 +5,16 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 
+import httpx
 import pytest
 from blockbuster import BlockBuster
 
+from adapters.x.community_notes import CommunityNotesApi
 from bot.app import App, build
 from bot.settings import Settings
 from tests.conftest import NetworkGuard
 from tests.fakes.blocking import detecting_blocking_calls
+from tests.fakes.community_notes import CREDENTIALS
 from tests.fakes.model_server import ScriptedModelServer
 from tests.fakes.slack_api import MockSlackApi
 
@@ -40,3 +43,10 @@ async def app(app_env: ScriptedModelServer, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("EVONOTE_DISCORD__PROGRESS_INTERVAL_S", "0")
     async with build(Settings()) as built:
         yield built
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[CommunityNotesApi]:
+    """X's Community Notes API adapter (mock its answers with respx), in test mode."""
+    async with httpx.AsyncClient() as client:
+        yield CommunityNotesApi(client, CREDENTIALS, evaluate_path="/2/notes/evaluate")

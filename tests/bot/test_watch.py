@@ -17,9 +17,11 @@ from adapters.sqlstore.engine import sessions_of
 from adapters.sqlstore.episodes import EpisodeStore
 from adapters.sqlstore.tables import EpisodeRow
 from adapters.sqlstore.watch import WatchStore
+from adapters.x.community_notes import CommunityNotesApi
 from adapters.x.watch import XWatchFeed
 from bot.slack.home import scan_blocks
 from bot.watch import LastScan, WatchScanner
+from pipeline.post_choice import ScanPolicy
 from tests.conftest import NetworkGuard
 from tests.fakes.ports import FakeChatModel
 from tests.fakes.processes import free_port
@@ -185,6 +187,11 @@ async def test_posts_eligible_for_notes_are_a_scan_source(
             )
             queued = await watcher.run_once()
             assert route.calls.last.request.url.params["test_mode"] == "true"
+            assert route.calls.last.request.url.params["max_results"] == "20"
+            # a cycle that may take more posts asks X's feed for as many (at most 100)
+            watcher.policy = ScanPolicy(per_cycle=60)
+            await watcher.run_once(dry_run=True)
+            assert route.calls.last.request.url.params["max_results"] == "60"
     row = await EpisodeStore(engine).get(queued[0])
     assert row is not None
     assert row.post_ref == "https://x.com/milkfan/status/701"
@@ -415,3 +422,43 @@ async def test_the_home_tab_publishes_the_last_scan(slack_api: MockSlackApi) -> 
     shown = str(view)
     assert "Last watchlist scan" in shown and "took 1 of 2" in shown
     assert shown.index("post 9") < shown.index("post 7")  # the taken first
+
+
+async def test_live_a_cycle_drafts_as_many_posts_as_todays_writing_limit_takes(
+    engine: AsyncEngine, feed: XWatchFeed, api: CommunityNotesApi
+) -> None:
+    """Live on X a new writer may write 10 notes a day: with 9 sent in the last 24 h, the
+    cycle takes one post (the best), skips the other and says why; in test mode the same
+    scan takes EVONOTE_X__WATCH_PER_CYCLE's 5, so both."""
+    from adapters.sqlstore.submissions import SubmissionStore
+    from pipeline.desk.episode import Submission
+    from tests.fakes.community_notes import desk, noted_episode
+
+    store, submissions = EpisodeStore(engine), SubmissionStore(engine)
+    for n in range(9):
+        episode = await noted_episode(store, post_id=str(80_000 + n))
+        await submissions.add(
+            Submission(
+                episode_id=episode,
+                post_id=str(80_000 + n),
+                note_id=str(n),
+                test_mode=False,
+                classification="misinformed_or_potentially_misleading",
+                submitted_by="mod",
+            )
+        )
+    api.test_mode = False
+    watcher = scanner(engine, feed, Screen(), [("account", "healthguru")])
+    watcher.writing_limit = desk(engine, api)
+    await watcher.run_once(dry_run=True)
+    report = watcher.last.report
+    assert report is not None
+    assert report.sizing == "today's writing limit is 10, 9 spent in the last 24 h: room for 1"
+    assert [line.taken for line in report.lines] == [False, True, False]  # pasta, then health
+    assert report.lines[-1].text.endswith("1 better posts taken this cycle")
+    assert report.summary().endswith("room for 1")
+    api.test_mode = True
+    await watcher.run_once(dry_run=True)
+    report = watcher.last.report
+    assert report is not None and report.sizing is None
+    assert sum(line.taken for line in report.lines) == 2

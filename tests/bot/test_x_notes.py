@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -25,7 +24,7 @@ from adapters.x.oauth import OAuth1Credentials, sign
 from bot.cli import main
 from pipeline.desk.submission import SubmissionDesk
 from pipeline.desk.submit_outcome import SubmissionRefused
-from tests.fakes.community_notes import API, CREDENTIALS, NOTE, READ, desk, noted_episode
+from tests.fakes.community_notes import API, NOTE, READ, desk, noted_episode
 from tests.fakes.ports import FakeChatModel
 
 
@@ -50,12 +49,6 @@ def test_oauth_signature_matches_the_published_example() -> None:
         timestamp="1318622958",
     )
     assert 'oauth_signature="hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D"' in signed.headers["Authorization"]
-
-
-@pytest.fixture
-async def api() -> AsyncIterator[CommunityNotesApi]:
-    async with httpx.AsyncClient() as client:
-        yield CommunityNotesApi(client, CREDENTIALS, evaluate_path="/2/notes/evaluate")
 
 
 @respx.mock

@@ -49,6 +49,10 @@ class QueueOfNotes:
         self.calls.made.append("sync")
         return 0
 
+    async def withdraw_failing(self) -> list[str]:
+        self.calls.made.append("withdraw failing")
+        return []
+
     async def send_queued(self) -> list[Sent]:
         self.calls.made.append("send queued")
         return self.outcomes

@@ -37,13 +37,26 @@ def test_each_group_says_how_many_were_rated_and_how_they_fared() -> None:
         "  forecast +0.6 to +0.8: 2 sent, 50% rated, 100% of them helpful, net helpful +0.50"
         in (lines)
     )
-    assert "  explore share: 1 sent, 100% rated, 0% of them helpful, net helpful -1.00" in lines
-    assert "  first come: 1 sent, 0% rated, net helpful +0.00" in lines
+    explored = "  explore share (under the forecast's bar): 1 sent, 100% rated, 0% of them helpful"
+    assert f"{explored}, net helpful -1.00" in lines
+    assert "  first come (no forecast order): 1 sent, 0% rated, net helpful +0.00" in lines
     assert "  post over 24 h old: 1 sent, 0% rated, net helpful +0.00" in lines
     assert "  post age unknown: 1 sent, 0% rated, net helpful +0.00" in lines
     # forecasts 0.85 (helpful), 0.55 and 0.35 (not helpful): every pair ordered right
     assert lines[1] == "Forecast against X's verdicts (3 notes, 1 helpful): Brier 0.149, AUC 1.00"
     assert not any(line.startswith("Gaussian") for line in lines)  # no note has its score
+    assert not any(line.startswith("X's evaluator") for line in lines)
+
+
+def test_the_report_judges_the_evaluators_score_recorded_live() -> None:
+    notes = [
+        sent("currently_rated_helpful", net_helpful=0.2, evaluator_score=0.3),
+        sent("currently_rated_not_helpful", net_helpful=-0.2, evaluator_score=0.9),
+        sent("currently_rated_helpful", net_helpful=0.5, evaluator_score=0.8),
+    ]
+    lines = outcome_report(notes)
+    # 0.3 and 0.8 against 0.9: the not-helpful note scored above both
+    assert "X's evaluator's score against X's verdicts (3 notes, 2 helpful): AUC 0.00" in lines
 
 
 def test_the_report_judges_the_gaussian_aggregation_beside_the_forecast() -> None:
@@ -139,3 +152,39 @@ def test_tokens_per_live_note_come_from_their_episodes() -> None:
     notes = [sent("currently_rated_helpful"), sent(None, test_mode=True)]
     assert tokens_per_note(notes, {1: 12_000}) == "Model tokens per live note sent: 12,000 (1 note)"
     assert tokens_per_note(notes, {}) is None
+
+
+def test_forecast_bands_sort_by_number_and_notes_group_by_the_briefs_reason() -> None:
+    """The bands in numeric order (as text, "-0.4" sorted after "+0.6"), the notes without a
+    forecast last; by the brief's word on the need for a note, with the posts it declined;
+    the explore share beside the forecast's own choice."""
+    notes = [
+        sent("currently_rated_helpful", order="forecast", net_helpful=0.65),
+        sent("currently_rated_not_helpful", order="forecast", explore=True, net_helpful=-0.35),
+        sent("currently_rated_helpful", order="forecast", net_helpful=1.0),
+        sent("needs_more_ratings", order="forecast", net_helpful=-0.9),
+        sent(None, order="first_come"),
+    ]
+    for n, note in enumerate(notes):
+        note.episode_id = n
+    needs = {0: "needed", 1: "opinion_or_prediction", 2: "needed"}
+    lines = outcome_report(notes, needs, {"joke_satire_or_hyperbole": 3})
+    start = lines.index("By the forecast's net helpfulness (ten bands over -1 … +1)")
+    bands = [line.split(":")[0].strip() for line in lines[start + 1 : start + 6]]
+    assert bands == [
+        "forecast -1.0 to -0.8",
+        "forecast -0.4 to -0.2",
+        "forecast +0.6 to +0.8",
+        "forecast +0.8 to +1.0",
+        "no forecast",
+    ]
+    start = lines.index("By what chose them (the explore share against the forecast's choice)")
+    assert lines[start + 1].startswith("  chosen by the forecast: 3 sent")
+    assert lines[start + 2].startswith("  explore share (under the forecast's bar): 1 sent")
+    start = lines.index("By the brief's word on the post's need for a note")
+    assert lines[start + 1 : start + 5] == [
+        "  brief: needed: 2 sent, 100% rated, 100% of them helpful, net helpful +1.00",
+        "  brief: opinion_or_prediction: 1 sent, 100% rated, 0% of them helpful, net helpful -1.00",
+        "  brief unknown: 2 sent, 0% rated, net helpful +0.00",
+        "  brief: joke_satire_or_hyperbole: 3 declined, none sent (no note needed)",
+    ]

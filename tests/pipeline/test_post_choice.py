@@ -64,3 +64,9 @@ def test_without_metrics_or_time_posts_keep_the_order_they_came_in() -> None:
     assert taken(choose(unknown, NOW, ScanPolicy())) == ["0", "1", "2"]
     twice = choose([unknown[0], unknown[0]], NOW, ScanPolicy())
     assert len(twice) == 1  # the same post from two watches is chosen once
+
+
+def test_a_cycle_with_no_room_in_todays_writing_limit_takes_nothing_and_says_so() -> None:
+    choices = choose([post(1, 2, 500), post(2, 3, 50)], NOW, ScanPolicy(per_cycle=0))
+    assert taken(choices) == []
+    assert {c.why for c in choices} == {"today's writing limit has no room left"}

@@ -43,7 +43,7 @@ async def test_queued_notes_sent_are_logged_one_line_each(
     await sync_note_status(notes)
     with caplog.at_level(logging.INFO, logger="scheduler.notes_sent"):
         await submit_queued(notes)
-    assert calls.made == ["sync", "send queued"]
+    assert calls.made == ["sync", "withdraw failing", "send queued"]
     assert [r.getMessage() for r in caplog.records] == [
         "queued submission: Submitted to X as note 1",
         "queued submission: Queued for X",
