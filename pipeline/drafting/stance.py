@@ -107,18 +107,29 @@ def reports_a_claim(page_sentence: str) -> bool:
 
 
 # A page sentence frames a note's clause when at least this many words of its own lead up to
-# it: "Some parents worry that …", "One theory doing the rounds is that …". Frames no list
-# names got a myth published on code's word (`bench.rules`' framed myths: 57 of 120 with the
-# phrase list alone, docs/benchmarks.md); an honest page's "In 2019, …" before the same words
-# is one word of its own.
+# it, ending on a complementiser ("Some parents worry that …", "One theory doing the rounds is
+# that …") or holding a verb of saying or believing ("Online forums say …"). Frames no list
+# names got a myth published on code's word (`bench.rules`' framed myths, docs/benchmarks.md);
+# "While there are approved uses …, it is not approved …" leads with no frame (the FDA's page).
 _FRAME_LEAD_WORDS = 2
+_FRAME_END = frozenset({"that", "whether", "if"})
+_FRAME_VERBS = frozenset(
+    stem(w)
+    for w in """say says said saying think thinks thought believe believes believed worry worries
+    worried fear fears feared hold holds held argue argues argued insist insists insisted assert
+    asserts asserted claim claims claimed suggest suggests suggested hear heard share shares
+    shared allege alleges alleged maintain maintains contend contends wonder wonders feel feels
+    felt speculate speculates rumour rumor rumoured rumored warn warns warned tell tells told
+    spread spreads circulate circulates insist post posts posted tweet tweets""".split()
+)
 
 
 def frames(page_sentence: str, clause: str) -> bool:
-    """Whether the page sentence puts the clause under a lead of its own: `_FRAME_LEAD_WORDS`
+    """Whether the page sentence puts the clause under a frame of its own: `_FRAME_LEAD_WORDS`
     or more words the clause does not use come before where the clause starts on it (its
-    first three words in a row), or else before the first content word they share. It then
-    says something of the clause (someone claims it, it is a myth), not the clause."""
+    first three words in a row, else the first content word they share), and they end on
+    "that" or hold a verb of saying or believing. It then says something of the clause
+    (someone claims it, it is a myth), not the clause."""
     ours = [w.lower() for w in ANY_WORD.findall(clause)]
     theirs = [w.lower() for w in ANY_WORD.findall(page_sentence)]
     start = ours[:3]
@@ -127,7 +138,10 @@ def frames(page_sentence: str, clause: str) -> bool:
         shared = {stem(w) for w in ours if len(w) >= 4}
         at = next((j for j, w in enumerate(theirs) if stem(w) in shared), len(theirs))
     said = {stem(w) for w in ours}
-    return sum(stem(w) not in said for w in theirs[:at]) >= _FRAME_LEAD_WORDS
+    lead = theirs[:at]
+    own = [w for w in lead if stem(w) not in said]
+    framing = bool(lead) and (lead[-1] in _FRAME_END or any(stem(w) in _FRAME_VERBS for w in own))
+    return len(own) >= _FRAME_LEAD_WORDS and framing
 
 
 def asserts(page_sentence: str, clause: str) -> bool:

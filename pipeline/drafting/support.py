@@ -188,8 +188,8 @@ def support_findings(
             findings.append(
                 Finding(
                     RuleId.UNSUPPORTED,
-                    f"Sentence {i} ('{clause[:80]}') is not borne out by its sources: "
-                    f"{verdict.problem or 'no reason given'}. Say only what they say.",
+                    f"Sentence {i} ('{clause[:80]}') is not supported by its "
+                    f"sources: {verdict.problem or 'no reason given'}.",
                     i,
                 )
             )
