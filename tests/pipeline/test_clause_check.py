@@ -173,9 +173,7 @@ def test_studies_speak_only_on_a_studys_page_or_one_that_speaks_of_studies() -> 
     study = context((STUDY, "The MMR vaccine is very safe and effective."))
     assert RuleId.ATTRIBUTION not in {f.rule for f in findings(study, drafted(study, claim, STUDY))}
     review = context((GOV, "A review of ten trials found the MMR vaccine very safe and effective."))
-    assert RuleId.ATTRIBUTION not in {
-        f.rule for f in findings(review, drafted(review, claim, GOV))
-    }
+    assert RuleId.ATTRIBUTION not in {f.rule for f in findings(review, drafted(review, claim, GOV))}
 
 
 def test_a_body_speaks_only_on_its_own_pages() -> None:
