@@ -150,33 +150,18 @@ def logging_proxy(upstream: str, log: Path, port: int = 0) -> Iterator[str]:
         process.wait(timeout=10)
 
 
-@dataclass(frozen=True)
-class Seen:
-    """One support-check request as the proxy logged it and the server received it."""
-
-    user_text: str  # the request's messages, joined
-    post_words: list[str]  # `post_words_in` it: empty when blind
-
-
-def seen_through_the_proxy(
-    log: Path, bodies: list[dict[str, Any]], post: str, allowed: list[str]
-) -> list[Seen]:
-    """Every support-check request the proxy logged, matched with the body that reached the
-    server by size (`prompt_chars`), and what of the post it holds."""
+def seen_through_the_proxy(log: Path, bodies: list[dict[str, Any]]) -> list[str]:
+    """Every support-check request the proxy logged, as the server received it (its
+    messages joined), in order: the bodies of that schema whose size (`prompt_chars`) the
+    proxy logged."""
     rows = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
     sizes = [r["prompt_chars"] for r in rows if r.get("schema") == SCHEMA]
-    checks = [
-        b for b in bodies if (b.get("response_format") or {}).get("json_schema", {}).get("name")
-    ]
     seen = []
-    for body in checks:
-        if body["response_format"]["json_schema"]["name"] != SCHEMA:
-            continue
+    for body in bodies:
+        schema = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
         messages = body.get("messages") or []
-        if prompt_chars(messages) not in sizes:
-            continue  # not a request the proxy logged
-        text = "\n".join(str(m.get("content", "")) for m in messages)
-        seen.append(Seen(text, post_words_in(text, post, allowed)))
+        if schema == SCHEMA and prompt_chars(messages) in sizes:
+            seen.append("\n".join(str(m.get("content", "")) for m in messages))
     return seen
 
 
@@ -244,15 +229,14 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(with_configured_model(work))
     finally:
         recorder.stop()
+    seen = seen_through_the_proxy(args.log, recorder.bodies)
     leaks = 0
-    for row, answered in zip(rows, asked, strict=True):
-        allowed = [row.note, *(p["text"] for p in row.pages), *(p["title"] for p in row.pages)]
-        for seen in seen_through_the_proxy(args.log, recorder.bodies, row.post, allowed):
-            if row.note not in seen.user_text:
-                continue  # another draft's request
-            leaks += len(seen.post_words)
-            print(f"{answered['id']}: post words in its check {seen.post_words}")
-    print(f"support checks through the proxy: {len(asked)}; post word runs in them: {leaks}")
+    for row, request in zip(rows, seen, strict=True):  # one check per draft, in order
+        allowed = [row.note, *(f"{p['title']} {p['text']}" for p in row.pages)]
+        found = post_words_in(request, row.post, allowed)
+        leaks += len(found)
+        print(f"{row.id}: {len(request)} characters, post word runs in its check: {found}")
+    print(f"support checks through the proxy: {len(seen)}; post word runs in them: {leaks}")
     if args.record:
         args.record.parent.mkdir(parents=True, exist_ok=True)
         fixture = {"model": args.model, "day": date.today().isoformat(), "drafts": asked}
