@@ -41,7 +41,7 @@ from bench.configured_model import with_configured_model
 from bench.rules import Row, context_for, parsed
 from pipeline.drafting.decide import decide
 from pipeline.drafting.support import support_findings, support_request
-from pipeline.drafting.words import ANY_WORD
+from pipeline.drafting.words import ANY_WORD, note_clauses
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatModel
 
@@ -177,6 +177,11 @@ def hostile_drafts(most: int, cases: Path = CASES) -> list[Row]:
     return [Row(c["id"], c["post"], c["pages"], c["note"], c["cited"]) for c in found]
 
 
+def draft_of(request: str, rows: list[Row]) -> Row:
+    """The draft a check's request is about: the one whose first clause it numbers first."""
+    return next(r for r in rows if f"[1] {note_clauses(r.note)[0]}" in request)
+
+
 async def ask(model: ChatModel, rows: list[Row], timeout_s: float) -> list[dict[str, Any]]:
     asked = []
     for row in rows:
@@ -231,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         recorder.stop()
     seen = seen_through_the_proxy(args.log, recorder.bodies)
     leaks = 0
-    for row, request in zip(rows, seen, strict=True):  # one check per draft, in order
+    for request in seen:  # a draft's check may have been asked twice (a cut answer retried)
+        row = draft_of(request, rows)
         allowed = [row.note, *(f"{p['title']} {p['text']}" for p in row.pages)]
         found = post_words_in(request, row.post, allowed)
         leaks += len(found)
