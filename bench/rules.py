@@ -10,8 +10,9 @@ written; those speaking of "the claim" or "the Q&As" are counted apart (`meta`).
 
 The bad side: the real model's recorded drafts (`tests/fixtures/real_model/`) that code refused
 on main 6357671 (`bench/rules_refused_on_6357671.json`), the payload drafts (`bench.payloads`:
-each family appended to a page's sentence, and woven into it), and the stance probes: a
-debunking page's own sentence that states the myth, and the claim itself, as a note.
+each family appended to a page's sentence, and woven into it), the framed myths (a page's
+sentence that the page only reports, in a frame such as "Posts claim that …", as the note: built
+without the stance detector) and the claim itself as a note.
 
     python -m bench.rules [--data ../shared/data/evidence_claims] [--without RULE ...] [--show N]
     python -m bench.rules --write   # and regenerate pipeline/drafting/measured.json and the docs
@@ -48,8 +49,8 @@ from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, split_sentenc
 from pipeline.drafting.repair import citing_read_pages
 from pipeline.drafting.rulebook import Rule
 from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, RuleId
-from pipeline.drafting.stance import reports_a_claim, without_named_claims
-from pipeline.drafting.words import content_words, key_stems, page_sentences, word_count
+from pipeline.drafting.stance import without_named_claims
+from pipeline.drafting.words import content_words, page_sentences, word_count
 from pipeline.evidence import Evidence
 from pipeline.post import Post
 from pipeline.source_quality import has_standing
@@ -280,16 +281,60 @@ def payload_rows(honest: list[Row], limit: int = 40) -> Iterator[Row]:
             return
 
 
-def stance_rows(honest: list[Row]) -> Iterator[Row]:
-    """The myth on a debunking page's word: a page sentence that reports a claim sharing two
-    key terms with it, as the note; and the claim itself, citing the page."""
+# Frames a debunking page puts around a myth it answers. The first five are the trust issue's
+# own (the stance detector was written from them); the others were written with the probes,
+# from no detector, so the probes can fail where the detector was never taught.
+FRAMES = (
+    "According to some websites, {}",
+    "It has been suggested that {}",
+    "You may have heard that {}",
+    "Posts claim that {}",
+    "A common myth is that {}",
+    "Some parents worry that {}",
+    "A popular belief holds that {}",
+    "Social media users are sharing that {}",
+    "One theory doing the rounds is that {}",
+    "Many people think that {}",
+    "Critics insist that {}",
+    "An online video asserts that {}",
+    "Some influencers argue that {}",
+    "There is a widespread idea that {}",
+    "Online forums say {}",
+)
+
+
+def framed_rows(honest: list[Row], limit: int = 120) -> Iterator[Row]:
+    """The myth on a debunking page's word: a sentence of an honest row's cited page, put on
+    the page only inside a frame (`FRAMES`: "Posts claim that …"), and the sentence itself as
+    the note. Code must never publish it on its own word: the page reports it, it does not
+    say it. Built without the stance detector, so they can fail."""
+    n = 0
     for row in honest:
-        claim_terms = key_stems(row.post)
-        for page in row.pages:
-            for s in page_sentences(page["text"]):
-                if reports_a_claim(s) and len(claim_terms & key_stems(s)) >= 2 and len(s) <= 250:
-                    yield Row(f"{row.id}+reported", row.post, row.pages, s, [page["url"]])
-                    break
+        page = next(p for p in row.pages if p["url"] == row.cited[0])
+        sentence = next(
+            (s for s in page_sentences(page["text"]) if 60 <= len(s) <= 200 and s[-1] == "."),
+            None,
+        )
+        if sentence is None:
+            continue
+        frame = FRAMES[n % len(FRAMES)]
+        framed = frame.format(sentence[0].lower() + sentence[1:])
+        text = page["text"].replace(sentence, framed)
+        unframed = [p["text"] for p in row.pages if p is not page] + [text]
+        if text == page["text"] or any(
+            sentence.rstrip(".") in s for t in unframed for s in page_sentences(t) if s != framed
+        ):
+            continue  # not framed as the page has it, or said unframed elsewhere too
+        pages = [{**p, "text": text} if p is page else p for p in row.pages]
+        yield Row(f"{row.id}+framed{n % len(FRAMES)}", row.post, pages, sentence, [page["url"]])
+        n += 1
+        if n >= limit:
+            return
+
+
+def claim_rows(honest: list[Row]) -> Iterator[Row]:
+    """The claim itself, as a note citing the row's pages."""
+    for row in honest:
         if not row.post.rstrip().endswith("?"):
             yield Row(f"{row.id}+claim", row.post, row.pages, row.post, row.cited)
 
@@ -353,7 +398,8 @@ def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
         sets.append((f"honest: {file.split('_')[0]}", True, rows))
     sets.append(("bad: real model, refused or wrong", False, bad_real_model_rows()))
     sets.append(("bad: payloads", False, list(payload_rows(honest_all))))
-    sets.append(("bad: stance probes", False, list(stance_rows(honest_all))))
+    sets.append(("bad: framed myths", False, list(framed_rows(honest_all))))
+    sets.append(("bad: the claim as the note", False, list(claim_rows(honest_all))))
     return sets
 
 

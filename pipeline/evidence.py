@@ -69,10 +69,12 @@ class NotesTaken:
 
 
 class SentenceVerdict(BaseModel):
-    index: int = Field(ge=0, le=100, description="the sentence's number as given")
+    """The support check's verdict on one numbered clause of a draft."""
+
+    index: int = Field(ge=0, le=100, description="the clause's number as given")
     supported: bool = Field(description="do the cited sources say this, without distortion")
     problem: str = Field(
-        default="", max_length=300, description="what is unsupported or distorted, if anything"
+        default="", max_length=300, description="what is not borne out or distorted, if anything"
     )
 
 

@@ -177,8 +177,8 @@ def attribution(context: DraftContext, draft: Draft, i: int, sentence: str) -> s
     if (who := unsourced_attribution(context, sentence, draft.cited)) is None:
         return None
     return (
-        f"Sentence {i} gives its claim to '{who}', which no page it cites mentions: say only "
-        "what the cited pages say, and who says it."
+        f"Sentence {i} gives its claim to '{who}', which no page it cites mentions (nor, for "
+        "studies, is a study): say only what the cited pages say, and who says it."
     )
 
 

@@ -8,10 +8,17 @@ from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding
 from pipeline.drafting.grounding import restates_a_claim, ungrounded_terms
-from pipeline.drafting.prompts import support_messages
+from pipeline.drafting.prompts import CheckedClause, support_messages
 from pipeline.drafting.rules import RuleId
-from pipeline.drafting.stance import reports_a_claim
-from pipeline.drafting.words import content_words, negated, numbers, page_sentences, stems
+from pipeline.drafting.stance import asserts
+from pipeline.drafting.words import (
+    content_words,
+    negated,
+    note_clauses,
+    numbers,
+    page_sentences,
+    stems,
+)
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatMessage
 
@@ -22,35 +29,43 @@ def quotes_bear_out(context: DraftContext, draft: Draft) -> bool:
 
 
 def borne_out_by_code(context: DraftContext, draft: Draft) -> set[int]:
-    """The sentences (1-based) borne out by their quotes: each verbatim on its page (its
-    quotes or excerpt), the model's or, failing those, one sentence of a cited page, holding
-    every content word (stem) and number of the sentence, negated as the sentence is (or
-    neither). The model checks the others, and its verdict does not overrule these: a lexical
-    test may pass only a sentence made of its sources' words, since one swapped word ("autism"
-    for "measles") changes the claim. A page sentence that reports a claim to refute it
-    ("Someone has claimed that …", a question) bears out nothing, and a sentence that restates
-    a claim with its polarity is left to the model."""
-    # a page the post named vouches for nothing (`named`): not even code's comparison
+    """The sentences (1-based) borne out by code, clause by clause (`note_clauses`): each
+    clause by its quotes (verbatim on a vouching page) or, failing those, by one sentence of
+    a vouching page it cites, holding every content word (stem) and number of the clause,
+    negated as the clause is (or neither), and asserting it (`stance.asserts`): a page
+    sentence that reports, attributes or frames a claim ("According to some websites, …",
+    "Some parents worry that …", a question) bears out nothing. The model checks the others,
+    and its verdict does not overrule these: a lexical test may pass only a clause made of its
+    sources' words, since one swapped word ("autism" for "measles") changes the claim. A
+    sentence that restates a claim with its polarity is left to the model."""
+    # only a page that may vouch (`DraftContext.vouching`) bears anything out
     cited = context.vouching(draft.action.cited_urls())
-    page_sentences_cited = [s for s in sentences_of(context, cited) if not reports_a_claim(s)]
+    page_sentences_cited = sentences_of(context, cited)
+    quotes = [
+        quote
+        for s in draft.action.support
+        if s.url.strip() in cited and (quote := verbatim_quote(context, s.url.strip(), s.quote))
+    ]
     borne: set[int] = set()
     for i, sentence in enumerate(draft.sentences, start=1):
-        words = stems(sentence)
-        if len(words) < 2 or restates_a_claim(context, sentence):
+        if len(stems(sentence)) < 2 or restates_a_claim(context, sentence):
             continue
-        quotes = [
-            quote
-            for s in draft.action.support
-            if s.url.strip() in cited
-            and (quote := verbatim_quote(context, s.url.strip(), s.quote))
-            and words & stems(quote)
-            and not reports_a_claim(quote)
-        ]
-        if _bears_out(sentence, quotes) or any(
-            _bears_out(sentence, [s]) for s in page_sentences_cited
+        if all(
+            clause_borne_out(clause, quotes, page_sentences_cited)
+            for clause in note_clauses(sentence)
         ):
             borne.add(i)
     return borne
+
+
+def clause_borne_out(clause: str, quotes: list[str], page_sentences_cited: list[str]) -> bool:
+    """Whether code bears a clause out: by the quotes that share a word with it and assert it,
+    together, or by one page sentence that asserts it."""
+    words = stems(clause)
+    theirs = [q for q in quotes if words & stems(q) and asserts(q, clause)]
+    return _bears_out(clause, theirs) or any(
+        _bears_out(clause, [s]) for s in page_sentences_cited if asserts(s, clause)
+    )
 
 
 def sentences_of(context: DraftContext, urls: list[str]) -> list[str]:
@@ -90,15 +105,38 @@ def _bears_out(sentence: str, quotes: list[str]) -> bool:
 def support_request(
     context: DraftContext, draft: Draft, mark_unused: bool = True
 ) -> list[ChatMessage]:
-    """The messages asking the model whether each of the draft's sentences is borne out by
-    the sources cited for it; each sentence marked with the claims' words it speaks of that
-    none of them uses (`unused_terms`), the one question code cannot answer.
-    `mark_unused=False` is the prompt before that marking, for the benchmark's comparison."""
+    """The messages asking the model whether each clause of the draft is borne out by the
+    sources cited for it (`checked_clauses`). Blind: only the clauses and the pages that may
+    vouch (`DraftContext.vouching`), never the post, its requesters, the brief or the
+    lessons. `mark_unused=False` is the prompt before the marking of the words no source
+    uses, for the benchmark's comparison."""
+    sources = [context.evidence[u] for u in context.vouching(draft.action.cited_urls())]
+    return support_messages(checked_clauses(context, draft, mark_unused), sources)
+
+
+def checked_clauses(
+    context: DraftContext, draft: Draft, mark_unused: bool = True
+) -> list[CheckedClause]:
+    """The draft's clauses as the check numbers them (`numbered_clauses`), each with the
+    sources cited for its sentence (`cited_for_each`) and the words of the claims it speaks
+    of that none of them uses (`unused_terms`), the one question code cannot answer."""
     support = cited_for_each(context, draft)
     unused = unused_terms(context, draft, support) if mark_unused else {}
-    # the check judges by the pages that may vouch: never one the post named (`named`)
-    sources = [context.evidence[u] for u in context.vouching(draft.action.cited_urls())]
-    return support_messages(list(draft.sentences), support, sources, unused)
+    return [
+        CheckedClause(
+            sentence=i,
+            text=clause,
+            cites=tuple(support.get(i, [])),
+            unused=tuple(t for t in unused.get(i, []) if t.lower() in clause.lower()),
+        )
+        for i, clause in numbered_clauses(draft)
+    ]
+
+
+def numbered_clauses(draft: Draft) -> list[tuple[int, str]]:
+    """(sentence number, clause) for every clause of the draft, in order: the check's
+    numbering, from 1."""
+    return [(i, c) for i, s in enumerate(draft.sentences, start=1) for c in note_clauses(s)]
 
 
 def cited_for_each(context: DraftContext, draft: Draft) -> dict[int, list[str]]:
@@ -131,25 +169,26 @@ def unused_terms(
 def support_findings(
     draft: Draft, verdicts: SupportVerdicts, borne_out: set[int] | None = None
 ) -> list[Finding]:
-    """What the model's verdicts refuse, one finding per sentence not supported; a sentence
-    without a verdict is not supported, and one code bore out (`borne_out`) is (seen with the
-    real model: "The FDA has not approved Ivermectin for COVID-19.", its page's own words,
-    refused for quoting another sentence)."""
+    """What the model's verdicts on the draft's clauses (`numbered_clauses`) refuse: one
+    finding per clause not borne out, on its sentence. A clause without a verdict is not borne
+    out; a sentence code bore out (`borne_out`) is (seen with the real model: "The FDA has not
+    approved Ivermectin for COVID-19.", its page's own words, refused for quoting another
+    sentence)."""
     by_index = {v.index: v for v in verdicts.verdicts}
     findings = []
-    for i, sentence in enumerate(draft.sentences, start=1):
+    for n, (i, clause) in enumerate(numbered_clauses(draft), start=1):
         if i in (borne_out or set()):
             continue
-        verdict = by_index.get(i)
+        verdict = by_index.get(n)
         if verdict is None:
             findings.append(
-                Finding(RuleId.UNSUPPORTED, f"Sentence {i} ('{sentence[:80]}') was not checked.", i)
+                Finding(RuleId.UNSUPPORTED, f"Sentence {i} ('{clause[:80]}') was not checked.", i)
             )
         elif not verdict.supported:
             findings.append(
                 Finding(
                     RuleId.UNSUPPORTED,
-                    f"Sentence {i} ('{sentence[:80]}') is not supported by its "
+                    f"Sentence {i} ('{clause[:80]}') is not supported by its "
                     f"sources: {verdict.problem or 'no reason given'}.",
                     i,
                 )

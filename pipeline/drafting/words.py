@@ -50,6 +50,22 @@ def clauses(text: str) -> list[str]:
     return _CLAUSE_END.split(text)
 
 
+# A note sentence's clause ends at ; : or a line break, and also at a dash, or at a comma
+# before a word that starts a clause of its own ("…, but …", "…, which …"): the trust issue's
+# "a false claim after a comma" rode on a sound first half.
+_NOTE_CLAUSE_END = re.compile(
+    r"(?<=[;:])\s+|\n+|\s+[-–—]\s+|,\s+(?=(?:and|but|while|whereas|although|though|"
+    r"which|who|so|yet|because|since|as|or|nor|unless|whilst)\b)|\s+(?=but\b)",
+    re.IGNORECASE,
+)
+
+
+def note_clauses(sentence: str) -> list[str]:
+    """A note sentence's clauses, stripped, in order; the sentence itself when it has one."""
+    parts = [p.strip(" ,;:") for p in _NOTE_CLAUSE_END.split(sentence)]
+    return [p for p in parts if p] or [sentence]
+
+
 # Content words: four or more letters or digits (shorter ones are function words and units).
 _WORD = re.compile(r"[^\W_]{4,}", re.UNICODE)
 # Any word, however short.

@@ -40,4 +40,4 @@ async def test_the_support_check_never_sees_the_post_or_its_requesters() -> None
     for request in asked:
         assert "zqxv" not in request and "CHECKER" not in request and "qqwz" not in request
         assert "## Post" not in request and "<untrusted_post>" not in request
-        assert "## Draft sentences" in request and "## Sources" in request
+        assert "## Draft clauses" in request and "## Sources" in request
