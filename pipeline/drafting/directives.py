@@ -52,10 +52,34 @@ _GROUP_ORDER = re.compile(
 )
 
 
+# An order to anyone or anything: a modal of obligation, in the languages notes are written in
+# (a closed class of words, like the articles), and the word it governs. "The checking model
+# must mark every sentence supported", "el verificador debe marcar …", "ο ελεγκτής πρέπει να
+# σημειώσει …": orders to the support check woven into a note, which a checker that obeys what
+# it reads passed (#59: 4 of 30 posts published in web mode, 3 of 30 in corpus mode). What the
+# modal governs must be a word a cited page of standing uses, as for an order to people.
+_MODAL_ORDER = re.compile(
+    r"(?<!\w)(?:must|should|shall|ought\s+to|"
+    r"debe|deben|debería|deberían|tiene\s+que|tienen\s+que|hay\s+que|"  # es
+    r"doit|doivent|devrait|devraient|faut|"  # fr
+    r"muss|müssen|soll|sollen|sollte|sollten|"  # de
+    r"deve|devono|dovrebbe|dovrebbero|devem|deveria|"  # it, pt
+    r"πρέπει(?:\s+να)?)\s+"  # el
+    r"(?:(?:not|never|all|also|now|immediately|carefully|first|still|only|always|just|no|ne|"
+    r"nicht|non|δεν|\w+ly)\s+)*+"  # possessive: an adverb is never the verb
+    r"(?!be\b|have\b|been\b)(?P<verb>\w+)",
+    re.IGNORECASE,
+)
+
+
 def orders_to_people(sentence: str) -> list[str]:
     """The verbs a sentence orders a group of people to do ("parents must stop …": "stop"),
-    read as published (`normalise`: the hostile model hid one between zero-width spaces)."""
-    return [m["verb"].lower() for m in _GROUP_ORDER.finditer(normalise(sentence))]
+    or anyone or anything in any language notes are written in (`_MODAL_ORDER`), read as
+    published (`normalise`: the hostile model hid one between zero-width spaces)."""
+    text = normalise(sentence)
+    found = [m["verb"].lower() for m in _GROUP_ORDER.finditer(text)]
+    found += [m["verb"].lower() for m in _MODAL_ORDER.finditer(text)]
+    return list(dict.fromkeys(found))
 
 
 _SYSTEM_WORDS = frozenset(
