@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from bench.forecast_recording import (
     RECORDINGS,
@@ -35,6 +34,7 @@ from bench.forecast_recording import (
     replayed_votes,
 )
 from bench.real_verdicts import RealNote, birdwatch, healthnotes, interleaved
+from bench.verdict_metrics import Scores, as_read, scores
 from pipeline.forecast.aggregate import Forecast
 from pipeline.forecast.personas import PersonaProfile, PersonaSet
 from pipeline.forecast.stacking import PAPER
@@ -45,18 +45,9 @@ RECORDING = RECORDINGS / "forecast_real_qwen2.5-coder-1.5b.jsonl"
 # server; with 1 a side it rates twice the notes in the same time.
 PER_SIDE = 1
 BIRDWATCH_PER_CLASS = 20
+FORECAST_AS_READ = "persona forecast, net ≥ 0 (as the queue reads it)"
+FORECAST_FITTED = "persona forecast, net helpful (fitted out of fold)"
 _URL = re.compile(r"https?://\S+")
-
-
-@dataclass(frozen=True)
-class Scores:
-    """One score's figures on one set of notes."""
-
-    name: str
-    notes: int
-    auc: float
-    balanced_accuracy: float
-    brier: float
 
 
 def url_tier(note: str) -> float:
@@ -69,69 +60,7 @@ BASELINES: dict[str, Callable[[RealNote], float]] = {
     "has a URL": lambda n: float(bool(_URL.search(n.note))),
     "source standing (listed tier)": lambda n: url_tier(n.note),
 }
-
-
-def auc(score: Sequence[float], truth: Sequence[bool]) -> float:
-    """The chance a Helpful note scores above a Not Helpful one (ties count half)."""
-    good = [s for s, t in zip(score, truth, strict=True) if t]
-    bad = [s for s, t in zip(score, truth, strict=True) if not t]
-    if not good or not bad:
-        return float("nan")
-    wins = sum((g > b) + 0.5 * (g == b) for g in good for b in bad)
-    return wins / (len(good) * len(bad))
-
-
-def balanced_accuracy(guess: Sequence[bool], truth: Sequence[bool]) -> float:
-    recalls = [
-        np.mean([g == t for g, t in zip(guess, truth, strict=True) if t == cls])
-        for cls in (True, False)
-        if cls in truth
-    ]
-    return float(np.mean(recalls))
-
-
-def out_of_fold(score: Sequence[float], truth: Sequence[bool], seed: int = 0) -> np.ndarray:
-    """P(Helpful) for each note from a logistic regression on the score alone, fitted on the
-    other folds."""
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import StratifiedKFold
-
-    x = np.array(score, dtype=float).reshape(-1, 1)
-    x = (x - x.mean()) / (x.std() or 1.0)
-    y = np.array(truth, dtype=int)
-    folds = max(2, min(5, int(np.bincount(y, minlength=2).min())))
-    p = np.zeros(len(y))
-    for train, test in StratifiedKFold(folds, shuffle=True, random_state=seed).split(x, y):
-        if len(set(y[train].tolist())) < 2:
-            p[test] = y[train].mean()
-            continue
-        p[test] = LogisticRegression().fit(x[train], y[train]).predict_proba(x[test])[:, 1]
-    return p
-
-
-def scores(name: str, score: Sequence[float], truth: Sequence[bool]) -> Scores:
-    p = out_of_fold(score, truth)
-    t = np.array(truth, dtype=float)
-    return Scores(
-        name,
-        len(truth),
-        auc(score, truth),
-        balanced_accuracy([bool(x >= 0.5) for x in p], truth),
-        float(np.mean((p - t) ** 2)),
-    )
-
-
-def as_read(name: str, net: Sequence[float], truth: Sequence[bool], bar: float) -> Scores:
-    """The forecast as the submission queue reads it: P = (net + 1) / 2, Helpful at `bar`."""
-    p = (np.array(net) + 1) / 2
-    t = np.array(truth, dtype=float)
-    return Scores(
-        name,
-        len(truth),
-        auc(net, truth),
-        balanced_accuracy([x >= bar for x in net], truth),
-        float(np.mean((p - t) ** 2)),
-    )
+BASELINE_KEYS = dict(zip(("length", "url", "standing"), BASELINES, strict=True))
 
 
 def forecasts(
@@ -156,10 +85,8 @@ def table(notes: Sequence[RealNote], made: dict[str, Forecast]) -> list[Scores]:
     if rated and len({n.helpful for n in rated}) == 2:
         net = [made[n.key].net_helpful() for n in rated]
         rated_truth = [n.helpful for n in rated]
-        rows.append(
-            as_read("persona forecast, net ≥ 0 (as the queue reads it)", net, rated_truth, 0.0)
-        )
-        rows.append(scores("persona forecast, net helpful (fitted out of fold)", net, rated_truth))
+        rows.append(as_read(FORECAST_AS_READ, net, rated_truth, 0.0))
+        rows.append(scores(FORECAST_FITTED, net, rated_truth))
         for name, baseline in BASELINES.items():
             rows.append(scores(f"{name}, same notes", [baseline(n) for n in rated], rated_truth))
     for name, baseline in BASELINES.items():
@@ -176,21 +103,61 @@ def print_table(title: str, rows: Sequence[Scores]) -> None:
         )
 
 
-def benchmark(data: Path, recording: Path) -> None:
-    personas = both_sides(PersonaSet.load(), PER_SIDE)
-    sets = {
-        "healthnotes_dev (X's verdicts)": healthnotes(data),
-        "birdwatch_2021 sample (our scorer's statuses)": birdwatch(data, BIRDWATCH_PER_CLASS),
-    }
-    for title, notes in sets.items():
-        made = forecasts(notes, recording, personas)
-        good = sum(n.helpful for n in notes)
-        rated_good = sum(n.helpful for n in notes if n.key in made)
-        print_table(
-            f"{title}: {len(notes)} notes ({good} Helpful); the real model rated {len(made)} "
-            f"({rated_good} Helpful) with {len(personas)} personas each",
-            table(notes, made),
+@dataclass(frozen=True)
+class SetResult:
+    title: str
+    notes: list[RealNote]
+    forecasts: dict[str, Forecast]
+    rows: list[Scores]
+    personas: int
+
+    def heading(self) -> str:
+        good = sum(n.helpful for n in self.notes)
+        rated_good = sum(n.helpful for n in self.notes if n.key in self.forecasts)
+        return (
+            f"{self.title}: {len(self.notes)} notes ({good} Helpful); the real model rated "
+            f"{len(self.forecasts)} ({rated_good} Helpful) with {self.personas} personas each"
         )
+
+    def row(self, name: str) -> Scores | None:
+        return next((r for r in self.rows if r.name == name), None)
+
+
+def measure_set(title: str, notes: list[RealNote], recording: Path) -> SetResult:
+    personas = both_sides(PersonaSet.load(), PER_SIDE)
+    made = forecasts(notes, recording, personas)
+    return SetResult(title, notes, made, table(notes, made), len(personas))
+
+
+def healthnotes_result(data: Path, recording: Path = RECORDING) -> SetResult:
+    return measure_set("healthnotes_dev (X's verdicts)", healthnotes(data), recording)
+
+
+def birdwatch_result(data: Path, recording: Path = RECORDING) -> SetResult:
+    return measure_set(
+        "birdwatch_2021 sample (our scorer's statuses)",
+        birdwatch(data, BIRDWATCH_PER_CLASS),
+        recording,
+    )
+
+
+def figure(r: Scores) -> str:
+    """One row as the docs quote it."""
+    if math.isnan(r.brier):
+        return f"AUC {r.auc:.3f} ({r.notes} notes: too few to fit out of fold)"
+    return (
+        f"AUC {r.auc:.3f}, balanced accuracy {r.balanced_accuracy:.3f}, Brier {r.brier:.3f} "
+        f"({r.notes} notes)"
+    )
+
+
+def benchmark(data: Path, recording: Path) -> None:
+    for result in (healthnotes_result(data, recording), birdwatch_result(data, recording)):
+        print_table(result.heading(), result.rows)
+    print(
+        "  no evaluator-style score in code: X's claim_opinion_score is X's own (cn-return-bot "
+        "measured AUC 0.67 for helpful-if-rated, REFERENCE.md)"
+    )
     print(
         f"MultiCom reports accuracy {PAPER['accuracy']:.3f}, balanced accuracy "
         f"{PAPER['balanced_accuracy']:.3f} (its own notes and model; no AUC or Brier given)"

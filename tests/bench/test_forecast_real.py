@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bench.forecast_real import RECORDING, auc, balanced_accuracy, benchmark, scores
+from bench.forecast_real import RECORDING, benchmark
 from bench.forecast_recording import both_sides, net_by_verdict, recorded, replayed_votes
+from bench.verdict_metrics import auc, balanced_accuracy, scores
 from pipeline.forecast.personas import PersonaSet
 from tests.conftest import SHARED_DATA
 
