@@ -33,7 +33,8 @@ def both_sides(personas: PersonaSet, per_side: int) -> list[PersonaProfile]:
 
 
 def recorded(path: Path) -> dict[str, dict[int, dict[str, object]]]:
-    """note key → persona id → its recorded line."""
+    """note key → persona id → its recorded line (the last, when a failed call was asked
+    again)."""
     out: dict[str, dict[int, dict[str, object]]] = defaultdict(dict)
     if path.is_file():
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -94,8 +95,9 @@ async def record(
     timeout_s: float,
     concurrency: int,
 ) -> int:
-    """Rate each (key, post, note, helpful) not yet recorded with every persona, until `deadline_s`
-    seconds have passed; returns the notes recorded now."""
+    """Rate each (key, post, note, helpful) with every persona whose answer is not yet recorded
+    (a failed call is asked again), until `deadline_s` seconds have passed; returns the notes
+    recorded now."""
     done = recorded(path)
     gate = asyncio.Semaphore(concurrency)
     started = time.monotonic()
@@ -120,7 +122,8 @@ async def record(
     for key, post, note, helpful in notes:
         if time.monotonic() - started > deadline_s:
             break
-        missing = [p for p in personas if p.id not in done.get(key, {})]
+        answered = done.get(key, {})
+        missing = [p for p in personas if "answer" not in answered.get(p.id, {})]
         if not missing:
             continue
         rows = await asyncio.gather(*(rate(key, post, note, helpful, p) for p in missing))

@@ -79,3 +79,35 @@ def test_the_benchmark_prints_the_forecast_beside_the_baselines_and_multicom(
     assert "note length (characters), same notes" in out
     assert "birdwatch_2021 sample (our scorer's statuses)" in out
     assert "MultiCom reports accuracy 0.847, balanced accuracy 0.683" in out
+
+
+def test_recording_asks_again_only_the_personas_whose_call_failed(tmp_path: Path) -> None:
+    """A note with one persona answered and one timed out: a second run asks the second one
+    only, and its answer replaces the failure."""
+    import asyncio
+
+    from bench.forecast_recording import record
+    from tests.fakes.replay import ReplayedModel
+
+    personas = both_sides(PersonaSet.load(), 1)
+    path = tmp_path / "r.jsonl"
+    form = {"helpfulness": "not_helpful", "agree": False, "confidence": 4, "understanding": 1}
+    path.write_text(
+        json.dumps({"note": "healthnotes:7", "helpful": False, "persona": personas[0].id,
+                    "answer": form}) + "\n"
+        + json.dumps({"note": "healthnotes:7", "helpful": False, "persona": personas[1].id,
+                      "error": "ModelTimeout"}) + "\n"
+    )  # fmt: skip
+    model = ReplayedModel([{"schema": "RatingForm", "answer": form}])
+    notes = [("healthnotes:7", "a post", "a note", False)]
+    done = asyncio.run(
+        record(model, notes, personas, path, deadline_s=60, timeout_s=5, concurrency=2)
+    )
+    assert done == 1 and model.asked == ["RatingForm"]
+    votes = replayed_votes(recorded(path)["healthnotes:7"], personas)
+    assert [v.persona for v in votes] == [p.id for p in personas]
+    assert net_by_verdict(path) == ([], [-1.0])
+    again = asyncio.run(
+        record(model, notes, personas, path, deadline_s=60, timeout_s=5, concurrency=2)
+    )
+    assert again == 0 and model.asked == ["RatingForm"]  # nothing left to ask
