@@ -84,6 +84,9 @@ FIGURES: dict[str, Figure] = {
     "forecast_real.healthnotes.as_read": Figure(
         HEALTHNOTES, True, lambda p: _forecast_row(p, forecast_real.FORECAST_AS_READ)
     ),
+    "forecast_real.healthnotes.answers": Figure(
+        HEALTHNOTES, True, lambda p: _forecast(p).answers() or "none recorded"
+    ),
     "forecast_real.healthnotes.fitted": Figure(
         HEALTHNOTES, True, lambda p: _forecast_row(p, forecast_real.FORECAST_FITTED)
     ),

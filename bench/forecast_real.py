@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,10 +97,11 @@ def table(notes: Sequence[RealNote], made: dict[str, Forecast]) -> list[Scores]:
 
 def print_table(title: str, rows: Sequence[Scores]) -> None:
     print(title)
-    print(f"  {'score':<60} {'notes':>5} {'AUC':>6} {'bal.acc':>7} {'Brier':>6}")
+    print(f"  {'score':<56} {'notes':>5} {'AUC':>6} {'(95%)':>11} {'bal.acc':>7} {'Brier':>6}")
     for r in rows:
         print(
-            f"  {r.name:<60} {r.notes:>5} {r.auc:>6.3f} {r.balanced_accuracy:>7.3f} {r.brier:>6.3f}"
+            f"  {r.name:<56} {r.notes:>5} {r.auc:>6.3f} {r.auc_low:>5.2f}-{r.auc_high:<5.2f} "
+            f"{r.balanced_accuracy:>7.3f} {r.brier:>6.3f}"
         )
 
 
@@ -117,7 +119,13 @@ class SetResult:
         return (
             f"{self.title}: {len(self.notes)} notes ({good} Helpful); the real model rated "
             f"{len(self.forecasts)} ({rated_good} Helpful) with {self.personas} personas each"
+            + (f"; its answers: {self.answers()}" if self.forecasts else "")
         )
+
+    def answers(self) -> str:
+        """How the personas answered, over every recorded vote."""
+        counts = Counter(v.form.helpfulness.value for f in self.forecasts.values() for v in f.votes)
+        return ", ".join(f"{level} {counts[level]}" for level in sorted(counts))
 
     def row(self, name: str) -> Scores | None:
         return next((r for r in self.rows if r.name == name), None)
@@ -143,11 +151,12 @@ def birdwatch_result(data: Path, recording: Path = RECORDING) -> SetResult:
 
 def figure(r: Scores) -> str:
     """One row as the docs quote it."""
+    interval = f" (95% {r.auc_low:.2f}-{r.auc_high:.2f})" if not math.isnan(r.auc_low) else ""
     if math.isnan(r.brier):
-        return f"AUC {r.auc:.3f} ({r.notes} notes: too few to fit out of fold)"
+        return f"AUC {r.auc:.3f}{interval}, {r.notes} notes: too few to fit out of fold"
     return (
-        f"AUC {r.auc:.3f}, balanced accuracy {r.balanced_accuracy:.3f}, Brier {r.brier:.3f} "
-        f"({r.notes} notes)"
+        f"AUC {r.auc:.3f}{interval}, balanced accuracy {r.balanced_accuracy:.3f}, Brier "
+        f"{r.brier:.3f} ({r.notes} notes)"
     )
 
 

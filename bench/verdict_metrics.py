@@ -19,6 +19,8 @@ class Scores:
     auc: float
     balanced_accuracy: float
     brier: float
+    auc_low: float = float("nan")  # the AUC's 95% interval (Hanley & McNeil 1982)
+    auc_high: float = float("nan")
 
 
 def auc(score: Sequence[float], truth: Sequence[bool]) -> float:
@@ -29,6 +31,21 @@ def auc(score: Sequence[float], truth: Sequence[bool]) -> float:
         return float("nan")
     wins = sum((g > b) + 0.5 * (g == b) for g in good for b in bad)
     return wins / (len(good) * len(bad))
+
+
+def auc_interval(value: float, truth: Sequence[bool]) -> tuple[float, float]:
+    """A 95% interval of an AUC from its standard error (Hanley & McNeil 1982): with a few
+    dozen notes, an AUC alone says little."""
+    good = sum(truth)
+    bad = len(truth) - good
+    if not good or not bad or np.isnan(value):
+        return float("nan"), float("nan")
+    q1, q2 = value / (2 - value), 2 * value**2 / (1 + value)
+    variance = (
+        value * (1 - value) + (good - 1) * (q1 - value**2) + (bad - 1) * (q2 - value**2)
+    ) / (good * bad)
+    half = 1.96 * float(np.sqrt(max(variance, 0.0)))
+    return max(0.0, value - half), min(1.0, value + half)
 
 
 def balanced_accuracy(guess: Sequence[bool], truth: Sequence[bool]) -> float:
@@ -66,12 +83,14 @@ def scores(name: str, score: Sequence[float], truth: Sequence[bool]) -> Scores:
     p = out_of_fold(score, truth)
     t = np.array(truth, dtype=float)
     fitted = not np.isnan(p).any()
+    value = auc(score, truth)
     return Scores(
         name,
         len(truth),
-        auc(score, truth),
+        value,
         balanced_accuracy([bool(x >= 0.5) for x in p], truth) if fitted else float("nan"),
         float(np.mean((p - t) ** 2)) if fitted else float("nan"),
+        *auc_interval(value, truth),
     )
 
 
@@ -79,10 +98,12 @@ def as_read(name: str, net: Sequence[float], truth: Sequence[bool], bar: float) 
     """The forecast as the submission queue reads it: P = (net + 1) / 2, Helpful at `bar`."""
     p = (np.array(net) + 1) / 2
     t = np.array(truth, dtype=float)
+    value = auc(net, truth)
     return Scores(
         name,
         len(truth),
-        auc(net, truth),
+        value,
         balanced_accuracy([x >= bar for x in net], truth),
         float(np.mean((p - t) ** 2)),
+        *auc_interval(value, truth),
     )
