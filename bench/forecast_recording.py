@@ -112,7 +112,9 @@ async def record(
                 reply = await model.structured(
                     rater_messages(persona, post, note), RatingForm, timeout_s=timeout_s
                 )
-                row["answer"] = reply.value.model_dump(mode="json")
+                # without its rationale: the model quotes the post and the note there, data
+                # the repository may not copy (../shared/data/README.md); no figure uses it
+                row["answer"] = reply.value.model_dump(mode="json", exclude={"rationale"})
             except (ModelTimeout, ModelOutputInvalid) as e:  # a server down stops the run
                 row["error"] = type(e).__name__
             row["latency_s"] = round(time.monotonic() - began, 2)
