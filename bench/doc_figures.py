@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from bench import forecast_real
 from bench.text_policy import Refusals, measure
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +47,19 @@ def _refusals(path: Path) -> Refusals:
     return measure(path)
 
 
+@cache
+def _forecast(posts: Path, birdwatch: bool = False) -> forecast_real.SetResult:
+    data = posts.parents[1]  # the data folder: <data>/<set>/<file>
+    if birdwatch:
+        return forecast_real.birdwatch_result(data)
+    return forecast_real.healthnotes_result(data)
+
+
+def _forecast_row(posts: Path, name: str, birdwatch: bool = False) -> str:
+    row = _forecast(posts, birdwatch).row(name)
+    return forecast_real.figure(row) if row else "not measured (no recorded forecast)"
+
+
 FIGURES: dict[str, Figure] = {
     # bench.text_policy on the 40 human notes of HealthNotes (~10 s)
     "text_policy.healthnotes": Figure(
@@ -66,6 +80,37 @@ FIGURES: dict[str, Figure] = {
     "text_policy.birdwatch_2021.share": Figure(
         BIRDWATCH, False, lambda p: f"{_refusals(p).share:.1%}"
     ),
+    # bench.forecast_real: the recorded real-model forecast replayed on HealthNotes (seconds)
+    "forecast_real.healthnotes.as_read": Figure(
+        HEALTHNOTES, True, lambda p: _forecast_row(p, forecast_real.FORECAST_AS_READ)
+    ),
+    "forecast_real.healthnotes.answers": Figure(
+        HEALTHNOTES, True, lambda p: _forecast(p).answers() or "none recorded"
+    ),
+    "forecast_real.healthnotes.fitted": Figure(
+        HEALTHNOTES, True, lambda p: _forecast_row(p, forecast_real.FORECAST_FITTED)
+    ),
+}
+
+
+def _baseline_figure(name: str, scope: str) -> Figure:
+    return Figure(HEALTHNOTES, True, lambda p: _forecast_row(p, f"{name}, {scope}"))
+
+
+def _birdwatch_figure(name: str) -> Figure:
+    return Figure(BIRDWATCH, False, lambda p: _forecast_row(p, f"{name}, every note", True))
+
+
+# each cheap baseline beside the forecast: on the notes it rated, and on all 40; and on the
+# 2021 sample (our scorer's statuses; a factorisation fit first)
+FIGURES |= {
+    f"forecast_real.healthnotes.{key}.{short}": _baseline_figure(name, scope)
+    for key, name in forecast_real.BASELINE_KEYS.items()
+    for short, scope in (("same", "same notes"), ("every", "every note"))
+}
+FIGURES |= {
+    f"forecast_real.birdwatch.{key}": _birdwatch_figure(name)
+    for key, name in forecast_real.BASELINE_KEYS.items()
 }
 
 

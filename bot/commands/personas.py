@@ -85,6 +85,12 @@ def add_parser(sub: Subparsers) -> None:
     )
     calibrate.add_argument("--out", type=Path, required=True)
     calibrate.add_argument("--folds", type=positive, default=5)
+    calibrate.add_argument(
+        "--min-per-class",
+        type=positive,
+        help="labelled notes each verdict needs before a calibration is written "
+        "(default: pipeline.forecast.stacking.MIN_PER_CLASS, 20)",
+    )
 
 
 async def run(settings: Settings, args: argparse.Namespace) -> int:
@@ -301,16 +307,39 @@ def _calibrate(
     rule: BridgingRule,
     args: argparse.Namespace,
 ) -> int:
-    from pipeline.forecast.stacking import fit_stack, report_lines
+    from pipeline.forecast.stacking import (
+        MIN_PER_CLASS,
+        balanced_accuracy_of,
+        fit_stack,
+        one_sided,
+        report_lines,
+        too_few,
+    )
 
     source = args.data or "our notes with a verdict on X and a stored forecast"
+    # Refused, not written as provisional: a written calibration is loaded by
+    # EVONOTE_FORECAST__CALIBRATION and decides every note, whatever it was called.
+    short = too_few(labels, args.min_per_class or MIN_PER_CLASS)
+    if short:
+        print(f"evonote: {source} ({len(table)} notes): {short}", file=sys.stderr)
+        return EXIT_INPUT
     try:
         aggregator, report = fit_stack(table, labels, folds=args.folds)
     except ValueError as e:
         print(f"evonote: {source} ({len(table)} notes): {e}", file=sys.stderr)
         return EXIT_INPUT
-    aggregator.save(args.out)
     print(f"out of fold ({report.folds} outer folds, tuned on inner folds only):")
     print("\n".join(report_lines(report, [rule.decide(f) for f in table])))
+    balanced = balanced_accuracy_of(report)
+    single = one_sided(aggregator, table)
+    if single is not None or balanced <= 0.5:
+        what = f"calls every note {single.value}" if single else "is no better than chance"
+        print(
+            f"evonote: {source} ({len(table)} notes): the fitted aggregator {what} (balanced "
+            f"accuracy {balanced:.3f} out of fold): not written; the bridging rule stays",
+            file=sys.stderr,
+        )
+        return EXIT_INPUT
+    aggregator.save(args.out)
     print(f"wrote {args.out}; use EVONOTE_FORECAST__CALIBRATION={args.out}")
     return EXIT_OK

@@ -45,6 +45,12 @@ PROMOTIONS = [None] + [
     (h, u, n) for h, u, n in product((0.6, 0.7, 0.8), (0.5, 0.75), (0.5, 0.65, 0.8))
 ]
 PAPER = {"accuracy": 0.847, "balanced_accuracy": 0.683}  # MultiCom's reported figures
+# Labelled notes a verdict needs before a calibration is written. With n notes of a class its
+# recall's standard error is at most √(0.25 / n): at 20 a class, balanced accuracy's is ≤ 0.08,
+# so MultiCom's 0.683 stands two errors clear of chance (0.5); at 8 a class (the 16 notes that
+# once wrote a majority-class model, issue 60) it is 0.125 and nothing is told from chance.
+# HealthNotes' dev set has exactly 20 a class.
+MIN_PER_CLASS = 20
 
 
 def feature_row(f: dict[str, float], names: Sequence[str]) -> list[float]:
@@ -269,3 +275,29 @@ def report_lines(report: StackReport, rule_verdicts: list[Verdict]) -> list[str]
         f"{PAPER['balanced_accuracy']:.3f} (model personas, its own data)"
     )
     return lines
+
+
+def too_few(labels: Sequence[Verdict], minimum: int = MIN_PER_CLASS) -> str | None:
+    """Why these labels cannot calibrate (fewer than two verdicts, or a verdict with fewer than
+    `minimum` notes), or None when they can."""
+    counts = {v: list(labels).count(v) for v in CLASSES if v in labels}
+    short = {v: n for v, n in counts.items() if n < minimum}
+    if len(counts) < 2 or short:
+        have = ", ".join(f"{v.value} {n}" for v, n in counts.items()) or "none"
+        return (
+            f"too few labelled notes to calibrate: {have}; each verdict needs at least "
+            f"{minimum} (and two verdicts at least)"
+        )
+    return None
+
+
+def one_sided(aggregator: StackedAggregator, rows: Sequence[dict[str, float]]) -> Verdict | None:
+    """The verdict a fitted aggregator gives every note it was fitted on, when it gives one
+    only: a majority-class model, which must never replace the rule unannounced."""
+    verdicts = {aggregator.decide(r) for r in rows}
+    return verdicts.pop() if len(verdicts) == 1 else None
+
+
+def balanced_accuracy_of(report: StackReport) -> float:
+    """The stack's balanced accuracy out of fold."""
+    return _balanced_accuracy(report.truth, report.stacked)

@@ -735,32 +735,23 @@ async def test_after_admission_notes_go_best_first_and_none_under_the_forecast_b
     assert insisted is not None and insisted.policy["anyway"] is True
 
 
-def test_the_aggregator_calibrates_on_our_own_outcomes(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
-    """`personas calibrate --from-outcomes` fits on our notes X gave a verdict, with the
-    forecast stored when each was written (no persona asked again); with none yet it says so."""
-
+def _store_outcomes(first: int, per_class: int, helpful_net: float, not_helpful_net: float) -> None:
+    """`per_class` of our notes X rated Helpful and as many Not Helpful, each with the
+    forecast stored when it was written (net `helpful_net` / `not_helpful_net`)."""
     from adapters.sqlstore.engine import make_engine, upgrade
     from bot.settings import Settings
     from pipeline.desk.episode import Submission
     from tests.fakes.forecasts import net
-
-    out = tmp_path / "calibration.json"
-    assert main(["personas", "calibrate", "--from-outcomes", "--out", str(out)]) == 3
-    assert "our notes with a verdict on X and a stored forecast (0 notes)" in (
-        capsys.readouterr().err
-    )
 
     async def outcomes() -> None:
         url = Settings().database_url
         await upgrade(url)
         engine = await asyncio.to_thread(make_engine, url)
         store, submissions = EpisodeStore(engine), SubmissionStore(engine)
-        for n in range(12):
+        for n in range(first, first + 2 * per_class):
             helpful = n % 2 == 0
             episode = await noted_episode(store, post_id=str(70_000 + n))
-            await store.save_forecast(episode, net(0.6 if helpful else -0.4))
+            await store.save_forecast(episode, net(helpful_net if helpful else not_helpful_net))
             await submissions.add(
                 Submission(
                     episode_id=episode,
@@ -775,6 +766,42 @@ def test_the_aggregator_calibrates_on_our_own_outcomes(
         await engine.dispose()
 
     asyncio.run(outcomes())
+
+
+def test_the_aggregator_calibrates_on_our_own_outcomes(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`personas calibrate --from-outcomes` fits on our notes X gave a verdict, with the
+    forecast stored when each was written (no persona asked again); with none yet, or fewer
+    than the minimum a verdict, it says so and writes nothing."""
+    from pipeline.forecast.stacking import MIN_PER_CLASS
+
+    out = tmp_path / "calibration.json"
     argv = ["personas", "calibrate", "--from-outcomes", "--out", str(out), "--folds", "3"]
+    assert main(argv) == 3
+    assert "our notes with a verdict on X and a stored forecast (0 notes)" in (
+        capsys.readouterr().err
+    )
+    _store_outcomes(0, MIN_PER_CLASS - 1, 0.6, -0.4)
+    assert main(argv) == 3 and not out.exists()
+    err = capsys.readouterr().err
+    assert f"Helpful {MIN_PER_CLASS - 1}, Not Helpful {MIN_PER_CLASS - 1}" in err
+    assert f"each verdict needs at least {MIN_PER_CLASS}" in err and len(err.splitlines()) == 1
+    _store_outcomes(2 * (MIN_PER_CLASS - 1), 1, 0.6, -0.4)
     assert main(argv) == 0
     assert out.is_file() and "out of fold" in capsys.readouterr().out
+
+
+def test_a_majority_class_calibration_is_refused_with_its_balanced_accuracy(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Forecasts that say nothing of the verdict (the same for Helpful and Not Helpful notes)
+    fit an aggregator that calls every note one thing: refused, its balanced accuracy said."""
+    from pipeline.forecast.stacking import MIN_PER_CLASS
+
+    _store_outcomes(0, MIN_PER_CLASS, 0.2, 0.2)
+    out = tmp_path / "calibration.json"
+    assert main(["personas", "calibrate", "--from-outcomes", "--out", str(out)]) == 3
+    err = capsys.readouterr().err
+    assert "balanced accuracy 0.500 out of fold): not written" in err
+    assert len(err.splitlines()) == 1 and not out.exists()

@@ -454,7 +454,21 @@ def test_personas_calibrate_command(
     data.write_text("\n".join(json.dumps(r) for r in rows))
     out = tmp_path / "calibration.json"
     assert (
-        main(["personas", "calibrate", "--data", str(data), "--out", str(out), "--folds", "3"]) == 0
+        main(
+            [
+                "personas",
+                "calibrate",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--folds",
+                "3",
+                "--min-per-class",
+                "6",  # a trial's own minimum: 20 a class by default
+            ]
+        )
+        == 0
     )
     printed = capsys.readouterr().out
     assert "stacked, with NMR promotion: accuracy 1.000" in printed
