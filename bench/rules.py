@@ -11,7 +11,10 @@ written; those speaking of "the claim" or "the Q&As" are counted apart (`meta`).
 The bad side: the real model's recorded drafts (`tests/fixtures/real_model/`) that code refused
 on main 6357671 (`bench/rules_refused_on_6357671.json`), the payload drafts (`bench.payloads`:
 each family appended to a page's sentence, and woven into it), and the stance probes: a
-debunking page's own sentence that states the myth, and the claim itself, as a note.
+debunking page's own sentence that states the myth, and the claim itself, as a note; and notes
+that do not answer their claim (a source's standing, a neighbouring fact): the real model's
+last writes on refuted AVeriTeC claims that a person judged off the claim, and hand-made ones
+(`tests/fixtures/claim_answers/`, `bench.claim_answers`).
 
     python -m bench.rules [--data ../shared/data/evidence_claims] [--without RULE ...] [--show N]
     python -m bench.rules --write   # and regenerate pipeline/drafting/measured.json and the docs
@@ -326,6 +329,56 @@ def bad_real_model_rows() -> list[Row]:
     return rows
 
 
+OFF_CLAIM = _HERE.parent / "tests" / "fixtures" / "claim_answers"
+OFF_CLAIM_HAND_MADE = OFF_CLAIM / "off_claim_notes.json"
+OFF_CLAIM_RECORDED = OFF_CLAIM / "averitec-refuted-qwen2.5-coder-1.5b.json"
+
+
+def off_claim_hand_made(path: Path = OFF_CLAIM_HAND_MADE) -> list[Row]:
+    """Notes on a source's standing or a neighbouring fact, written by hand from issue 60's
+    examples, each on a page that also answers its post: published unless refused."""
+    return [
+        Row(
+            r["id"],
+            r["post"],
+            r["pages"],
+            r["note"],
+            [p["url"] for p in r["pages"]],
+            escapes_unless_refused=True,
+        )
+        for r in json.loads(path.read_text(encoding="utf-8"))["notes"]
+    ]
+
+
+def real_model_writes(data: Path, path: Path = OFF_CLAIM_RECORDED) -> list[tuple[Row, str]]:
+    """The real model's recorded last writes on refuted AVeriTeC claims (`bench.claim_answers
+    --draft`), each with what a person judged of it (`judged`: "off-claim: …" or "answers: …");
+    the post and pages from the data set (the recording holds neither: its licence)."""
+    if not path.is_file():
+        return []
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    by_id = {r.id: r for r in honest_rows(data / "averitec_health_dev.jsonl", {"refuted"})}
+    rows = []
+    for answer in recorded["answers"]:
+        action = (answer.get("answer") or {}).get("action") or {}
+        if action.get("kind") != "write" or answer["id"] not in by_id:
+            continue
+        write = Write.model_validate(action)
+        source = by_id[answer["id"]]
+        row = Row(source.id, source.post, source.pages, write.text, write.cited_urls())
+        rows.append((row, recorded.get("judged", {}).get(answer["id"], "")))
+    return rows
+
+
+def off_claim_real_model(data: Path) -> list[Row]:
+    """The real model's recorded writes a person judged off the claim: published unless
+    refused."""
+    rows = [r for r, judged in real_model_writes(data) if judged.startswith("off-claim")]
+    for row in rows:
+        row.escapes_unless_refused = True
+    return rows
+
+
 def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
     sets: list[tuple[str, bool, list[Row]]] = []
     honest_all: list[Row] = []
@@ -336,6 +389,8 @@ def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
     sets.append(("bad: real model, refused or wrong", False, bad_real_model_rows()))
     sets.append(("bad: payloads", False, list(payload_rows(honest_all))))
     sets.append(("bad: stance probes", False, list(stance_rows(honest_all))))
+    sets.append(("bad: off-claim notes, real model", False, off_claim_real_model(data)))
+    sets.append(("bad: off-claim notes, by hand", False, off_claim_hand_made()))
     return sets
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from pipeline.drafting.answering import speaks_of_the_claims, subject_words
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding, RuleCard
@@ -57,6 +58,7 @@ class RuleId(StrEnum):
     UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
     NO_PROSE = "no-prose"
     VERDICT_ONLY = "verdict-only"  # a sentence that only finds for the post, stating no fact
+    ANSWERS_THE_CLAIM = "answers-the-claim"  # no sentence speaks of what the claims say
     TOO_SHORT = "too-short"
     CUT_OFF = "cut-off"  # the last sentence stops mid-way
     TOO_LONG = "too-long"  # over X's 280 characters
@@ -221,6 +223,29 @@ def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> 
     return (
         f"State what the pages read say: sentence {i} only says the post is right, with no fact "
         "a reader can check."
+    )
+
+
+@rule(
+    RuleId.ANSWERS_THE_CLAIM,
+    said("did not answer the post's claim (a source's standing or a neighbouring fact)"),
+    droppable=False,
+)
+def answers_the_claim(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: The real model's "The U.S. Centers for Disease Control and Prevention (CDC) is a
+    reputable organization that provides accurate and reliable health information." on a post
+    that the CDC adds poisoning deaths to the COVID tally: supported, published, and useless
+    (issue 60).
+
+    A note must speak of what the claims say, not only of who is named in them: at least one
+    sentence shares a key term of the claims beyond judging and standing words (`claim_subject`)."""
+    if not draft.prose or speaks_of_the_claims(context, draft.sentences):
+        return None
+    return (
+        "Answer the post's claim: no sentence says anything about what it claims ("
+        + ", ".join(subject_words(context))
+        + "). Say what the pages read say about that claim itself, not about a source's "
+        "standing or a neighbouring fact."
     )
 
 
