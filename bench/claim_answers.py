@@ -8,9 +8,13 @@ Its cost on people's verdicts is `bench.rules`' (the rule's row, and honest refu
 
 `--draft N`: N refuted AVeriTeC claims (seeded), each given to the configured model
 (`EVONOTE_LLM__*`) as an episode's last write is asked (`agent_messages(..., finishing=True)`):
-the claim as the post, its evidence as the pages read. `--record` keeps each claim's id and
-the model's answer (never the claim or its evidence: the set's licence) in
-tests/fixtures/claim_answers/, which the measurement replays against the data set.
+the claim as the post, its evidence as the pages read; the answer's grammar is a write
+(`FinalTurn` with `Write` as its only action), so every call drafts a note — asked to choose,
+the 1.5B model abstained on its first two claims, 4 minutes each on the shared server.
+`--record` keeps each claim's id and the model's answer (never the claim or its evidence: the
+set's licence) in tests/fixtures/claim_answers/, which the measurement replays against the
+data set; `judged` in that file is a person's reading of each write: "off-claim: …" (a
+source's standing, a neighbouring fact) or "answers: …".
 
 The measurement: each recorded draft and each hand-made off-claim note
 (`tests/fixtures/claim_answers/off_claim_notes.json`, written from the issue's examples; kept
@@ -30,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, Field
+
 from bench.configured_model import with_configured_model
 from bench.rules import (
     DEFAULT_DATA,
@@ -41,7 +47,7 @@ from bench.rules import (
     off_claim_hand_made,
     real_model_writes,
 )
-from pipeline.actions import FinalTurn
+from pipeline.actions import Write
 from pipeline.brief import unanalysed_brief
 from pipeline.drafting.rules import RuleId
 from pipeline.errors import EvoNoteError
@@ -51,6 +57,13 @@ from pipeline.prompts import agent_messages, log_line
 
 SET = "averitec_health_dev.jsonl"
 WITHOUT = frozenset({RuleId.ANSWERS_THE_CLAIM})
+
+
+class FinalWrite(BaseModel):
+    """An episode's last turn (`FinalTurn`) with the write as its only action."""
+
+    thought: str = Field(max_length=240, description="one short sentence")
+    action: Write
 
 
 def refuted_rows(data: Path, n: int, seed: int = 60) -> list[Row]:
@@ -73,7 +86,7 @@ async def draft(model: ChatModel, rows: list[Row], timeout_s: float, record: Pat
     answers: list[dict[str, Any]] = []
     for row in rows:
         try:
-            reply = await model.structured(write_messages(row), FinalTurn, timeout_s=timeout_s)
+            reply = await model.structured(write_messages(row), FinalWrite, timeout_s=timeout_s)
             answer: dict[str, Any] = {"id": row.id, "answer": reply.value.model_dump(mode="json")}
         except EvoNoteError as e:
             answer = {"id": row.id, "error": type(e).__name__}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import random
 import sys
@@ -50,13 +51,15 @@ class Claim:
 
 
 def claims_of(path: Path, per_label: int, seed: int = 11) -> list[Claim]:
+    """A seeded sample of each verdict, taken in turns (one of each, then the next): a run
+    stopped early still compares like numbers of each."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
-    picked: list[Claim] = []
+    samples = []
     for verdict, label in NEEDS_A_NOTE.items():
         these = [r for r in rows if r.get("label") == verdict]
-        for r in random.Random(seed).sample(these, min(per_label, len(these))):
-            picked.append(Claim(str(r["id"]), str(r["claim"]), label))
-    return picked
+        picked = random.Random(seed).sample(these, min(per_label, len(these)))
+        samples.append([Claim(str(r["id"]), str(r["claim"]), label) for r in picked])
+    return [c for turn in itertools.zip_longest(*samples) for c in turn if c is not None]
 
 
 def own_posts(path: Path) -> list[Claim]:
@@ -91,19 +94,30 @@ async def run(
     """Each claim's answer, one JSON line each, then the shares declined and the test against
     chance; the answers by label."""
     said: dict[str, Counter[str]] = {"needed": Counter(), "none": Counter()}
-    answers: list[dict[str, str]] = []
+    # a stopped run goes on where it stopped: the answers recorded are not asked again
+    kept = {a["id"]: a for a in recorded(record)}
     for claim in claims:
-        need = await decide(model, claim, timeout_s)
-        answer = need.value if isinstance(need, NoteNeed) else need
+        if claim.id in kept:
+            answer = kept[claim.id]["note_need"]
+        else:
+            need = await decide(model, claim, timeout_s)
+            answer = need.value if isinstance(need, NoteNeed) else need
+            kept[claim.id] = {"id": claim.id, "label": claim.label, "note_need": answer}
         said[claim.label][answer] += 1
-        answers.append({"id": claim.id, "label": claim.label, "note_need": answer})
-        print(json.dumps(answers[-1]), flush=True)
+        print(json.dumps(kept[claim.id]), flush=True)
         if record is not None:  # after each claim: an interrupted run keeps what it asked
-            kept = json.dumps({"answers": answers}, indent=1) + "\n"
-            await asyncio.to_thread(record.write_text, kept, "utf-8")
+            text = json.dumps({"answers": list(kept.values())}, indent=1) + "\n"
+            await asyncio.to_thread(record.write_text, text, "utf-8")
     for line in report(said):
         print(line)
     return said
+
+
+def recorded(record: Path | None) -> list[dict[str, str]]:
+    if record is None or not record.is_file():
+        return []
+    answers: list[dict[str, str]] = json.loads(record.read_text(encoding="utf-8"))["answers"]
+    return answers
 
 
 def declined(counts: Counter[str]) -> int:

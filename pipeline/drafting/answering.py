@@ -43,6 +43,17 @@ REFERS_TO_THE_CLAIM = re.compile(
 )
 
 
+# A sentence that judges the evidence on the claim, HealthFC's own verdicts on a question:
+# "Studies conducted to date are deficient and inconclusive.", "We found only one small study
+# with insufficient power." A sentence on a source's standing judges no evidence.
+JUDGES_THE_EVIDENCE = re.compile(
+    r"^(?=.*\b(?:stud(?:y|ies)|evidence|research|trials?|data)\b)"
+    r"(?=.*\b(?:no|not|none|inconclusive|lacking|missing|deficient|insufficient|poor|"
+    r"contradict\w*|unclear|flaw\w*|weak|scant|little|only\s+one)\b)",
+    re.IGNORECASE,
+)
+
+
 def claim_subject(context: DraftContext) -> frozenset[str]:
     """The stems of the claims' content words, less function words and the judging and
     standing words."""
@@ -65,11 +76,14 @@ def subject_words(context: DraftContext, most: int = 6) -> list[str]:
 def speaks_of_the_claims(context: DraftContext, sentences: Iterable[str]) -> bool:
     """Some sentence shares a stem of `claim_subject` or a number of the claims ("CDC
     estimates 28,000 deaths from influenza, not 80,000."), or points at the claim to judge it
-    (`REFERS_TO_THE_CLAIM`); claims with no such stem (every word common or of three letters
+    (`REFERS_TO_THE_CLAIM`) or the evidence on it (`JUDGES_THE_EVIDENCE`); claims with no such stem (every word common or of three letters
     or fewer) have nothing code can hold a note to, and pass."""
     subject = claim_subject(context)
     claimed = numbers(" ".join(context.claims()))
     return not subject or any(
-        subject & stems(s) or claimed & numbers(s) or REFERS_TO_THE_CLAIM.search(s)
+        subject & stems(s)
+        or claimed & numbers(s)
+        or REFERS_TO_THE_CLAIM.search(s)
+        or JUDGES_THE_EVIDENCE.search(s)
         for s in sentences
     )
