@@ -4,13 +4,16 @@ neighbouring fact or a source's standing instead (issue 60). Prints numbers; ass
 Its cost on people's verdicts is `bench.rules`' (the rule's row, and honest refused).
 
     python -m bench.claim_answers [--data ../shared/data/evidence_claims]
-    python -m bench.claim_answers --draft 8 --record FILE.json   # asks the configured model
+    python -m bench.claim_answers --draft 8 [--focused] [--record FILE.json]   # asks the model
 
 `--draft N`: N refuted AVeriTeC claims (seeded), each given to the configured model
 (`EVONOTE_LLM__*`) as an episode's last write is asked (`agent_messages(..., finishing=True)`):
 the claim as the post, its evidence as the pages read; the answer's grammar is a write
 (`FinalTurn` with `Write` as its only action), so every call drafts a note — asked to choose,
 the 1.5B model abstained on its first two claims, 4 minutes each on the shared server.
+`--focused`: the episode's focused write instead (`pipeline.drafting.focused`: the claims' key
+words and the page sentences code picks; code cites the sentences the model names), the draft
+a weak model's episode ends on.
 `--record` keeps each claim's id and the model's answer (never the claim or its evidence: the
 set's licence) in tests/fixtures/claim_answers/, which the measurement replays against the
 data set; `judged` in that file is a person's reading of each write: "off-claim: …" (a
@@ -41,6 +44,7 @@ from bench.rules import (
     DEFAULT_DATA,
     OFF_CLAIM_RECORDED,
     Row,
+    context_for,
     could_be_a_note,
     decide,
     honest_rows,
@@ -49,6 +53,8 @@ from bench.rules import (
 )
 from pipeline.actions import Write
 from pipeline.brief import unanalysed_brief
+from pipeline.drafting.focused import sentences_on_the_claims, subject_of
+from pipeline.drafting.prompts import FocusedNote, focused_messages
 from pipeline.drafting.rules import RuleId
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
@@ -82,18 +88,48 @@ def write_messages(row: Row) -> list[Any]:
     return agent_messages(post, unanalysed_brief(row.post), [], [], log, budget, "", finishing=True)
 
 
-async def draft(model: ChatModel, rows: list[Row], timeout_s: float, record: Path) -> None:
-    answers: list[dict[str, Any]] = []
-    for row in rows:
+def focused_request(row: Row) -> tuple[list[Any], int]:
+    """The episode's focused write for the row (`pipeline.drafting.focused`): the claims' key
+    words and the page sentences code picks; and how many sentences it picked."""
+    context = context_for(row)
+    sentences = sentences_on_the_claims(context)
+    subject = subject_of(context, sentences)
+    return focused_messages(subject, [s for _, s in sentences]), len(sentences)
+
+
+def recording(record: Path) -> dict[str, Any]:
+    if not record.is_file():
+        return {"answers": [], "judged": {}}
+    kept: dict[str, Any] = json.loads(record.read_text(encoding="utf-8"))
+    return kept
+
+
+async def draft(
+    model: ChatModel, rows: list[Row], timeout_s: float, record: Path, focused: bool
+) -> None:
+    """Each row's write (or focused write), added to the recording; a row already drafted
+    that way is not asked again."""
+    kept = await asyncio.to_thread(recording, record)
+    mode = "focused" if focused else "answer"
+    done = {a["id"] for a in kept["answers"] if mode in a or a.get("mode") == mode}
+    for row in (r for r in rows if r.id not in done):
         try:
-            reply = await model.structured(write_messages(row), FinalWrite, timeout_s=timeout_s)
-            answer: dict[str, Any] = {"id": row.id, "answer": reply.value.model_dump(mode="json")}
+            if focused:
+                messages, picked = focused_request(row)
+                if not picked:
+                    continue  # no page sentence on the claims: the episode writes none
+                note = await model.structured(messages, FocusedNote, timeout_s=timeout_s)
+                value = note.value.model_dump(mode="json")
+            else:
+                reply = await model.structured(write_messages(row), FinalWrite, timeout_s=timeout_s)
+                value = reply.value.model_dump(mode="json")
+            answer: dict[str, Any] = {"id": row.id, mode: value}
         except EvoNoteError as e:
-            answer = {"id": row.id, "error": type(e).__name__}
-        answers.append(answer)
+            answer = {"id": row.id, "mode": mode, "error": type(e).__name__}
+        kept["answers"].append(answer)
         print(json.dumps(answer, ensure_ascii=False), flush=True)
-        kept = json.dumps({"answers": answers, "judged": {}}, indent=1, ensure_ascii=False)
-        await asyncio.to_thread(record.write_text, kept + "\n", "utf-8")
+        text = json.dumps(kept, indent=1, ensure_ascii=False) + "\n"
+        await asyncio.to_thread(record.write_text, text, "utf-8")
 
 
 @dataclass(frozen=True)
@@ -132,13 +168,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--draft", type=int, default=0, help="refuted claims to draft notes on")
     parser.add_argument("--record", type=Path, default=OFF_CLAIM_RECORDED)
+    parser.add_argument(
+        "--focused", action="store_true", help="draft with the focused write instead"
+    )
     args = parser.parse_args(argv)
     if not (args.data / SET).is_file():
         print(f"no evidence set at {args.data / SET} (see --data)", file=sys.stderr)
         return 2
     if args.draft:
         rows = refuted_rows(args.data, args.draft)
-        asyncio.run(with_configured_model(lambda model, t: draft(model, rows, t, args.record)))
+        asyncio.run(
+            with_configured_model(lambda model, t: draft(model, rows, t, args.record, args.focused))
+        )
         return 0
     for line in report("hand-made off-claim notes", off_claim_hand_made()):
         print(line)

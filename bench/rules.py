@@ -46,8 +46,10 @@ from pipeline.drafting.context import DraftContext
 from pipeline.drafting.decide import Verdict
 from pipeline.drafting.decide import decide as decide_draft
 from pipeline.drafting.draft import Draft
+from pipeline.drafting.focused import focused_draft, sentences_on_the_claims
 from pipeline.drafting.measured import MEASURED_FILE, Measured, Measurement, SetFigures
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, split_sentences
+from pipeline.drafting.prompts import FocusedNote
 from pipeline.drafting.repair import citing_read_pages
 from pipeline.drafting.rulebook import Rule
 from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, RuleId
@@ -360,14 +362,25 @@ def real_model_writes(data: Path, path: Path = OFF_CLAIM_RECORDED) -> list[tuple
     by_id = {r.id: r for r in honest_rows(data / "averitec_health_dev.jsonl", {"refuted"})}
     rows = []
     for answer in recorded["answers"]:
-        action = (answer.get("answer") or {}).get("action") or {}
-        if action.get("kind") != "write" or answer["id"] not in by_id:
+        if (source := by_id.get(answer["id"])) is None or (
+            write := _recorded_write(answer, source)
+        ) is None:
             continue
-        write = Write.model_validate(action)
-        source = by_id[answer["id"]]
-        row = Row(source.id, source.post, source.pages, write.text, write.cited_urls())
-        rows.append((row, recorded.get("judged", {}).get(answer["id"], "")))
+        key = f"{source.id}#focused" if "focused" in answer else source.id
+        row = Row(key, source.post, source.pages, write.text, write.cited_urls())
+        rows.append((row, recorded.get("judged", {}).get(key, "")))
     return rows
+
+
+def _recorded_write(answer: dict[str, Any], source: Row) -> Write | None:
+    """The write a recorded answer drafted: the model's last write, or its focused write cited
+    as the episode cites it (the page sentences code picks again from the data set); None for
+    an error or an empty focused write."""
+    if "focused" in answer:
+        sentences = sentences_on_the_claims(context_for(source))
+        return focused_draft(FocusedNote.model_validate(answer["focused"]), sentences)
+    action = (answer.get("answer") or {}).get("action") or {}
+    return Write.model_validate(action) if action.get("kind") == "write" else None
 
 
 def off_claim_real_model(data: Path) -> list[Row]:
