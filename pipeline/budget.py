@@ -176,7 +176,9 @@ class EvidenceBudget(BaseModel):
         "no-analyzer ablation of the benchmark)",
     )
     # Off until the brief's "no note needed" beats chance on claims a person has judged
-    # (`pipeline.note_need_gate`, tests/pipeline/test_note_need_measured.py): MEASURED_HERE
+    # (`pipeline.note_need_gate`, tests/pipeline/test_note_need_measured.py). The real 1.5B
+    # model (bench.needs_note, 2026-12-03) declined 0 of 20 supported AVeriTeC health claims and
+    # 2 of 20 refuted ones ("a side detail"): one-sided Fisher p = 1.0, the wrong way round.
     decline_unneeded: bool = Field(
         default=False,
         description="end the episode after the brief when it says the post needs no note "
