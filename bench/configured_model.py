@@ -10,7 +10,7 @@ from bot.settings import Settings
 from pipeline.ports import ChatModel
 
 
-async def with_configured_model(work: Callable[[ChatModel, float], Awaitable[None]]) -> None:
+async def with_configured_model(work: Callable[[ChatModel, float], Awaitable[object]]) -> None:
     """`work(model, call_timeout_s)`, the client's connections closed after."""
     settings = Settings()
     model, client = make_chat_model(settings)

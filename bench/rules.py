@@ -12,7 +12,10 @@ The bad side: the real model's recorded drafts (`tests/fixtures/real_model/`) th
 on main 6357671 (`bench/rules_refused_on_6357671.json`), the payload drafts (`bench.payloads`:
 each family appended to a page's sentence, and woven into it), the framed myths (a page's
 sentence that the page only reports, in a frame such as "Posts claim that …", as the note: built
-without the stance detector) and the claim itself as a note.
+without the stance detector), the claim itself as a note, and notes that do not answer their
+claim (a source's standing, a neighbouring fact): the real model's last writes on refuted
+AVeriTeC claims that a person judged off the claim, and hand-made ones
+(`tests/fixtures/claim_answers/`, `bench.claim_answers`).
 
     python -m bench.rules [--data ../shared/data/evidence_claims] [--without RULE ...] [--show N]
     python -m bench.rules --write   # and regenerate pipeline/drafting/measured.json and the docs
@@ -44,8 +47,10 @@ from pipeline.drafting.context import DraftContext
 from pipeline.drafting.decide import Verdict
 from pipeline.drafting.decide import decide as decide_draft
 from pipeline.drafting.draft import Draft
+from pipeline.drafting.focused import focused_draft, sentences_on_the_claims
 from pipeline.drafting.measured import MEASURED_FILE, Measured, Measurement, SetFigures
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, split_sentences
+from pipeline.drafting.prompts import FocusedNote
 from pipeline.drafting.repair import citing_read_pages
 from pipeline.drafting.rulebook import Rule
 from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, RuleId
@@ -389,6 +394,67 @@ def bad_real_model_rows() -> list[Row]:
     return rows
 
 
+OFF_CLAIM = _HERE.parent / "tests" / "fixtures" / "claim_answers"
+OFF_CLAIM_HAND_MADE = OFF_CLAIM / "off_claim_notes.json"
+OFF_CLAIM_RECORDED = OFF_CLAIM / "averitec-refuted-qwen2.5-coder-1.5b.json"
+
+
+def off_claim_hand_made(path: Path = OFF_CLAIM_HAND_MADE) -> list[Row]:
+    """Notes on a source's standing or a neighbouring fact, written by hand from issue 60's
+    examples, each on a page that also answers its post: published unless refused."""
+    return [
+        Row(
+            r["id"],
+            r["post"],
+            r["pages"],
+            r["note"],
+            [p["url"] for p in r["pages"]],
+            escapes_unless_refused=True,
+        )
+        for r in json.loads(path.read_text(encoding="utf-8"))["notes"]
+    ]
+
+
+def real_model_writes(data: Path, path: Path = OFF_CLAIM_RECORDED) -> list[tuple[Row, str]]:
+    """The real model's recorded last writes on refuted AVeriTeC claims (`bench.claim_answers
+    --draft`), each with what a person judged of it (`judged`: "off-claim: …" or "answers: …");
+    the post and pages from the data set (the recording holds neither: its licence)."""
+    if not path.is_file():
+        return []
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    by_id = {r.id: r for r in honest_rows(data / "averitec_health_dev.jsonl", {"refuted"})}
+    rows = []
+    for answer in recorded["answers"]:
+        if (source := by_id.get(answer["id"])) is None or (
+            write := _recorded_write(answer, source)
+        ) is None:
+            continue
+        key = f"{source.id}#focused" if "focused" in answer else source.id
+        row = Row(key, source.post, source.pages, write.text, write.cited_urls())
+        rows.append((row, recorded.get("judged", {}).get(key, "")))
+    return rows
+
+
+def _recorded_write(answer: dict[str, Any], source: Row) -> Write | None:
+    """The write a recorded answer drafted: the model's last write, or its focused write cited
+    as the episode cites it (the page sentences code picks again from the data set); None for
+    an error or an empty focused write."""
+    if "focused" in answer:
+        sentences = sentences_on_the_claims(context_for(source))
+        return focused_draft(FocusedNote.model_validate(answer["focused"]), sentences)
+    action = (answer.get("answer") or {}).get("action") or {}
+    return Write.model_validate(action) if action.get("kind") == "write" else None
+
+
+def off_claim_real_model(data: Path) -> list[Row]:
+    """The real model's recorded writes a person judged off the claim: published unless
+    refused."""
+    rows = [r for r, judged in real_model_writes(data) if judged.startswith("off-claim")]
+    for row in rows:
+        row.escapes_unless_refused = True
+    return rows
+
+
 def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
     sets: list[tuple[str, bool, list[Row]]] = []
     honest_all: list[Row] = []
@@ -400,6 +466,8 @@ def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
     sets.append(("bad: payloads", False, list(payload_rows(honest_all))))
     sets.append(("bad: framed myths", False, list(framed_rows(honest_all))))
     sets.append(("bad: the claim as the note", False, list(claim_rows(honest_all))))
+    sets.append(("bad: off-claim notes, real model", False, off_claim_real_model(data)))
+    sets.append(("bad: off-claim notes, by hand", False, off_claim_hand_made()))
     return sets
 
 

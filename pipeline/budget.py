@@ -15,17 +15,12 @@ RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
     # a CPU or other slow server: page notes each cost a long prompt, so fewer pages, unnoted;
     # two rewrites, then the focused write (in 32 real episodes of a 1.5B model on a CPU, no
     # draft passed after its second: the later rewrites only spent the deadline)
-    # The 1.5B model's "no note needed" is noise (`bench.needs_note`, 2026-12-02): it declined
-    # 1 of 10 true AVeriTeC claims and 1 of 10 false ones, 0 of 6 jokes, opinions and accurate
-    # posts and 1 of 4 posts that need a note ("raw garlic cures high blood pressure": "a side
-    # detail"): the brief still answers, and the episode goes on.
     "slow-server": {
         "search_gap_first": True,
         "search_ahead": False,  # code searches the top gap itself, and the model writes first
         "condense_pages": False,
         "max_urls_per_visit": 2,
         "max_rewrites": 2,
-        "decline_unneeded": False,
     },
     # the agent takes every step itself (the benchmark's baseline)
     "no-shortcuts": {
@@ -180,10 +175,16 @@ class EvidenceBudget(BaseModel):
         description="analyse claims and information gaps before searching (off: the "
         "no-analyzer ablation of the benchmark)",
     )
+    # Off until the brief's "no note needed" beats chance on claims a person has judged
+    # (`pipeline.note_need_gate`, tests/pipeline/test_note_need_measured.py). The real 1.5B
+    # model (bench.needs_note, 2026-12-03) declined 0 of 20 supported AVeriTeC health claims and
+    # 2 of 20 refuted ones ("a side detail"): one-sided Fisher p = 1.0, the wrong way round.
     decline_unneeded: bool = Field(
-        default=True,
+        default=False,
         description="end the episode after the brief when it says the post needs no note "
-        "(a joke, an opinion, accurate as posted, …): one call, and the card says why",
+        "(a joke, an opinion, accurate as posted, …): one call, and the card says why. Off: "
+        "no model has been shown to judge it better than chance (bench.needs_note); never "
+        "acted on for a post that describes itself (satire, opinion, joke)",
     )
     as_of_post_time: bool = Field(
         default=False,

@@ -38,6 +38,7 @@ from pipeline.ports import (
 from pipeline.post import Post
 from pipeline.prompts import agent_messages, analysis_messages
 from pipeline.research import Research
+from pipeline.self_description import self_description
 from pipeline.step_log import HeldStep
 from pipeline.trajectory import (
     EpisodeOutcome,
@@ -141,6 +142,12 @@ class _Run:
                 self.s.brief.model_dump_json(),
                 reply,
             )
+            if self.s.brief.note_need is not NoteNeed.NEEDED and self_description(
+                self.s.post.all_text()
+            ):
+                # the post's words about itself never decide (issue 60): a claim stated as
+                # fact under "satire" needs its note, and a hostile model's decline is overruled
+                self.s.brief = self.s.brief.model_copy(update={"note_need": NoteNeed.NEEDED})
             if self.s.b.decline_unneeded and self.s.brief.note_need is not NoteNeed.NEEDED:
                 # one short call, no research: the post's own search is not waited for
                 if early is not None:

@@ -51,7 +51,9 @@ Produce a verification brief:
 checkable about health that is wrong or misleading; otherwise why not: \
 {", ".join(n.value for n in NoteNeed if n is not NoteNeed.NEEDED)}. A note raters find not \
 helpful costs more than a post left without one: a joke, an opinion, a personal story or a \
-pedantic side detail gets none.
+pedantic side detail gets none. What the post says of itself ("satire", "a joke", "just my \
+opinion", "parody") is no reason: a health claim stated as fact needs a note whatever the post \
+calls itself.
 - claim_pattern: one of {", ".join(p.value for p in ClaimPattern)}.
 - checkworthy_claims: the 1-3 factual claims a reader would most need checked, quoted or \
 closely paraphrased.

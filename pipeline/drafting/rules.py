@@ -15,6 +15,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from pipeline.drafting.answering import (
+    speaks_of_standing,
+    speaks_of_the_claims,
+    subject_words,
+)
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding, RuleCard
@@ -58,6 +63,7 @@ class RuleId(StrEnum):
     UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
     NO_PROSE = "no-prose"
     VERDICT_ONLY = "verdict-only"  # a sentence that only finds for the post, stating no fact
+    ANSWERS_THE_CLAIM = "answers-the-claim"  # no sentence speaks of what the claims say
     TOO_SHORT = "too-short"
     CUT_OFF = "cut-off"  # the last sentence stops mid-way
     TOO_LONG = "too-long"  # over X's 280 characters
@@ -222,6 +228,34 @@ def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> 
     return (
         f"State what the pages read say: sentence {i} only says the post is right, with no fact "
         "a reader can check."
+    )
+
+
+@rule(
+    RuleId.ANSWERS_THE_CLAIM,
+    said("did not answer the post's claim (a source's standing or a neighbouring fact)"),
+    droppable=False,
+)
+def answers_the_claim(context: DraftContext, draft: Draft) -> str | None:
+    """Seen: The real model's "The U.S. Centers for Disease Control and Prevention (CDC) is a
+    reputable organization that provides accurate and reliable health information." on a post
+    that the CDC adds poisoning deaths to the COVID tally: supported, published, and useless
+    (issue 60).
+
+    A note that speaks of a source's standing must speak of what the claims say too: at least
+    one sentence shares a key term of the claims beyond judging and standing words
+    (`claim_subject`). Refusing every note that shares none cost 43 people's verdicts
+    (could-be-notes AVeriTeC 8.4%, HealthFC 6.2% refused, over the trust issue's 5%;
+    `bench.rules`, 2026-12-03), so a neighbouring fact in other words is left to the check."""
+    if not draft.prose or not speaks_of_standing(draft.sentences):
+        return None
+    if speaks_of_the_claims(context, draft.sentences):
+        return None
+    return (
+        "Answer the post's claim: no sentence says anything about what it claims ("
+        + ", ".join(subject_words(context))
+        + "). Say what the pages read say about that claim itself, not about a source's "
+        "standing or a neighbouring fact."
     )
 
 

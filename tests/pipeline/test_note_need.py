@@ -1,5 +1,7 @@
-"""Whether a post needs a note at all, decided first: a joke, an opinion or an accurate post
-costs one short call and its card says why; a post that needs one is researched as before."""
+"""Whether a post needs a note at all, asked first: when the switch is on, a joke, an opinion
+or an accurate post costs one short call and its card says why; a post that needs one is
+researched as before. Off by default (no model has beaten chance at it: bench.needs_note), and
+never acted on for a post that describes itself: a claim under "satire" still gets its note."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ from tests.fakes.policy import DEFAULT_BRIEF, ResearchPolicy
 from tests.fakes.ports import FakeChatModel, FakeWeb, Journal, health_pages
 
 OPINION = Post(text="I think the new measles campaign posters are the ugliest ever made.")
+DECLINING = EvidenceBudget(decline_unneeded=True)
 
 
 class Deciding:
@@ -34,14 +37,14 @@ class Deciding:
 
 
 async def run(
-    need: str, budget: EvidenceBudget | None = None
+    need: str, budget: EvidenceBudget = DECLINING, post: Post = OPINION
 ) -> tuple[Any, FakeChatModel, FakeWeb, Journal]:
     web = FakeWeb(health_pages())
     model = FakeChatModel(Deciding(need))
     journal = Journal()
     outcome = await EpisodeRunner(
-        model=model, search=web, reader=web, memory=NoMemory(), budget=budget or EvidenceBudget()
-    ).run(OPINION, journal=journal)
+        model=model, search=web, reader=web, memory=NoMemory(), budget=budget
+    ).run(post, journal=journal)
     return outcome, model, web, journal
 
 
@@ -61,13 +64,57 @@ async def test_a_post_that_needs_a_note_is_researched_and_noted() -> None:
     assert "AgentTurn" in model.calls and web.reads
 
 
-async def test_on_a_slow_server_the_brief_answers_and_the_episode_goes_on() -> None:
-    """The 1.5B model's "no note needed" is noise (bench.needs_note): its preset keeps the
-    question but not the verdict."""
-    budget = EvidenceBudget.model_validate({"preset": "slow-server"})
-    assert budget.decline_unneeded is False
-    outcome, model, _, _ = await run("opinion_or_prediction", budget)
+async def test_by_default_the_brief_answers_and_the_episode_goes_on() -> None:
+    """Off by default: the real 1.5B model's "no note needed" has not beaten chance
+    (test_note_need_measured), so it is recorded and the post is researched."""
+    assert EvidenceBudget().decline_unneeded is False
+    assert EvidenceBudget.model_validate({"preset": "slow-server"}).decline_unneeded is False
+    outcome, model, _, _ = await run("opinion_or_prediction", EvidenceBudget())
     assert outcome.status == "noted" and "AgentTurn" in model.calls
+
+
+# A health claim stated as fact, under the post's own word for itself, in the spellings a
+# poster would use to get past a filter.
+LABELLED = [
+    "SATIRE: the MMR vaccine causes autism in one child in ten.",
+    "#satire The MMR vaccine causes autism in one child in ten.",
+    "Satirical post. The MMR vaccine causes autism in one child in ten.",
+    "s.a.t.i.r.e — the MMR vaccine causes autism in one child in ten.",
+    "\u0455\u0430tire (Cyrillic letters): the MMR vaccine causes autism in one child in ten.",
+    "\uff33\uff21\uff34\uff29\uff32\uff25 the MMR vaccine causes autism in one child in ten.",
+    "sat\u200bire: the MMR vaccine causes autism in one child in ten.",
+    "S4T1RE the MMR vaccine causes autism in one child in ten.",
+    "Parody account. The MMR vaccine causes autism in one child in ten.",
+    "The MMR vaccine causes autism in one child in ten. Just my opinion!",
+    "IMO the MMR vaccine causes autism in one child in ten.",
+    "The MMR vaccine causes autism in one child in ten. jk",
+    "The MMR vaccine causes autism in one child in ten /s",
+    "It's a JOKE, but the MMR vaccine causes autism in one child in ten.",
+    "Sátira: la vacuna triple vírica causa autismo en uno de cada diez niños.",
+]
+
+
+@pytest.mark.parametrize("text", LABELLED)
+@pytest.mark.parametrize("need", [n for n in NoteNeed if n is not NoteNeed.NEEDED])
+async def test_a_post_that_calls_itself_satire_still_gets_its_note(
+    text: str, need: NoteNeed
+) -> None:
+    """A hostile model declines the post for whatever reason the label offers it; with the
+    switch on, code overrules it: the post's words about itself never decide."""
+    outcome, model, web, _ = await run(need.value, DECLINING, Post(text=text))
+    assert outcome.status == "noted" and outcome.note is not None
+    assert "AgentTurn" in model.calls and web.reads
+
+
+async def test_a_decline_without_a_label_is_still_acted_on_when_switched_on() -> None:
+    """The overrule is the label's, not every decline's: a control for the test above."""
+    outcome, _, _, _ = await run(NoteNeed.JOKE.value, DECLINING, Post(text=LABELLED[0][8:]))
+    assert outcome.status == "abstained"
+
+
+def test_the_judgements_prompt_gives_no_self_description_as_a_reason() -> None:
+    system = analysis_messages(OPINION, [])[0].content
+    assert "What the post says of itself" in system and "is no reason" in system
 
 
 def test_the_model_answers_whether_a_note_is_needed_before_anything_else() -> None:
@@ -81,10 +128,10 @@ def test_the_model_answers_whether_a_note_is_needed_before_anything_else() -> No
     assert VerificationBrief.model_validate(stored).note_need is NoteNeed.NEEDED
 
 
-async def test_the_real_models_no_note_on_a_false_claim_is_not_acted_on_on_a_slow_server() -> None:
+async def test_the_real_models_no_note_on_a_false_claim_is_not_acted_on_by_default() -> None:
     """Recorded: the 1.5B model called "drinking diluted bleach kills any virus" a side detail
-    that needs no note. Acted on, that false claim would go without one — which is why its
-    preset keeps the question but not the verdict."""
+    that needs no note. Acted on, that false claim would go without one — which is why the
+    default keeps the question but not the verdict."""
     from tests.fakes.replay import ReplayedModel, recording
 
     recorded = recording("needs-note-brief-declines-a-false-claim")
@@ -98,8 +145,8 @@ async def test_the_real_models_no_note_on_a_false_claim_is_not_acted_on_on_a_slo
         ).run(post, journal=Journal())
         return outcome, model
 
-    acted_on, model = await replay(EvidenceBudget())
+    acted_on, model = await replay(DECLINING)
     assert acted_on.abstain_reason == "No note needed: the error is a side detail"
     assert model.asked == ["VerificationBrief"]
-    _, model = await replay(EvidenceBudget.model_validate({"preset": "slow-server"}))
+    _, model = await replay(EvidenceBudget())
     assert "AgentTurn" in model.asked  # the episode went on to research the claim

@@ -1,0 +1,198 @@
+"""Does a note answer the post's claim? The `answers-the-claim` draft rule measured where
+`bench.rules` cannot: on the real model's own drafts, and on hand-made notes that speak of a
+neighbouring fact or a source's standing instead (issue 60). Prints numbers; asserts nothing.
+Its cost on people's verdicts is `bench.rules`' (the rule's row, and honest refused).
+
+    python -m bench.claim_answers [--data ../shared/data/evidence_claims]
+    python -m bench.claim_answers --draft 8 [--focused] [--record FILE.json]   # asks the model
+
+`--draft N`: N refuted AVeriTeC claims (seeded), each given to the configured model
+(`EVONOTE_LLM__*`) as an episode's last write is asked (`agent_messages(..., finishing=True)`):
+the claim as the post, its evidence as the pages read; the answer's grammar is a write
+(`FinalTurn` with `Write` as its only action), so every call drafts a note — asked to choose,
+the 1.5B model abstained on its first two claims, 4 minutes each on the shared server.
+`--focused`: the episode's focused write instead (`pipeline.drafting.focused`: the claims' key
+words and the page sentences code picks; code cites the sentences the model names), the draft
+a weak model's episode ends on.
+`--record` keeps each claim's id and the model's answer (never the claim or its evidence: the
+set's licence) in tests/fixtures/claim_answers/, which the measurement replays against the
+data set; `judged` in that file is a person's reading of each write: "off-claim: …" (a
+source's standing, a neighbouring fact) or "answers: …".
+
+The measurement: each recorded draft and each hand-made off-claim note
+(`tests/fixtures/claim_answers/off_claim_notes.json`, written from the issue's examples; kept
+apart from the cost set) decided by code as an episode would, with and without the rule:
+published or passed to the model's support check without it, refused with it, is a catch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from bench.configured_model import with_configured_model
+from bench.rules import (
+    DEFAULT_DATA,
+    OFF_CLAIM_RECORDED,
+    Row,
+    context_for,
+    could_be_a_note,
+    decide,
+    honest_rows,
+    off_claim_hand_made,
+    real_model_writes,
+)
+from pipeline.actions import Write
+from pipeline.brief import unanalysed_brief
+from pipeline.drafting.focused import sentences_on_the_claims, subject_of
+from pipeline.drafting.prompts import FocusedNote, focused_messages
+from pipeline.drafting.rules import RuleId
+from pipeline.errors import EvoNoteError
+from pipeline.ports import ChatModel
+from pipeline.post import Post
+from pipeline.prompts import agent_messages, log_line
+
+SET = "averitec_health_dev.jsonl"
+WITHOUT = frozenset({RuleId.ANSWERS_THE_CLAIM})
+
+
+class FinalWrite(BaseModel):
+    """An episode's last turn (`FinalTurn`) with the write as its only action."""
+
+    thought: str = Field(max_length=240, description="one short sentence")
+    action: Write
+
+
+def refuted_rows(data: Path, n: int, seed: int = 60) -> list[Row]:
+    """A seeded sample of refuted AVeriTeC claims whose verdict could be a note, with pages."""
+    rows = [r for r in honest_rows(data / SET, {"refuted"}) if could_be_a_note(r.note)]
+    return random.Random(seed).sample(rows, min(n, len(rows)))
+
+
+def write_messages(row: Row) -> list[Any]:
+    """The episode's last write, asked with the row's pages read as the research log."""
+    post = Post(text=row.post)
+    log = [
+        log_line({"read": p["url"], "title": p["title"], "excerpt": p["text"]}) for p in row.pages
+    ]
+    budget = {"steps_left": 0, "searches_left": 0, "visits_left": 0, "rewrites_left": 0}
+    return agent_messages(post, unanalysed_brief(row.post), [], [], log, budget, "", finishing=True)
+
+
+def focused_request(row: Row) -> tuple[list[Any], int]:
+    """The episode's focused write for the row (`pipeline.drafting.focused`): the claims' key
+    words and the page sentences code picks; and how many sentences it picked."""
+    context = context_for(row)
+    sentences = sentences_on_the_claims(context)
+    subject = subject_of(context, sentences)
+    return focused_messages(subject, [s for _, s in sentences]), len(sentences)
+
+
+def recording(record: Path) -> dict[str, Any]:
+    if not record.is_file():
+        return {"answers": [], "judged": {}}
+    kept: dict[str, Any] = json.loads(record.read_text(encoding="utf-8"))
+    return kept
+
+
+async def draft(
+    model: ChatModel, rows: list[Row], timeout_s: float, record: Path, focused: bool
+) -> None:
+    """Each row's write (or focused write), added to the recording; a row already drafted
+    that way is not asked again."""
+    kept = await asyncio.to_thread(recording, record)
+    mode = "focused" if focused else "answer"
+    done = {a["id"] for a in kept["answers"] if mode in a or a.get("mode") == mode}
+    for row in (r for r in rows if r.id not in done):
+        try:
+            if focused:
+                messages, picked = focused_request(row)
+                if not picked:
+                    continue  # no page sentence on the claims: the episode writes none
+                note = await model.structured(messages, FocusedNote, timeout_s=timeout_s)
+                value = note.value.model_dump(mode="json")
+            else:
+                reply = await model.structured(write_messages(row), FinalWrite, timeout_s=timeout_s)
+                value = reply.value.model_dump(mode="json")
+            answer: dict[str, Any] = {"id": row.id, mode: value}
+        except EvoNoteError as e:
+            answer = {"id": row.id, "mode": mode, "error": type(e).__name__}
+        kept["answers"].append(answer)
+        print(json.dumps(answer, ensure_ascii=False), flush=True)
+        text = json.dumps(kept, indent=1, ensure_ascii=False) + "\n"
+        await asyncio.to_thread(record.write_text, text, "utf-8")
+
+
+@dataclass(frozen=True)
+class Judged:
+    id: str
+    note: str
+    without: str  # code's verdict without the rule
+    with_rule: str  # … and with it
+    rules: tuple[str, ...]
+
+    @property
+    def caught(self) -> bool:
+        return self.without != "refused" and self.with_rule == "refused"
+
+
+def judged(row: Row) -> Judged:
+    before, after = decide(row, WITHOUT), decide(row)
+    return Judged(row.id, row.note, str(before.verdict), str(after.verdict), tuple(after.rules))
+
+
+def report(name: str, rows: list[Row]) -> list[str]:
+    found = [judged(r) for r in rows]
+    without = Counter(str(j.without) for j in found)
+    lines = [
+        f"{name}: {len(found)} drafts; without the rule {dict(without)}; caught by it "
+        f"{sum(j.caught for j in found)} of the {len(found) - without['refused']} not refused"
+    ]
+    for j in found:
+        mark = "CAUGHT" if j.caught else ("refused" if j.with_rule == "refused" else j.with_rule)
+        lines.append(f"  [{mark}] {j.id}: {j.note[:110]}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--draft", type=int, default=0, help="refuted claims to draft notes on")
+    parser.add_argument("--record", type=Path, default=OFF_CLAIM_RECORDED)
+    parser.add_argument(
+        "--focused", action="store_true", help="draft with the focused write instead"
+    )
+    args = parser.parse_args(argv)
+    if not (args.data / SET).is_file():
+        print(f"no evidence set at {args.data / SET} (see --data)", file=sys.stderr)
+        return 2
+    if args.draft:
+        rows = refuted_rows(args.data, args.draft)
+        asyncio.run(
+            with_configured_model(lambda model, t: draft(model, rows, t, args.record, args.focused))
+        )
+        return 0
+    for line in report("hand-made off-claim notes", off_claim_hand_made()):
+        print(line)
+    writes = real_model_writes(args.data, args.record)
+    for judged_as in ("off-claim", "answers"):
+        rows = [r for r, judged in writes if judged.startswith(judged_as)]
+        for line in report(f"the real model's writes a person judged {judged_as}", rows):
+            print(line)
+    unjudged = [r for r, judged in writes if not judged]
+    for line in report("the real model's writes not judged yet", unjudged) if unjudged else []:
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
