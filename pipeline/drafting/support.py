@@ -1,6 +1,6 @@
-"""Whether a draft's sentences are borne out by the pages they cite: by code, when a cited
-page's sentence holds every word and number of one (no model call), else by the model's
-support check, whose request is built here and whose verdicts become findings."""
+"""Whether a draft's sentences are borne out by the pages they cite: by code, when a sentence
+is, word for word, one a cited page of standing asserts (no model call), else by the model's
+blind support check, whose request is built here and whose verdicts become findings."""
 
 from __future__ import annotations
 
@@ -9,13 +9,12 @@ from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding
 from pipeline.drafting.grounding import restates_a_claim, ungrounded_terms
 from pipeline.drafting.prompts import CheckedClause, support_messages
+from pipeline.drafting.provenance import normalise
 from pipeline.drafting.rules import RuleId
 from pipeline.drafting.stance import asserts
 from pipeline.drafting.words import (
     content_words,
-    negated,
     note_clauses,
-    numbers,
     page_sentences,
     stems,
 )
@@ -29,43 +28,35 @@ def quotes_bear_out(context: DraftContext, draft: Draft) -> bool:
 
 
 def borne_out_by_code(context: DraftContext, draft: Draft) -> set[int]:
-    """The sentences (1-based) borne out by code, clause by clause (`note_clauses`): each
-    clause by its quotes (verbatim on a vouching page) or, failing those, by one sentence of
-    a vouching page it cites, holding every content word (stem) and number of the clause,
-    negated as the clause is (or neither), and asserting it (`stance.asserts`): a page
-    sentence that reports, attributes or frames a claim ("According to some websites, …",
-    "Some parents worry that …", a question) bears out nothing. The model checks the others,
-    and its verdict does not overrule these: a lexical test may pass only a clause made of its
-    sources' words, since one swapped word ("autism" for "measles") changes the claim. A
-    sentence that restates a claim with its polarity is left to the model."""
+    """The sentences (1-based) borne out by code: each one, word for word (`same_words`), a
+    sentence of a vouching page it cites that asserts it (`stance.asserts`: a page sentence
+    that reports, attributes or frames a claim, "According to some websites, …", "Some
+    parents worry that …", a question, bears out nothing). The model checks the others, and
+    its verdict does not overrule these. Anything less than the page's whole sentence is a
+    question of meaning: compared as a bag of stems, code published "Getting measles is much
+    safer than getting MMR vaccine." from the CDC's "Getting MMR vaccine is much safer than
+    getting measles", a double negation, a myth with its frame cut off ("Claim: …; Verdict:
+    False.") and words of three letters swapped ("HIV" for "RSV"), 26 drafts of an independent
+    red team (#59). A sentence that restates a claim with its polarity is left to the model."""
     # only a page that may vouch (`DraftContext.vouching`) bears anything out
     cited = context.vouching(draft.action.cited_urls())
-    page_sentences_cited = sentences_of(context, cited)
-    quotes = [
-        quote
-        for s in draft.action.support
-        if s.url.strip() in cited and (quote := verbatim_quote(context, s.url.strip(), s.quote))
-    ]
+    said: dict[tuple[str, ...], list[str]] = {}
+    for s in sentences_of(context, cited):
+        said.setdefault(same_words(s), []).append(s)
     borne: set[int] = set()
     for i, sentence in enumerate(draft.sentences, start=1):
         if len(stems(sentence)) < 2 or restates_a_claim(context, sentence):
             continue
-        if all(
-            clause_borne_out(clause, quotes, page_sentences_cited)
-            for clause in note_clauses(sentence)
-        ):
+        if any(asserts(s, sentence) for s in said.get(same_words(sentence), [])):
             borne.add(i)
     return borne
 
 
-def clause_borne_out(clause: str, quotes: list[str], page_sentences_cited: list[str]) -> bool:
-    """Whether code bears a clause out: by the quotes that share a word with it and assert it,
-    together, or by one page sentence that asserts it."""
-    words = stems(clause)
-    theirs = [q for q in quotes if words & stems(q) and asserts(q, clause)]
-    return _bears_out(clause, theirs) or any(
-        _bears_out(clause, [s]) for s in page_sentences_cited if asserts(s, clause)
-    )
+def same_words(sentence: str) -> tuple[str, ...]:
+    """A sentence's words as code compares two: lower-cased, the punctuation around them
+    stripped ("Measles is deadly." and "measles is deadly" are the same words)."""
+    words = (w.strip("()[]\"'“”‘’«».,;:!?…*").lower() for w in normalise(sentence).split())
+    return tuple(w for w in words if w)
 
 
 def sentences_of(context: DraftContext, urls: list[str]) -> list[str]:
@@ -79,27 +70,6 @@ def sentences_of(context: DraftContext, urls: list[str]) -> list[str]:
         for text in (*context.evidence[u].quotes, context.evidence[u].excerpt)
         for s in page_sentences(text)
     ]
-
-
-def verbatim_quote(context: DraftContext, url: str, quote: str) -> str:
-    """The quote, whitespace normalised, when the page read at `url` holds it; else ""."""
-    evidence = context.evidence.get(url)
-    quote = " ".join(quote.split())
-    if evidence is None or len(quote) < 20:
-        return ""
-    page = " ".join(" ".join([*evidence.quotes, evidence.excerpt]).split())
-    return quote if quote in page else ""
-
-
-def _bears_out(sentence: str, quotes: list[str]) -> bool:
-    """The quotes together hold every content word (stem) and number of the sentence, and one
-    of them is negated as the sentence is (or none is)."""
-    said = " ".join(quotes)
-    return (
-        stems(sentence) <= stems(said)
-        and numbers(sentence) <= numbers(said)
-        and any(negated(q) == negated(sentence) for q in quotes)
-    )
 
 
 def support_request(

@@ -38,10 +38,10 @@ MISSED = {
 @pytest.mark.parametrize("row", HAND_MADE, ids=[r.id for r in HAND_MADE])
 def test_a_note_that_does_not_answer_its_claim_is_not_published(row: Row) -> None:
     without = decide(row, WITHOUT)
-    assert without.verdict == "published_by_code"  # every other rule lets it through
+    assert without.verdict != "refused"  # every other rule lets it through
     refused = decide(row)
     if row.id in MISSED:
-        assert refused.verdict == "published_by_code"
+        assert refused.verdict != "refused"
         return
     assert refused.verdict == "refused" and refused.rules == [RuleId.ANSWERS_THE_CLAIM.value]
     assert not escaped(row, refused)

@@ -196,13 +196,11 @@ QUOTE = "Many studies have found no link between the MMR vaccine and autism."
 @pytest.mark.parametrize(
     ("prose", "quote", "model_checks"),
     [
-        ("Studies have found no link between the MMR vaccine and autism.", QUOTE, False),
-        # a quote not on the page (a paraphrase): code finds the page's own sentence instead
-        (
-            "Studies have found no link between the MMR vaccine and autism.",
-            QUOTE[:-1] + "s!",
-            False,
-        ),
+        # the page's sentence less a word ("Many"): the check's to judge (#59: code bears out
+        # only a page's sentence word for word)
+        ("Studies have found no link between the MMR vaccine and autism.", QUOTE, True),
+        # a quote not on the page: code finds the page's own sentence instead
+        (QUOTE, QUOTE[:-1] + "s!", False),
         # a number the quote lacks, a lost negation
         ("Over 90 studies found no link between the MMR vaccine and autism.", QUOTE, True),
         ("Studies have found a link between the MMR vaccine and autism.", QUOTE, True),

@@ -157,7 +157,10 @@ async def test_a_focused_note_that_names_no_sentence_is_cited_by_its_words() -> 
     outcome, model, _ = await replay("smoking-focused-note-names-no-sentence")
     # the real run gave up: its one draft refused, then "The post does not need a note as it
     # is correct", then a focused note worded from the pages read, naming no sentence
-    assert model.asked[-1] == "FocusedNote"  # its support checked by code, from the quotes
+    # its note joins two page sentences: no page's sentence word for word, so the blind
+    # check, not code, bears it out (#59: code compared bags of stems, and words reordered
+    # passed)
+    assert model.asked[-2:] == ["FocusedNote", "SupportVerdicts"]
     assert outcome.status == "noted" and outcome.note is not None
     assert outcome.note.startswith("People who start smoking before the age of 21")
     assert "https://www.nlm.nih.gov/medlineplus/smokingandyouth.html" in outcome.urls
@@ -173,15 +176,18 @@ async def test_a_note_quoting_a_pages_headings_keeps_only_its_statement() -> Non
     assert "code removed what the checks refused (3 sentence(s) dropped)" in checks_said(journal)
 
 
-async def test_a_sentence_its_page_bears_out_stands_whatever_the_models_check_says() -> None:
-    outcome, _, journal = await replay("ivermectin-sound-sentence-refused-by-the-models-check")
-    # the real run refused "The FDA has not approved Ivermectin for COVID-19." (the FDA page
-    # read says so) on its own check, then abstained; code bears it out, and drops the
-    # sentence the model's check refused that no page bears out
-    assert outcome.status == "noted" and outcome.note is not None
-    assert outcome.note.startswith("The FDA has not approved Ivermectin for COVID-19.\n\n")
-    assert "no evidence" not in outcome.note
-    assert any("code dropped 1 unsupported sentence(s)" in s.observation for s in journal.steps)
+async def test_a_paraphrase_of_its_page_is_the_models_check_to_judge() -> None:
+    outcome, _, _ = await replay("ivermectin-sound-sentence-refused-by-the-models-check")
+    # the real run refused "The FDA has not approved Ivermectin for COVID-19." on its own
+    # check, then abstained. The FDA page read says "While there are approved uses for
+    # ivermectin in people and animals, it is not approved for the prevention or treatment of
+    # COVID-19.": code bore the paraphrase out by its stems until an independent red team
+    # published "Getting measles is much safer than getting MMR vaccine." the same way (#59).
+    # Code now bears out only a page's sentence word for word; this paraphrase is the check's,
+    # and the real model's check refused it: what that rule costs, one recorded note.
+    assert outcome.status == "abstained"
+    assert outcome.abstain_reason is not None
+    assert "do not bear out" in outcome.abstain_reason
 
 
 async def test_a_sentence_cites_the_page_read_that_says_it_when_the_model_cited_others() -> None:
