@@ -30,6 +30,15 @@ class PageKind(StrEnum):
     HOSTED = "a file host's or an archive's copy"
     REDIRECT = "an address that points elsewhere"
     SEARCH = "a search page, a list of other pages"
+    SPONSORED = "sponsored, paid or partner content: an advertiser's words on a publisher's host"
+    CONTRIBUTOR = "a contributor network's or reader's post, not the newsroom's"
+    PRESS_RELEASE = "a press release or wire upload, published as its issuer sent it"
+    COMMUNITY = "a community forum's or support network's post"
+    SUBMISSION = "a petition, public comment or consultation feedback anyone may send"
+    REPOSITORY = "a repository's deposit (a dataset, a thesis, an uploaded file)"
+    REPORTS = "a database of reports anyone may file (adverse events)"
+    SPONSOR_RECORD = "a record its sponsor wrote (a trial registration, a 510(k) summary)"
+    SMALL_WIKI = "an article of a wiki edition too small to be watched"
 
 
 # Registrable domains where anyone publishes: what a page there says is its author's alone.
@@ -80,7 +89,7 @@ _PERSONAL_PATH = re.compile(
 # Comments, letters and rapid responses: a journal's letters are not its reviewed articles
 # (NEJM's correspondence is `NEJMc…`).
 _COMMENT_PATH = re.compile(
-    r"/(?:rapid-responses?|rr|rr-\d+|comments?|responses?|letters?|eletters?|discussion)"
+    r"/(?:rapid-responses?|rr|rr-\d+|comments?|reader-comments|responses?|letters?|eletters?|discussion)"
     r"(?:/|$|-)|/comment-page-|/showletters|/nejmc\d",
     re.I,
 )
@@ -95,6 +104,91 @@ _POINTING_KEYS = frozenset(
 _POINTING_PATH = re.compile(r"(?:^|/)(?:redirect|exit|out|outbound|goto|link|r)(?:[/.]|$)", re.I)
 # An address carrying another address: an open redirect or a tracker, judged by nothing.
 _CARRIED_URL = re.compile(r"(?:https?:|https?%3a|www\.|%2f%2f)", re.I)
+
+
+# What anyone may write on a host of standing, by host and path (the red team of #59 published
+# its payload, on code's word, on each of these: 304 of 304 rows of 38 hosts; tests/redteam).
+# Each is tier 1 whatever its host ranks: 16 of the 304 still published by code (PubMed's and
+# PMC's, left). Host shapes are the first labels of the host; path shapes are whole folders.
+# Cost on the cost corpus's honest AVeriTeC verdicts (`bench.standing`): 2 clinicaltrials.gov
+# records and 3 Forbes contributors' pages lose standing; one verdict is left with no page of
+# standing (a Forbes contributor's).
+_OPEN_HOSTS: dict[PageKind, re.Pattern[str]] = {
+    PageKind.SPONSORED: re.compile(r"^(?:partners?|sponsored|brandstudio|paidpost)\."),
+    PageKind.CONTRIBUTOR: re.compile(r"^ireport\."),
+    PageKind.PRESS_RELEASE: re.compile(r"^finance\.yahoo\.com$"),  # wire reprints under /news/
+    PageKind.COMMUNITY: re.compile(
+        r"^(?:community|communities|connect|forums?|supportnetwork|discuss|answers)\."
+    ),
+    PageKind.SUBMISSION: re.compile(
+        r"^(?:petitions?|citizens-initiative|futureu)\.|^downloads\.regulations\.gov$"
+    ),
+    PageKind.REPOSITORY: re.compile(
+        r"^(?:dataverse|digitalcommons|scholarworks|dspace|eprints|repository|etd)\."
+    ),
+    PageKind.REPORTS: re.compile(r"^(?:vaers\.hhs\.gov|fis\.fda\.gov|yellowcard\.mhra\.gov\.uk)$"),
+}
+_OPEN_PATHS: dict[PageKind, re.Pattern[str]] = {
+    PageKind.SPONSORED: re.compile(
+        r"/(?:paidpost|paid-post|paid-content|sponsored|sponsored-content|sponsor-story|"
+        r"sponsor-content|partner-content|brandvoice|brand-studio|creativegroup|storyworks|"
+        r"cnn-underscored|advertorial|[a-z0-9-]+-partner-zone)(?:/|$)",
+        re.I,
+    ),
+    PageKind.CONTRIBUTOR: re.compile(r"/readersblog(?:/|$)", re.I),
+    PageKind.COMMUNITY: re.compile(r"/(?:community|forums?|discuss)(?:/|$)", re.I),
+    PageKind.SUBMISSION: re.compile(r"/have-your-say/.*/F\d+|/petitions?/\d+", re.I),
+    PageKind.REPOSITORY: re.compile(
+        r"/cgi/viewcontent\.cgi|/dataset\.xhtml|/(?:theses|thesis|dissertations?)(?:/|$)", re.I
+    ),
+    PageKind.REPORTS: re.compile(r"^/controller/saved/D8/|/cfmaude/|/vaers(?:/|$)", re.I),
+    PageKind.SPONSOR_RECORD: re.compile(
+        r"^/(?:study|ct2/show)/NCT\d+|^/cdrh_docs/pdf\d*/K\d+", re.I
+    ),
+}
+# A news site's folders that are others' words: Forbes' contributors and paid councils, AP's
+# wire uploads (a body's own /press-release/ is its word: ag.ny.gov's is in the cost corpus).
+_OPEN_FOLDERS: dict[str, tuple[tuple[str, PageKind], ...]] = {
+    "forbes.com": (("/sites/", PageKind.CONTRIBUTOR), ("/councils/", PageKind.CONTRIBUTOR)),
+    "apnews.com": (("/press-release/", PageKind.PRESS_RELEASE),),
+}
+# A whole domain that is a repository's tenants (anyone's DSpace) or a wire service.
+_OPEN_DOMAINS: dict[str, PageKind] = {
+    "dspacedirect.org": PageKind.REPOSITORY,
+    "figshare.com": PageKind.REPOSITORY,
+    "bepress.com": PageKind.REPOSITORY,
+    "prnewswire.com": PageKind.PRESS_RELEASE,
+    "globenewswire.com": PageKind.PRESS_RELEASE,
+    "businesswire.com": PageKind.PRESS_RELEASE,
+    "einpresswire.com": PageKind.PRESS_RELEASE,
+    "accesswire.com": PageKind.PRESS_RELEASE,
+    "prweb.com": PageKind.PRESS_RELEASE,
+    "newswire.com": PageKind.PRESS_RELEASE,
+}
+# Wikipedia editions with about 2,000 or more active editors a month (Wikimedia statistics):
+# a small edition's article can stand as its attacker wrote it (the red team's xh.wikipedia.org).
+_WATCHED_WIKIPEDIAS = frozenset(
+    """en de fr es ja ru it zh pt pl nl uk fa ar he id tr ko vi sv simple""".split()
+)
+
+
+def _open_kind(host: str, domain: str, path: str) -> PageKind | None:
+    """What anyone may write on a host of standing (`_OPEN_HOSTS`, `_OPEN_PATHS`), if the
+    page is one."""
+    if domain in _OPEN_DOMAINS:
+        return _OPEN_DOMAINS[domain]
+    for folder, kind in _OPEN_FOLDERS.get(domain, ()):
+        if path.startswith(folder):
+            return kind
+    if domain == "wikipedia.org" and host.split(".")[0] not in _WATCHED_WIKIPEDIAS:
+        return PageKind.SMALL_WIKI
+    for kind, shape in _OPEN_PATHS.items():
+        if shape.search(path):
+            return kind
+    for kind, shape in _OPEN_HOSTS.items():
+        if shape.search(host):
+            return kind
+    return None
 
 
 # A university hosts its people's and groups' pages under any host and path: the red team's
@@ -152,8 +246,10 @@ def page_kind(url: str) -> PageKind | None:
     except ValueError:
         return PageKind.REDIRECT
     host = (parts.hostname or "").lower().rstrip(".")
-    if not host or host.replace(".", "").isdigit() or ":" in host:
-        return PageKind.REDIRECT  # an address, no name: nothing says whose it is
+    if not host or host.replace(".", "").isdigit() or ":" in host or "%" in host:
+        # an address, no name: nothing says whose it is; a percent-encoded host is no DNS name
+        # (`vaxtruth.example%2F.cdc.gov` reads as cdc.gov's to a suffix list)
+        return PageKind.REDIRECT
     domain = _EXTRACT(url).top_domain_under_public_suffix or host
     path = unquote(parts.path)
     if domain in _SHORTENERS:
@@ -174,6 +270,8 @@ def page_kind(url: str) -> PageKind | None:
         return PageKind.USER_PAGE
     if _SEARCH_PATH.search(path) or host.startswith("search."):
         return PageKind.SEARCH
+    if (kind := _open_kind(host.removeprefix("www."), domain, path)) is not None:
+        return kind
     keys = {k.lower() for k, _ in parse_qsl(parts.query, keep_blank_values=True)}
     if keys & _POINTING_KEYS or _POINTING_PATH.search(path):
         return PageKind.REDIRECT

@@ -1,4 +1,4 @@
-"""How much a source can be trusted, by its registrable domain (eTLD+1).
+"""How much a source can be trusted, by its host and what the page is (`page_kind`).
 
 The public-suffix list is the one bundled with `tldextract` (no network at run time); the tier
 table is data in `source_tiers.json`.
@@ -23,6 +23,7 @@ TIER_NAMES = {4: "official", 3: "scholarly", 2: "news/reference", 1: "other"}
 _TABLE = json.loads((Path(__file__).with_name("source_tiers.json")).read_text(encoding="utf-8"))
 _DOMAINS: dict[str, int] = _TABLE["domain_tiers"]
 _SUFFIXES: dict[str, int] = _TABLE["suffix_tiers"]
+_HOSTS: dict[str, int] = _TABLE["host_tiers"]
 # Domains that earned standing on data nobody here wrote (`python -m bench.standing --write`):
 # tier 2 unless listed higher.
 MEASURED_FILE = Path(__file__).with_name("standing_measured.json")
@@ -67,7 +68,7 @@ def tier_with(url: str, measured: Mapping[str, int]) -> int:
     if page_kind(url) is not None:
         return 1
     listed = listed_tier(url)
-    return max(listed, MEASURED_TIER) if registrable_domain(url) in measured else listed
+    return max(listed, MEASURED_TIER) if _measured_host(url, measured) else listed
 
 
 def _lower_host(url: str) -> str:
@@ -82,21 +83,56 @@ def _lower_host(url: str) -> str:
 
 
 def listed_tier(url: str) -> int:
-    """The tier `source_tiers.json` lists for the page's host (1 when it lists none)."""
+    """The tier `source_tiers.json` lists for the page's host (1 when it lists none).
+
+    A domain's tier, listed or by its public suffix, holds for its subdomains, except a
+    university's (`_people_name_hosts`): there it holds for the domain itself and its `www.`,
+    and `host_tiers` lists the units of standing one by one. A government suffix's registry
+    admits only government bodies, and each names its own hosts (dhs.wisconsin.gov is
+    Wisconsin's): what anyone may write there is a page kind (`page_kind`: a VAERS report, a
+    trial sponsor's record, a public comment's attachment). Measured on the cost corpus's
+    honest verdicts (`bench.standing`): holding `.gov` subdomains to the listed ones too would
+    leave 9 more verdicts citing no page of standing, for no attacker's page the red team of
+    #59 found."""
     if snapshot := _SNAPSHOT.match(url):
         return listed_tier(snapshot["page"])
     parts = _EXTRACT(url)
     domain = parts.top_domain_under_public_suffix
     if not domain:
         return 1
-    host = ".".join(p for p in (parts.subdomain, domain) if p)
+    host = ".".join(p for p in (parts.subdomain, domain) if p).removeprefix("www.")
+    if (listed := _HOSTS.get(host)) is not None:
+        return listed
     # The most specific listed name wins: abcnews.go.com before go.com.
     labels = host.split(".")
     for i in range(len(labels) - 1):
-        tier = _DOMAINS.get(".".join(labels[i:]))
+        name = ".".join(labels[i:])
+        tier = _DOMAINS.get(name)
         if tier is not None:
-            return tier
-    return _SUFFIXES.get(parts.suffix, 1)
+            return tier if name == host or not _people_name_hosts(url) else 1
+    own = host == domain.removeprefix("www.") or not _people_name_hosts(url)
+    return _SUFFIXES.get(parts.suffix, 1) if own else 1
+
+
+def _people_name_hosts(url: str) -> bool:
+    """Whether the page's registrable domain lets its people name hosts under it: a
+    university's (`.edu`, `.ac.uk`, …), where a student society, a wiki or a thesis repository
+    is a subdomain (vaxtruth.soc.ox.ac.uk, studentorgs.mit.edu, dataverse.harvard.edu)."""
+    return any(label in ("edu", "ac") for label in _EXTRACT(url).suffix.split("."))
+
+
+def _own_host(url: str) -> bool:
+    """Whether the host is its registrable domain itself or that domain's `www.`."""
+    parts = _EXTRACT(url)
+    return parts.subdomain in ("", "www")
+
+
+def _measured_host(url: str, measured: Mapping[str, int]) -> bool:
+    """Whether a measured domain covers the page's host: its subdomains too, except a
+    university's (`_people_name_hosts`)."""
+    if registrable_domain(url) not in measured:
+        return False
+    return _own_host(url) or not _people_name_hosts(url)
 
 
 def quality_score(url: str) -> float:
