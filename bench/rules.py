@@ -471,6 +471,10 @@ def corpora(data: Path) -> list[tuple[str, bool, list[Row]]]:
     return sets
 
 
+# The rules that refuse what only pages without standing say: what standing costs (#59).
+STANDING_RULES = frozenset({RuleId.NO_STANDING.value, RuleId.UNVOUCHED.value})
+
+
 def summary(sets: list[tuple[str, bool, list[Row]]], disabled: frozenset[RuleId]) -> list[str]:
     """The lines printed after the tables: verdicts speaking of the data set, absence-of-evidence
     verdicts against the others, and the share refused of the verdicts that could be a note."""
@@ -503,11 +507,18 @@ def summary(sets: list[tuple[str, bool, list[Row]]], disabled: frozenset[RuleId]
         # only sources of standing vouch (#59): a verdict none of whose pages has standing is
         # what standing costs, the rest is what the rules cost
         standing = [r for r in notes if context_for(r).vouching(r.cited)]
-        wrongly = sum(decide(r, disabled).verdict == "refused" for r in standing)
+        refused_rules = [
+            set(d.rules) for r in standing if (d := decide(r, disabled)).verdict == "refused"
+        ]
+        # refused only for saying what only pages without standing say: standing's cost too
+        unvouched = sum(rules <= STANDING_RULES for rules in refused_rules)
+        wrongly = len(refused_rules) - unvouched
         lines.append(
             f"{name}: of the {len(notes)}, {len(notes) - len(standing)} cite no source of "
             f"standing (what standing costs); of the {len(standing)} that cite one, refused "
-            f"{wrongly} ({100 * wrongly / max(len(standing), 1):.1f}%)"
+            f"{len(refused_rules)} ({100 * len(refused_rules) / max(len(standing), 1):.1f}%): "
+            f"{unvouched} only for what only pages without standing say (standing's cost), "
+            f"{wrongly} by the other rules ({100 * wrongly / max(len(standing), 1):.1f}%)"
         )
     return lines
 

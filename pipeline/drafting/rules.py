@@ -37,6 +37,7 @@ from pipeline.drafting.policy import LINK_LIKE as LINK_LIKE_
 from pipeline.drafting.policy import UNREAD_TOKENS, policy_check
 from pipeline.drafting.rulebook import Rule, add, form, registered, rule, said
 from pipeline.drafting.stance import affirms_the_post
+from pipeline.drafting.unvouched import unvouched_words
 from pipeline.drafting.words import ends_a_sentence, said_as, word_count
 
 
@@ -60,6 +61,7 @@ class RuleId(StrEnum):
     COPIES_POST = "copies-post"  # the post's own words
     ATTRIBUTION = "unsourced-attribution"  # gives its claim to someone no cited page names
     ORDER = "unsourced-order"  # orders people to do what no cited page says to
+    UNVOUCHED = "unvouched-words"  # says what only pages without standing say
     UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
     NO_PROSE = "no-prose"
     VERDICT_ONLY = "verdict-only"  # a sentence that only finds for the post, stating no fact
@@ -185,6 +187,19 @@ def attribution(context: DraftContext, draft: Draft, i: int, sentence: str) -> s
     return (
         f"Sentence {i} gives its claim to '{who}', which no page it cites mentions (nor, for "
         "studies, is a study): say only what the cited pages say, and who says it."
+    )
+
+
+@rule(RuleId.UNVOUCHED, said("said what only pages without standing say"), droppable=True)
+def unvouched(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: The drawn payloads of #59 (`tests.fakes.attacks`): a false claim or an order in
+    everyday words from the attacker's page, woven beside the CDC's sentence, reached the
+    model's check in 117 of 800 drafts; the check is all that stood in its way."""
+    if not (words := unvouched_words(context, sentence, draft.cited)):
+        return None
+    return (
+        f"Sentence {i} says what only pages without standing say ({', '.join(words)}): say "
+        "only what the sources of standing you cite say."
     )
 
 
