@@ -25,7 +25,7 @@ from pipeline.drafting.words import (
     stem,
     stems,
 )
-from pipeline.source_quality import STANDING_DOMAINS, registrable_domain
+from pipeline.source_quality import STANDING_DOMAINS, page_of, registrable_domain
 from pipeline.studies import is_a_study
 
 # Content words (4+ letters) in a row a note may not take from the post: a note answers the
@@ -45,6 +45,8 @@ def unsourced_attribution(context: DraftContext, sentence: str, cited: Sequence[
         # "studies show" is a study's to say, or a page's that says it of studies: the real
         # 1.5B model's kind cited a gov.uk page that says nothing of any study
         return scholarly["who"] or scholarly["also"]
+    if (body := _spoken_for_elsewhere(context, sentence, cited)) is not None:
+        return body
     match = _ATTRIBUTION.match(sentence) or _ATTRIBUTED_WITHIN.search(sentence)
     if match is None:
         return None
@@ -54,7 +56,7 @@ def unsourced_attribution(context: DraftContext, sentence: str, cited: Sequence[
     if not named:  # "Researchers found", "Health agencies recommend": no one in particular
         return None
     vouching = context.vouching(cited)
-    hosts = " ".join(registrable_domain(context.answered(u)).split(".")[0] for u in vouching)
+    hosts = " ".join(_body_of(context, u) for u in vouching)
     bodies = [w for w in named if w.lower() in body_labels()]
     if bodies:
         # a body of standing speaks on its own pages: "the CDC states" citing a gov.uk page
@@ -69,6 +71,26 @@ def unsourced_attribution(context: DraftContext, sentence: str, cited: Sequence[
     if all(re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
         return None
     return " ".join(named)
+
+
+def _spoken_for_elsewhere(context: DraftContext, sentence: str, cited: Sequence[str]) -> str | None:
+    """A body of standing, by its acronym, that the sentence speaks for anywhere in it
+    (`_SPEAKS_FOR`: "CDC scientists found …", "Per the WHO, …", "As the FDA put it, …", "In
+    CDC data, …", "The NIH and the FDA say …") when no cited page is that body's own, else
+    None."""
+    hosts = {_body_of(context, u) for u in context.vouching(cited)}
+    for match in _SPEAKS_FOR.finditer(sentence):
+        body = match["before"] or match["after"]
+        if body.lower() in body_labels() and body.lower() not in hosts:
+            return body
+    return None
+
+
+def _body_of(context: DraftContext, url: str) -> str:
+    """Whose page a page read is, as `body_labels` spells bodies: its domain's first label, a
+    Wayback snapshot's page's ("The WHO never said that autopsies should not be conducted."
+    citing a snapshot of apps.who.int, a person's verdict, was refused)."""
+    return registrable_domain(page_of(context.answered(url))).split(".")[0]
 
 
 def speaks_for_studies(context: DraftContext, url: str) -> bool:
@@ -239,6 +261,19 @@ _ATTRIBUTED_WITHIN = re.compile(
     r"reports?|figures?)\s+(?:of|from|by)\s+(?:the\s+)?(?P<body>[A-Z][\w&.'’-]*)"
     rf"|(?:^|,\s+|\bthat\s+|\band\s+)(?:[Tt]he\s+)?(?P<who>{_NAME})\s+(?:also\s+)?"
     r"(?:states?|says|said|recommends?|warns?|advises?|confirms?)\b"
+)
+# A body, by its acronym, spoken for anywhere in a sentence: after "per", "according to", "as"
+# or "in", or before up to two words and a verb of saying or finding or a noun of what it says
+# ("CDC scientists found", "A CDC report shows", "The NIH and the FDA say", "the CDC's own
+# position"). The leading shapes of `_ATTRIBUTION` missed these, and the real 1.5B model's
+# check passed "CDC scientists found that the MMR vaccine causes autism" citing Reuters (#59's
+# red team: 9 of 11 such attributions reached the check).
+_SPEAKS_FOR = re.compile(
+    r"\b(?:[Pp]er|[Aa]ccording\s+to|[Aa]s|[Ii]n)\s+(?:the\s+)?(?P<before>[A-Z]{2,6})\b"
+    r"|\b(?P<after>[A-Z]{2,6})(?:['’]s)?(?:\s+(?:and\s+the\s+[A-Z]{2,6}|[a-z]+)){0,2}\s+"
+    r"(?:say|says|said|states?|stated|found|finds|shows?|showed|reports?|reported|recommends?|"
+    r"recommended|warns?|warned|advises?|advised|confirms?|confirmed|conclude[sd]?|put\s+it|"
+    r"position|data|report|guidance|statement|scientists|researchers|officials|experts)\b"
 )
 _ATTRIBUTION = re.compile(
     rf"^(?:According\s+to\s+(?:[Tt]he\s+)?(?P<source>{_NAME})\s*,|(?:[Tt]he\s+)?(?P<who>{_NAME})"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from pipeline.drafting.affirming import affirmed_claim
 from pipeline.drafting.answering import (
     speaks_of_standing,
     speaks_of_the_claims,
@@ -65,6 +66,7 @@ class RuleId(StrEnum):
     UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
     NO_PROSE = "no-prose"
     VERDICT_ONLY = "verdict-only"  # a sentence that only finds for the post, stating no fact
+    AFFIRMS_THE_CLAIM = "affirms-the-claim"  # says the claim as the post says it
     ANSWERS_THE_CLAIM = "answers-the-claim"  # no sentence speaks of what the claims say
     TOO_SHORT = "too-short"
     CUT_OFF = "cut-off"  # the last sentence stops mid-way
@@ -248,6 +250,23 @@ def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> 
     return (
         f"State what the pages read say: sentence {i} only says the post is right, with no fact "
         "a reader can check."
+    )
+
+
+@rule(RuleId.AFFIRMS_THE_CLAIM, said("said what the post claims"), droppable=True)
+def affirms_the_claim(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: "The MMR vaccine causes autism in one of every 50 children.", the attacker's own
+    page cited beside the CDC's, passed every rule and the real 1.5B model's check (#59's red
+    team; 48 such drafts, one per host, and 7 attributions "CDC scientists found that the MMR
+    vaccine causes autism in boys", reached the check).
+
+    A sentence that says a part of a claim as the claim says it (`affirmed_claim`) corrects
+    nothing: code cuts it, and a note of nothing else is refused."""
+    if (claim := affirmed_claim(context, sentence)) is None:
+        return None
+    return (
+        f"Sentence {i} says what the post claims ('{claim[:80]}'): say what the pages read say "
+        "of that claim."
     )
 
 

@@ -130,7 +130,12 @@ def key_stems(text: str, bar: float = KEY_TERM_ZIPF) -> set[str]:
     """The text's key terms, stemmed: its words rarer than `bar` in everyday English, and its
     acronyms (lower-cased)."""
     words = {stem(w) for w in content_words(text) if w.isalpha() and not everyday(w, bar)}
-    return words | {a.lower() for a in _ACRONYM.findall(text)}
+    return words | acronyms(text)
+
+
+def acronyms(text: str) -> set[str]:
+    """The text's acronyms and codes ("MMR", "5G"), lower-cased."""
+    return {a.lower() for a in _ACRONYM.findall(text)}
 
 
 # A run of capitalised words, joined by the short words names keep ("World Health Organisation",

@@ -52,7 +52,7 @@ async def test_with_nothing_on_the_claim_the_card_names_the_evidence_not_the_dra
     # the agent only wrote; the card says so, and what the drafts said, never their form
     assert outcome.abstain_reason == (
         "no note passed the checks after 5 rewrites: no page was read; the last draft "
-        "repeated the post's own words instead of answering them"
+        "repeated the post's own words instead of answering them; said what the post claims"
     )
     feedback = checks_said(journal)
     assert "do not repeat it" in feedback  # the drafts copied the post
