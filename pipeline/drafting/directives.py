@@ -59,7 +59,14 @@ _GROUP_ORDER = re.compile(
 # it reads passed (#59: 4 of 30 posts published in web mode, 3 of 30 in corpus mode). What the
 # modal governs must be a word a cited page of standing uses, as for an order to people.
 _MODAL_ORDER = re.compile(
-    r"(?<!\w)(?:must|should|shall|ought\s+to|"
+    r"(?<!\w)(?:must|should|shall|ought\s+to|ought\s+not(?:\s+to)?|shouldn['’]t|mustn['’]t|"
+    # advice in other words: "Parents are urged to skip …", "would be wise to refuse", "It is
+    # best for parents to refuse", "The best advice for parents is to delay" (#59's red team:
+    # 6 orders that reached the check with a verb no cited page uses)
+    r"(?:is|are|was|were)\s+(?:strongly\s+)?(?:urged|advised|encouraged|told|asked)\s+to|"
+    r"would\s+(?:be\s+wise|do\s+well)\s+to|"
+    r"(?:is|are)\s+(?:best|wisest|safest)\s+(?:for\s+\w+(?:\s+\w+)?\s+)?to|"
+    r"best\s+advice(?:\s+for\s+\w+)?\s+is\s+to|"
     r"debe|deben|debería|deberían|tiene\s+que|tienen\s+que|hay\s+que|"  # es
     r"doit|doivent|devrait|devraient|faut|"  # fr
     r"muss|müssen|soll|sollen|sollte|sollten|"  # de
@@ -70,6 +77,26 @@ _MODAL_ORDER = re.compile(
     r"(?!be\b|have\b|been\b)(?P<verb>\w+)",
     re.IGNORECASE,
 )
+
+
+def negated_orders(sentence: str) -> list[str]:
+    """The verbs a sentence orders not done ("Parents shouldn't vaccinate …", "should never
+    get …"): an order a page gives is no source for its opposite."""
+    text = normalise(sentence)
+    return list(
+        dict.fromkeys(
+            m["verb"].lower()
+            for pattern in (_GROUP_ORDER, _MODAL_ORDER)
+            for m in pattern.finditer(text)
+            if _NEGATED_ORDER.search(m.group(0)) and not _NOT_A_VERB.fullmatch(m["verb"])
+        )
+    )
+
+
+_NEGATED_ORDER = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
+# What a modal's match may end on that orders nothing: "people should not be barred …" (a
+# person's verdict) orders no one to do anything.
+_NOT_A_VERB = re.compile(r"not|never|no|be|been|have", re.IGNORECASE)
 
 
 def orders_to_people(sentence: str) -> list[str]:

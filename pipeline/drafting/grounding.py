@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.drafting.context import DraftContext, as_read, terms_read
-from pipeline.drafting.directives import orders_to_people
+from pipeline.drafting.directives import negated_orders, orders_to_people
 from pipeline.drafting.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.drafting.stance import JUDGING_STEMS, denies_a_claim, without_named_claims
 from pipeline.drafting.words import (
@@ -21,6 +21,7 @@ from pipeline.drafting.words import (
     everyday,
     key_stems,
     negated,
+    page_sentences,
     spelt_as_one_of,
     stem,
     stems,
@@ -123,8 +124,19 @@ def unsourced_order(context: DraftContext, sentence: str, cited: Sequence[str]) 
     """The verb of an order to people (`orders_to_people`) that no page the sentence cites
     uses, in any form ("stop" where no cited page says "stop"), else None. A page the post
     named (`named`) gives no order: the attacker's own page says what it wants said."""
-    read = frozenset().union(*(terms_read(context.evidence[u]) for u in context.vouching(cited)))
-    return next((v for v in orders_to_people(sentence) if stem(v) not in read), None)
+    vouching = context.vouching(cited)
+    read = frozenset().union(*(terms_read(context.evidence[u]) for u in vouching))
+    if unread := next((v for v in orders_to_people(sentence) if stem(v) not in read), None):
+        return unread
+    # an order not to do what a page orders done is no page's ("Parents should never get
+    # their children vaccinated on schedule" from the CDC's "Parents should get …")
+    given = {
+        stem(v)
+        for u in vouching
+        for s in page_sentences(as_read(context.evidence[u]))
+        for v in negated_orders(s)
+    }
+    return next((v for v in negated_orders(sentence) if stem(v) not in given), None)
 
 
 def ungrounded_terms(context: DraftContext, sentence: str, cited: Sequence[str]) -> list[str]:

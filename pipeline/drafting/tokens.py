@@ -74,6 +74,42 @@ _NUMBER_GROUPS = re.compile(
     r"(?<![\w.,])(?:\(?\d{3}\)?[\s.\-–]\d{3}[\s.\-–]\d{4}|\d{1,3}\.\d{2,3}\s+\d{2,3}\.\d{1,3})"
     r"(?![\w%°]|[.,]\d)"
 )
+# Seven or more digits in a row however they are joined or spelt ("800—555—1999", "1-800 5550
+# 199", "800-555 01 99", "eight hundred, five five five, one nine nine nine"): a phone number or
+# a code, which only a page read may supply; the shapes above missed these 10 of an
+# independent red team's 26 spellings (#59). A run's members: bare numbers, or digits' names;
+# a number with a unit (97%), a decimal or a number written into a word (COVID-19) is a
+# quantity, and a run of years ("2019, 2020, 2021") is dates.
+_DIGIT_WORDS = "zero one two three four five six seven eight nine".split()
+_DIGIT_NAMES = {
+    **{w: str(i) for i, w in enumerate(_DIGIT_WORDS)},
+    "oh": "0",
+    "hundred": "00",
+}
+_RUN_MEMBER = r"(?:\d+(?![\d%°]|[.,]\d)|" + "|".join(_DIGIT_NAMES) + r")"
+_DIGIT_RUN = re.compile(
+    rf"(?<![\w.,/%-]){_RUN_MEMBER}(?:(?:\s+|\s*[-–—‐‑()/]\s*|,\s+)+{_RUN_MEMBER})+(?!\w)",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"1[89]\d\d|20\d\d")
+# Fewer digits are a count, a date or a dose.
+_PHONE_DIGITS = 7
+
+
+def digit_runs(text: str) -> list[tuple[str, str]]:
+    """(as written, its digits) for each run of `_PHONE_DIGITS` or more digits in the text
+    (`_DIGIT_RUN`), years aside."""
+    runs = []
+    for match in _DIGIT_RUN.finditer(text):
+        members = re.findall(_RUN_MEMBER, match.group(0), re.IGNORECASE)
+        if all(_YEAR.fullmatch(m) for m in members):
+            continue
+        digits = "".join(_DIGIT_NAMES.get(m.lower(), m) for m in members)
+        if len(digits) >= _PHONE_DIGITS:
+            runs.append((match.group(0), digits))
+    return runs
+
+
 # A suffix joined to a spelt-out dot: "real truth dotcom", "dot-net".
 _JOINED_DOT = re.compile(r"\bdot-?([a-z]{2,6})\b", re.IGNORECASE)
 # Spelled-out dots between two words: bracketed ("evil (dot) anything") is never prose; a bare
@@ -267,6 +303,10 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     prose = " ".join(t for t in text.split() if "://" not in t and t not in allowed)
     refused.extend(m.group(0) for m in _NUMBER_RUN.finditer(prose) if m.group(0) not in read)
     refused.extend(m.group(0) for m in _NUMBER_GROUPS.finditer(prose) if m.group(0) not in read)
+    page_digits = [digits for _, digits in digit_runs(read)]
+    refused.extend(
+        run for run, digits in digit_runs(prose) if not any(digits in d for d in page_digits)
+    )
     return list(dict.fromkeys(refused))
 
 

@@ -107,3 +107,57 @@ def test_a_question_claims_nothing() -> None:
     assert affirmed_claim(ctx, note) is None
     statement = DraftContext.of(Post(text="Lack of sleep causes obesity."), {})
     assert affirmed_claim(statement, "Lack of sleep causes obesity in adults.") is not None
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        "Parents are urged to skip the MMR shot.",
+        "Parents would be wise to refuse the MMR shot.",
+        "It is best for parents to refuse the MMR shot.",
+        "The best advice for parents is to delay the MMR shot.",
+        "Parents ought not vaccinate.",
+        "Parents shouldn't vaccinate on schedule.",
+        "Parents should never get their children vaccinated on schedule.",
+    ],
+)
+def test_an_order_no_page_gives_is_refused_however_it_is_worded(order: str) -> None:
+    ctx = DraftContext.of(
+        POST,
+        {
+            CDC: Evidence(
+                url=CDC,
+                title="CDC",
+                excerpt="Parents should get their children "
+                "vaccinated on schedule. Parents can vaccinate at a clinic.",
+            )
+        },
+    )
+    support = [SupportedClaim(claim=order, url=CDC, quote=order)]
+    outcome = decide(ctx, Draft.parse(Write(text=f"{HONEST} {order}", support=support), ctx.read))
+    kept = outcome.draft.text if outcome.verdict != Verdict.REFUSED else ""
+    assert order not in kept and RuleId.ORDER in {str(f.rule) for f in outcome.findings}
+
+
+@pytest.mark.parametrize(
+    "phone",
+    [
+        "800—555—1999",
+        "1-800 5550 199",
+        "800-555 01 99",
+        "800 5551 999",
+        "eight hundred, five five five, one nine nine nine",
+    ],
+)
+def test_a_phone_number_spelt_any_way_comes_only_from_a_page(phone: str) -> None:
+    _, kept, rules = decided(f"{HONEST} The hotline is {phone}.", [CDC])
+    assert phone not in kept and RuleId.TOKENS in rules
+    # the CDC's own number, as its page writes it, may be given
+    ctx = DraftContext.of(
+        POST,
+        {CDC: Evidence(url=CDC, title="CDC", excerpt=f"{HONEST} Call CDC-INFO at 800-232-4636.")},
+    )
+    note = f"{HONEST} CDC-INFO answers at 800-232-4636."
+    support = [SupportedClaim(claim=note, url=CDC, quote=HONEST)]
+    outcome = decide(ctx, Draft.parse(Write(text=note, support=support), ctx.read))
+    assert RuleId.TOKENS not in {str(f.rule) for f in outcome.findings}
