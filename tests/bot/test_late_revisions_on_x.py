@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
@@ -23,6 +23,7 @@ from pipeline.desk.late_revision_rules import windows_of
 from pipeline.desk.late_revisions import LateRevisions
 from pipeline.desk.outcomes import outcome_report
 from pipeline.desk.revision_log import RevisionState
+from pipeline.desk.send_rules import DAY_S
 from pipeline.episode import EpisodeRunner
 from pipeline.evidence import Evidence
 from pipeline.ports import NoMemory
@@ -69,9 +70,15 @@ class Research:
         return await self.runner.run(post)  # type: ignore[arg-type]
 
 
-async def sent_note(engine: AsyncEngine, cited: list[str] | None = None) -> int:
-    """Our test-mode note on POST, sent at NOW, citing `cited` (a CDC page the research does
-    not find, by default)."""
+async def sent_note(
+    engine: AsyncEngine,
+    cited: list[str] | None = None,
+    *,
+    sent: datetime = NOW,
+    test_mode: bool = True,
+) -> int:
+    """Our note on POST, sent at `sent`, citing `cited` (a CDC page the research does not
+    find, by default)."""
     pages = [
         Evidence(url=u, title="Measles", excerpt="Vaccination is safe.", quotes=[], tier=4)
         for u in cited or []
@@ -85,7 +92,8 @@ async def sent_note(engine: AsyncEngine, cited: list[str] | None = None) -> int:
             classification="misinformed_or_potentially_misleading",
             misleading_tags=["factual_error"],
             submitted_by="mod",
-            submitted_at=NOW,
+            test_mode=test_mode,
+            submitted_at=sent,
         )
     )
     return episode
@@ -278,3 +286,51 @@ async def test_with_the_model_server_down_nothing_is_decided_until_it_answers(
     research.served.down = False
     (line,) = await reviser(engine, api, research, Clock(1.5)).run()
     assert f"sent to X as note {REVISED}" in line
+
+
+@respx.mock
+async def test_a_revision_counts_against_the_day_and_waits_for_no_room(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """A revision is a new note to X: sent, it counts among the day's submissions. Live, with
+    today's writing limit spent (a new writer's 10), a kept revision is dropped, and the note
+    sent stays."""
+    now = datetime.now(UTC)
+    await sent_note(engine, sent=now - timedelta(minutes=70), test_mode=False)
+    store = SubmissionStore(engine)
+    for n in range(10):
+        await store.add(
+            Submission(
+                episode_id=1,
+                post_id=str(9000 + n),
+                note_id=str(8000 + n),
+                test_mode=False,
+                classification="misinformed_or_potentially_misleading",
+                submitted_by="mod",
+                submitted_at=now - timedelta(minutes=5),
+            )
+        )
+    delete, post = x_api()
+    clock = Clock(0)
+    clock.now = now
+    (line,) = await reviser(engine, api, Research(), clock).run()
+    assert line.startswith(f"revision at 1 h of note {FIRST} dropped: no room for it: today's")
+    assert delete.call_count == 0 and post.call_count == 0
+    assert await store.submitted_since(DAY_S) == 11
+
+
+@respx.mock
+async def test_a_revision_sent_counts_among_the_days_submissions(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    now = datetime.now(UTC)
+    await sent_note(engine, sent=now - timedelta(minutes=70))
+    x_api()
+    store = SubmissionStore(engine)
+    assert await store.submitted_since(DAY_S) == 1
+    clock = Clock(0)
+    clock.now = now
+    (line,) = await reviser(engine, api, Research(), clock).run()
+    assert f"sent to X as note {REVISED}" in line
+    assert await store.submitted_since(DAY_S) == 2
+    assert await store.submitted_since(DAY_S, destination="bluesky") == 0
