@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Protocol
 
-from pipeline.desk.destination import NotesDestination, WithdrawsNotes
+from pipeline.desk.destination import NotesDestination, WithdrawsNotes, WritingLimitReached
 from pipeline.desk.episode import Episode, Submission
 from pipeline.desk.late_revision_rules import (
     RevisionWindow,
@@ -204,8 +204,10 @@ class LateRevisions:
                 sources=bool(revision.cited_urls),
                 test_mode=revision.test_mode,
             )
-        except (StorageUnavailable, asyncio.CancelledError):
+        except StorageUnavailable:
             raise
+        except WritingLimitReached as e:  # X's own count: the next run, not a refusal
+            return f"{what} waits for {destination.name}'s writing limit ({e})"
         except EvoNoteError as e:
             refusals = await self.revisions.count_refusal(revision.id, str(e))
             if refusals >= MAX_REFUSALS:

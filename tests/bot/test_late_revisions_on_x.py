@@ -334,3 +334,24 @@ async def test_a_revision_sent_counts_among_the_days_submissions(
     assert f"sent to X as note {REVISED}" in line
     assert await store.submitted_since(DAY_S) == 2
     assert await store.submitted_since(DAY_S, destination="bluesky") == 0
+
+
+@respx.mock
+async def test_a_revision_x_keeps_refusing_fails_after_three_runs_and_says_so(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """The note is withdrawn, then X refuses the revision: each run asks again (the note is
+    gone already: X's "not found" is no error), and after three refusals the revision fails
+    with a line that says the post has no note of ours; a fourth run asks X nothing."""
+    await sent_note(engine)
+    delete, post = x_api()
+    post.respond(400, json={"title": "Invalid Request", "detail": "one note per post"})
+    runs = [await reviser(engine, api, Research(), Clock(1.1 + k / 10)).run() for k in range(4)]
+    assert [len(lines) for lines in runs] == [1, 1, 1, 0], runs
+    assert runs[0][0].startswith(f"revision at 1 h of note {FIRST} not sent yet (")
+    assert "one note per post" in runs[0][0] and runs[0][0].endswith("tried again next run")
+    assert runs[2][0].startswith(f"revision at 1 h of note {FIRST} failed: X refused it 3 times")
+    assert runs[2][0].endswith(f"post {POST} has no note of ours")
+    assert (delete.call_count, post.call_count) == (3, 3)
+    (revision,) = await SubmissionStore(engine).late_revisions()
+    assert (revision.state, revision.attempts) == (RevisionState.FAILED, 3)
