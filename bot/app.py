@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from bot.slack.frontend import SlackFrontend
     from bot.watch import WatchScanner
     from memory.evolve import Evolver
+    from pipeline.desk.late_revisions import LateRevisions
 
 # Adapters that only some configurations use (X, the web reader, other search backends, the
 # evolve job) are imported where they are built, so a command starts without them.
@@ -504,6 +505,29 @@ def make_scheduler(app: App, jobs: list[Job]) -> JobScheduler:
     from adapters.sqlstore.lease import SqlLeaseStore
 
     return JobScheduler(SqlLeaseStore(app.engine), app.notes.worker_id, jobs)
+
+
+def make_late_revisions(app: App) -> LateRevisions | None:
+    """The looks again at our notes on X 1 h and 3 h after they went out, researched by the
+    episodes' own runner (its budget and deadline); None without a submitter or windows."""
+    submitter, x = app.submitter, app.settings.x
+    if submitter is None or not x.revise_after_h:
+        return None
+    from pipeline.desk.late_revision_rules import windows_of
+    from pipeline.desk.late_revisions import LateRevisions
+
+    store = SubmissionStore(app.engine)
+    return LateRevisions(
+        submitter.episodes,
+        store,
+        store,
+        submitter.rules,
+        submitter.links,
+        app.notes.runner,
+        windows_of(x.revise_after_h, x.revise_open_h),
+        # as long as an episode's lease: a run still going then has hung
+        research_timeout_s=app.notes.lease_s,
+    )
 
 
 def make_scanner(app: App) -> WatchScanner | None:

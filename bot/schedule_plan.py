@@ -60,6 +60,16 @@ def planned_jobs(settings: Settings) -> list[PlannedJob]:
             f"every {x.sync_every_s:g} s" if submitting else no_destination,
         ),
         PlannedJob(
+            "revise_sent_notes",
+            submitting and bool(x.revise_after_h),
+            f"every {x.revise_every_s:g} s: notes {', '.join(f'{h:g} h' for h in x.revise_after_h)}"
+            " after sending"
+            if submitting and x.revise_after_h
+            else no_destination
+            if not submitting
+            else "no revision window (EVONOTE_X__REVISE_AFTER_H=[])",
+        ),
+        PlannedJob(
             "post_digest",
             bool(digest_to),
             f"daily, to {' and '.join(digest_to)}"

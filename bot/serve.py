@@ -12,7 +12,15 @@ from functools import partial
 
 from aiohttp import web
 
-from bot.app import App, build, make_evolver, make_memory_store, make_scanner, make_scheduler
+from bot.app import (
+    App,
+    build,
+    make_evolver,
+    make_late_revisions,
+    make_memory_store,
+    make_scanner,
+    make_scheduler,
+)
 from bot.background import BackgroundTasks
 from bot.connecting import ServiceState, listen, say
 from bot.digest import Digest, build_digest
@@ -28,7 +36,7 @@ from scheduler.digest import DIGEST_EVERY_S, post_digest
 from scheduler.gauges import refresh_gauges as refresh_gauges_job
 from scheduler.jobs import Job, JobScheduler
 from scheduler.memory_upkeep import evolve, upkeep_memory
-from scheduler.notes_sent import submit_queued, sync_note_status
+from scheduler.notes_sent import revise_sent_notes, submit_queued, sync_note_status
 from scheduler.recovery import recover_episodes
 from scheduler.watchlist import scan_watchlists
 
@@ -50,6 +58,10 @@ def scheduled_jobs(app: App) -> list[Job]:
             Job("sync_note_status", partial(sync_note_status, submitter), x.sync_every_s),
             Job("submit_queued", partial(submit_queued, submitter), x.sync_every_s),
         ]
+        if (reviser := make_late_revisions(app)) is not None:
+            jobs.append(
+                Job("revise_sent_notes", partial(revise_sent_notes, reviser), x.revise_every_s)
+            )
     return jobs
 
 

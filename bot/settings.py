@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import (
     BaseModel,
     Field,
+    PositiveFloat,
     SecretStr,
     ValidationError,
     field_validator,
@@ -458,6 +459,20 @@ class XSettings(BaseModel):
         default="en", description="the eligible-posts feed's language code, or 'all'"
     )
     sync_every_s: float = Field(default=1800, gt=0, description="sync_note_status interval")
+    revise_after_h: list[PositiveFloat] = Field(
+        default=[1.0, 3.0],
+        description="hours after submission at which a note of ours not rated helpful is "
+        "researched again and revised if the new draft adds evidence (X's own writer: 1 h and "
+        "3 h); empty: never (JSON list, e.g. [1, 3])",
+    )
+    revise_open_h: float = Field(
+        default=1.0,
+        gt=0,
+        description="how long each revision window stays open (a scheduler down longer misses it)",
+    )
+    revise_every_s: float = Field(
+        default=600, gt=0, description="revise_sent_notes interval (under revise_open_h)"
+    )
     watch_accounts: str = Field(
         default="", description="comma-separated usernames whose new posts are checked"
     )
@@ -509,6 +524,17 @@ class XSettings(BaseModel):
                 "EVONOTE_X__WATCH_ELIGIBLE needs the Community Notes API's OAuth credentials "
                 "(EVONOTE_X__CONSUMER_KEY, __CONSUMER_SECRET, __ACCESS_TOKEN, "
                 "__ACCESS_TOKEN_SECRET): set them or set EVONOTE_X__WATCH_ELIGIBLE=false"
+            )
+        return self
+
+    @model_validator(mode="after")
+    def _revisions_are_looked_for(self) -> XSettings:
+        """A job slower than a window is open would miss windows, without a word."""
+        if self.revise_after_h and self.revise_every_s > self.revise_open_h * 3600:
+            raise ValueError(
+                f"EVONOTE_X__REVISE_EVERY_S ({self.revise_every_s:g} s) is longer than a "
+                f"revision window is open (EVONOTE_X__REVISE_OPEN_H, {self.revise_open_h:g} h):"
+                " notes would pass their windows unseen; run it more often"
             )
         return self
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlmodel import col, delete, select, update
 from sqlmodel.ext.asyncio.session import AsyncSession
@@ -15,6 +16,7 @@ from adapters.sqlstore.episodes import votes_in
 from adapters.sqlstore.tables import (
     EpisodeRow,
     FeedbackRow,
+    LateRevisionRow,
     NoteEvaluationRow,
     SubmissionQueueRow,
     SubmissionRow,
@@ -22,6 +24,7 @@ from adapters.sqlstore.tables import (
 )
 from pipeline.desk.episode import CROWD_PLATFORM, Submission
 from pipeline.desk.outcomes import HELPFUL, NOT_HELPFUL
+from pipeline.desk.revision_log import LateRevision, RevisionState
 from pipeline.desk.submission_log import CardRecords, NoteEvaluation
 
 
@@ -50,6 +53,13 @@ async def _evaluations(session: AsyncSession, episode_id: int) -> list[NoteEvalu
         .order_by(col(NoteEvaluationRow.id))
     )
     return [NoteEvaluation.model_validate(r, from_attributes=True) for r in rows]
+
+
+async def _revisions(session: AsyncSession, post_id: str | None) -> list[LateRevision]:
+    query = select(LateRevisionRow).order_by(col(LateRevisionRow.id))
+    if post_id is not None:
+        query = query.where(LateRevisionRow.post_id == post_id)
+    return [LateRevision.model_validate(r, from_attributes=True) for r in await session.exec(query)]
 
 
 async def _queued_reason(session: AsyncSession, episode_id: int) -> str | None:
@@ -92,6 +102,15 @@ class SubmissionStore:
             query = query.where(SubmissionRow.test_mode == test_mode)
         if destination is not None:
             query = query.where(SubmissionRow.destination == destination)
+        # a revision sent after the note went out is a new note to X: it counts too
+        revised = select(LateRevisionRow.id).where(col(LateRevisionRow.sent_at) >= since)
+        if test_mode is not None:
+            revised = revised.where(LateRevisionRow.test_mode == test_mode)
+        if destination not in (None, "x"):
+            return await self._count(query)
+        return await self._count(query) + await self._count(revised)
+
+    async def _count(self, query: Any) -> int:
         async with self.sessions() as session:
             return len(list(await session.exec(query)))
 
@@ -139,6 +158,7 @@ class SubmissionStore:
                 queued=await _queued_reason(session, episode_id),
                 evaluations=await _evaluations(session, episode_id),
                 post_noted=None if post_id is None else await _on_post(session, post_id),
+                revisions=[] if post_id is None else await _revisions(session, post_id),
             )
 
     async def unqueue(self, episode_id: int) -> None:
@@ -245,3 +265,78 @@ class SubmissionStore:
             session.add(row)
             await session.commit()
             return True
+
+    # ---- late revisions (`pipeline.desk.revision_log.RevisionLog`) ------------------------
+
+    async def late_revisions(self, post_id: str | None = None) -> list[LateRevision]:
+        async with self.sessions() as session:
+            return await _revisions(session, post_id)
+
+    async def decide_revision(self, revision: LateRevision) -> LateRevision | None:
+        row = LateRevisionRow(**revision.model_dump(exclude_none=True))
+        async with self.sessions() as session:
+            session.add(row)
+            try:
+                await session.commit()
+            except IntegrityError:  # the note's window is decided already
+                await session.rollback()
+                return None
+        return LateRevision.model_validate(row, from_attributes=True)
+
+    async def move_revision(
+        self, revision_id: int, to: RevisionState, reason: str | None = None
+    ) -> None:
+        values: dict[str, Any] = {"state": to.value}
+        if reason is not None:
+            values["reason"] = reason
+        async with self.sessions() as session:
+            await session.exec(
+                update(LateRevisionRow)
+                .where(col(LateRevisionRow.id) == revision_id)
+                .values(**values)
+            )
+            await session.commit()
+
+    async def count_refusal(self, revision_id: int, reason: str) -> int:
+        async with self.sessions() as session:
+            row = await session.get(LateRevisionRow, revision_id)
+            if row is None:
+                return 0
+            row.attempts += 1
+            session.add(row)
+            await session.commit()
+            return row.attempts
+
+    async def revision_sent(self, revision_id: int, note_id: str) -> None:
+        async with self.sessions() as session:
+            revision = await session.get(LateRevisionRow, revision_id)
+            if revision is None or revision.state == RevisionState.SENT:
+                return
+            revision.state, revision.note_id, revision.sent_at = (
+                RevisionState.SENT,
+                note_id,
+                utcnow(),
+            )
+            row = (
+                await session.exec(
+                    select(SubmissionRow).where(SubmissionRow.post_id == revision.post_id)
+                )
+            ).first()
+            if row is not None:
+                # X scores the revision as a new note: its status and counts start again;
+                # the history keeps the note it replaced
+                row.status_history = [
+                    *row.status_history,
+                    {
+                        "status": "revised",
+                        "at": utcnow().isoformat(),
+                        "replaced": row.note_id,
+                        "by": note_id,
+                        "window": revision.window,
+                    },
+                ]
+                row.note_id, row.status, row.ratings, row.evaluator_outcomes = note_id, None, {}, []
+                row.updated_at = utcnow()
+                session.add(row)
+            session.add(revision)
+            await session.commit()

@@ -205,3 +205,28 @@ class SubmissionQueueRow(SQLModel, table=True):
     test_mode: bool = True
     reason: str = Field(sa_column=Column(Text, nullable=False))
     queued_at: datetime = Field(default_factory=utcnow)
+
+
+class LateRevisionRow(SQLModel, table=True):
+    """A note of ours looked at again after it went out, once per window
+    (`pipeline.desk.revision_log.LateRevision`)."""
+
+    __tablename__ = "late_revision"
+    # one revision per window per note: a second run, or process, finds the row and stops
+    __table_args__ = (UniqueConstraint("post_id", "window", name="uq_late_revision_window"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    episode_id: int = Field(foreign_key="episode.id", index=True)
+    post_id: str = Field(max_length=512, index=True)
+    window: str = Field(max_length=16)
+    replaces_note_id: str = Field(max_length=600)
+    test_mode: bool = True
+    state: str = Field(max_length=16)
+    reason: str = Field(sa_column=Column(Text, nullable=False))
+    note_text: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    cited_urls: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    added_sources: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    note_id: str | None = Field(default=None, max_length=600)
+    attempts: int = 0
+    decided_at: datetime = Field(default_factory=utcnow)
+    sent_at: datetime | None = None

@@ -142,7 +142,9 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
             written = await submissions.all()
             sent = [e for s in written if (e := await stores.episodes.get(s.episode_id))]
             needs = {e.id: e.brief.note_need.value for e in sent if e.brief is not None}
-            lines = outcome_report(written, needs, await declined_posts(stores.episodes))
+            revisions = await submissions.late_revisions()
+            declined = await declined_posts(stores.episodes)
+            lines = outcome_report(written, needs, declined, revisions)
             tokens_of = {e.id: (e.prompt_tokens or 0) + (e.completion_tokens or 0) for e in sent}
             if (tokens := tokens_per_note(written, tokens_of)) is not None:
                 lines.insert(1, tokens)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 
 from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.revision_log import LateRevision
 from pipeline.desk.send_rules import SendRules
 from pipeline.desk.submission_log import NoteEvaluation, SubmissionLog
 from pipeline.desk.submit_outcome import SubmissionRefused
@@ -23,7 +24,8 @@ class SubmissionFacts:
     """What a card says of an episode's way to its notes destination, read at once
     (`SubmissionDesk.card_facts`): where it would go, what was sent, the evaluator's scores,
     why it waits or is held, and whether Submit is offered — decided where submitting is —
-    with the votes the card counts, read in the same call."""
+    with the votes the card counts and the note's revisions after it went out, read in the
+    same call."""
 
     votes: list[Vote] = dataclasses.field(default_factory=list)
     destination: str | None = None
@@ -32,6 +34,7 @@ class SubmissionFacts:
     queued: str | None = None
     held_by: str | None = None
     can_submit: bool = False
+    revisions: list[LateRevision] = dataclasses.field(default_factory=list)
 
 
 async def card_facts(rules: SendRules, log: SubmissionLog, episode: Episode) -> SubmissionFacts:
@@ -54,4 +57,6 @@ async def card_facts(rules: SendRules, log: SubmissionLog, episode: Episode) -> 
         queued=records.queued,
         held_by=rules.forecast_hold(episode),
         can_submit=can_submit,
+        # of this episode's own note: another episode's on the same post is not its
+        revisions=[r for r in records.revisions if r.episode_id == episode.id],
     )

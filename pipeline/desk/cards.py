@@ -6,6 +6,7 @@ from pipeline.card import CardSource, NoteCard, post_excerpt
 from pipeline.desk.card_facts import SubmissionFacts, sent_line
 from pipeline.desk.episode import CROWD_PLATFORM, Episode, Vote
 from pipeline.desk.ports import EpisodeRepository
+from pipeline.desk.revision_log import LateRevision, RevisionState
 from pipeline.desk.submission_log import EvaluationVerdict, NoteEvaluation
 from pipeline.drafting.context import DraftContext
 from pipeline.redact import redact
@@ -21,6 +22,17 @@ def timings_line(row: Episode) -> str:
         f"inference {row.inference_s or 0:.1f} s · total {row.total_s:.1f} s · "
         f"{row.turns or 0} turns"
     )
+
+
+def revision_line(r: LateRevision) -> str:
+    """What became of a look again at the note sent, as a card says it."""
+    if r.state == RevisionState.SENT:
+        return f"Revised at {r.window} as note {r.note_id} ({r.reason}): {r.note_text}"
+    if r.state in (RevisionState.DECIDED, RevisionState.REPLACING):
+        return f"Revision at {r.window} being sent ({r.reason}): {r.note_text}"
+    if r.state == RevisionState.FAILED:
+        return f"Revision at {r.window} failed: {r.reason}"
+    return f"Looked at again at {r.window}, kept as sent: {r.reason}"
 
 
 def unstored_card(post_ref: str, why: str) -> NoteCard:
@@ -152,6 +164,8 @@ def card_for(
         card.submission = f"{sent_line(submission, to)} · status: {submission.status or 'pending'}"
         if (raters := crowd_line(votes_of_all)) is not None:
             card.submission += f" · {raters}"
+        for revision in facts.revisions:
+            card.submission += f" · {revision_line(revision)}"
     card.submit_to = submit_to
     card.can_submit = facts.can_submit  # decided where submitting is, by its own rules
     if submission is None and (said := evaluation_line(row, facts.evaluations)):

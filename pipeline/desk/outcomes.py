@@ -4,9 +4,11 @@ Every submission keeps the policy that chose it (`Submission.policy`) and `sync`
 status; this groups the live notes by the forecast's net helpfulness (ten bands over −1 … +1,
 in numeric order), by how they were chosen (the explore share against the forecast's own
 choice, a moderator's override, first come), by what the brief said of the post's need for a
-note, and by the post's age when sent, and gives for each group: notes sent, the share rated at
-all, helpful of those rated, and net helpful (helpful − not helpful, over notes sent). Posts
+note, by the post's age when sent and by whether it was revised after sending, and gives for
+each group: notes sent, the share rated at all, helpful of those rated, and net helpful
+(helpful − not helpful, over notes sent). Posts
 the brief declined (no note needed) are counted beside their reason: they have no outcome.
+The revisions tried after sending are counted apart: sent per window, dropped per reason.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.desk.episode import Submission
+from pipeline.desk.revision_log import LateRevision, RevisionState
 
 HELPFUL = "currently_rated_helpful"
 # X's not-helpful verdicts: rated so, or rejected outright
@@ -161,18 +164,62 @@ def evaluator_calibration(submissions: list[Submission]) -> str | None:
     return score_against_verdicts(submissions, "evaluator_score", "X's evaluator's score")
 
 
+def drop_kind(reason: str) -> str:
+    """A dropped revision's reason without its particulars (a URL, a model's words)."""
+    if reason.startswith("the source "):
+        return "a cited source does not open"
+    return reason.split(":")[0].split(" (")[0]
+
+
+def revision_lines(revisions: list[LateRevision]) -> list[str]:
+    """What the looks again after sending did (test mode and live): sent per window, dropped
+    per reason, failed."""
+    if not revisions:
+        return []
+    sent: dict[str, int] = {}
+    dropped: dict[str, int] = {}
+    for r in revisions:
+        if r.state == RevisionState.SENT:
+            sent[r.window] = sent.get(r.window, 0) + 1
+        elif r.state == RevisionState.DROPPED:
+            dropped[drop_kind(r.reason)] = dropped.get(drop_kind(r.reason), 0) + 1
+    failed = sum(r.state == RevisionState.FAILED for r in revisions)
+    pending = len(revisions) - sum(sent.values()) - sum(dropped.values()) - failed
+    by_window = ", ".join(f"{w}: {n}" for w, n in sorted(sent.items()))
+    line = (
+        f"Revisions after sending (kept only when they add evidence): {len(revisions)} looked "
+        f"at, {sum(sent.values())} sent" + (f" ({by_window})" if by_window else "")
+    )
+    line += f", {sum(dropped.values())} dropped, {failed} failed, {pending} on the way"
+    return [line] + [f"  dropped: {why}: {n}" for why, n in sorted(dropped.items())]
+
+
+def revised_in(revisions: list[LateRevision]) -> Callable[[Submission], Group]:
+    """A note's group by its revision after sending: the last window it was revised in."""
+    windows = {r.post_id: r.window for r in revisions if r.state == RevisionState.SENT}
+
+    def group(s: Submission) -> Group:
+        window = windows.get(s.post_id)
+        return (0, "not revised") if window is None else (1, f"revised at {window}")
+
+    return group
+
+
 def outcome_report(
     submissions: list[Submission],
     needs: dict[int, str] | None = None,
     declined: dict[str, int] | None = None,
+    revisions: list[LateRevision] | None = None,
 ) -> list[str]:
     """The report's lines: every live note on X, the forecast's calibration, then by group.
     `needs`: the brief's `note_need` per episode; `declined`: posts the brief said need no
-    note, per reason (never sent, so no outcome: counted beside their reason)."""
+    note, per reason (never sent, so no outcome: counted beside their reason); `revisions`:
+    the looks again after sending (`LateRevisions`)."""
     live = [s for s in submissions if not s.test_mode and s.destination == "x"]
     lines = [outcome_row("Live notes on X", live).line(), calibration(live)]
     if withdrawn := sum(s.withdrawn_at is not None for s in live):
         lines.append(f"Withdrawn by us, early ratings predicting Not Helpful: {withdrawn}")
+    lines += revision_lines(revisions or [])
     if (gaussian := gaussian_calibration(live)) is not None:
         lines.append(gaussian)
     if (evaluator := evaluator_calibration(live)) is not None:
@@ -191,6 +238,8 @@ def outcome_report(
         ),
         ("By the post's age when sent", age_band, []),
     ]
+    if any(r.state == RevisionState.SENT for r in revisions or []):
+        groupings.append(("By revision after sending", revised_in(revisions or []), []))
     for title, key, extra in groupings:
         groups: dict[Group, list[Submission]] = {}
         for s in live:

@@ -12,6 +12,7 @@ from typing import Protocol
 from pydantic import BaseModel
 
 from pipeline.desk.episode import Episode, Submission, Vote
+from pipeline.desk.revision_log import LateRevision
 
 
 class EvaluationVerdict(StrEnum):
@@ -39,13 +40,16 @@ class NoteEvaluation(BaseModel):
 class CardRecords:
     """What is stored of an episode that its card shows, read in one store call
     (`SubmissionLog.card_records`): its votes (X's raters' verdict among them), what was sent,
-    why it waits, the evaluator's scores, and a note another episode sent on the same post."""
+    why it waits, the evaluator's scores, a note another episode sent on the same post, and the
+    revisions tried on that post after its note went out."""
 
     votes: list[Vote] = dataclasses.field(default_factory=list)
     submission: Submission | None = None
     queued: str | None = None
     evaluations: list[NoteEvaluation] = dataclasses.field(default_factory=list)
     post_noted: Submission | None = None
+    # the note's revisions after it went out (`LateRevisions`), oldest first
+    revisions: list[LateRevision] = dataclasses.field(default_factory=list)
 
 
 class SubmissionLog(Protocol):

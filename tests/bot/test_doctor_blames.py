@@ -52,3 +52,19 @@ def test_the_schedule_says_what_runs_and_why_the_rest_does_not(
 def test_with_no_watch_the_scan_is_listed_as_not_scheduled() -> None:
     line = next(c.line() for c in check_schedule(Settings()) if "scan_watchlists" in c.name)
     assert line.startswith("· job scan_watchlists: not scheduled: no watch set")
+
+
+def test_the_late_revisions_are_listed_with_their_windows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("CONSUMER_KEY", "CONSUMER_SECRET", "ACCESS_TOKEN", "ACCESS_TOKEN_SECRET"):
+        monkeypatch.setenv(f"EVONOTE_X__{name}", "a-secret")
+
+    def line() -> str:
+        return next(c.line() for c in check_schedule(Settings()) if "revise_sent_notes" in c.name)
+
+    assert line() == "✓ job revise_sent_notes: every 600 s: notes 1 h, 3 h after sending"
+    monkeypatch.setenv("EVONOTE_X__REVISE_AFTER_H", "[]")
+    assert line() == (
+        "· job revise_sent_notes: not scheduled: no revision window (EVONOTE_X__REVISE_AFTER_H=[])"
+    )

@@ -66,9 +66,11 @@ async def noted_episode(
     *,
     request: NoteRequest | None = None,
     memory_ids: list[int] | None = None,
+    cited: list[Evidence] | None = None,
 ) -> int:
-    """A finished episode with `note`, written from `READ`, on a post X takes notes on (none
-    when `post_id` is None); asked for by `request` (the CLI's by default)."""
+    """A finished episode with `note`, written from `cited` (`READ`), on a post X takes notes
+    on (none when `post_id` is None); asked for by `request` (the CLI's by default)."""
+    cited = cited or [READ]
     row = await store.create(
         request or NoteRequest(post_ref=f"https://x.com/a/status/{post_id}"),
         Post(text=POST_TEXT, post_id=post_id),
@@ -81,9 +83,9 @@ async def noted_episode(
         EpisodeOutcome(
             status="noted",
             note=note,
-            urls=[READ.url],
+            urls=[e.url for e in cited],
             char_count=60,
-            evidence=[READ],
+            evidence=cited,
             memory_ids=memory_ids or [],
         ),
     )

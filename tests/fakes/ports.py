@@ -11,7 +11,13 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from pipeline.errors import ModelOutputInvalid, ModelTimeout, PageUnreadable, SearchFailed
+from pipeline.errors import (
+    ModelOutputInvalid,
+    ModelTimeout,
+    ModelUnavailable,
+    PageUnreadable,
+    SearchFailed,
+)
 from pipeline.evidence import Page, SearchResult
 from pipeline.ports import ChatMessage, ModelReply
 from pipeline.trajectory import StepRecord
@@ -61,6 +67,24 @@ class FakeChatModel:
             completion_tokens=5,
             latency_s=self.seconds_per_call,
         )
+
+
+@dataclass
+class ServedModel:
+    """A fake model behind a server that may be down: while `down`, every call fails as the
+    real adapter fails on a refused connection."""
+
+    model: FakeChatModel
+    down: bool = False
+
+    async def structured(
+        self, messages: Sequence[ChatMessage], output: type[T], *, timeout_s: float
+    ) -> ModelReply[T]:
+        if self.down:
+            raise ModelUnavailable(
+                "the model server at http://127.0.0.1:8091/v1 refused the connection"
+            )
+        return await self.model.structured(messages, output, timeout_s=timeout_s)
 
 
 @dataclass

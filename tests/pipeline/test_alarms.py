@@ -3,30 +3,10 @@ limit lower than a day ago; shown first where the standing is (`x status`, App H
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from pipeline.desk.episode import Submission
 from pipeline.desk.standing import standing_of
-
-NOW = datetime(2026, 12, 3, 12, tzinfo=UTC)
-
-
-def live(n: int, days_ago: float, *history: tuple[str, float]) -> Submission:
-    """A live note sent `days_ago`, whose status changed to each (status, days ago)."""
-    changes = [{"status": s, "at": (NOW - timedelta(days=d)).isoformat()} for s, d in history]
-    return Submission(
-        episode_id=1,
-        post_id=str(n),
-        note_id=str(n),
-        test_mode=False,
-        classification="misinformed_or_potentially_misleading",
-        submitted_by="mod",
-        status=history[-1][0] if history else None,
-        status_history=changes,
-        submitted_at=NOW - timedelta(days=days_ago),
-    )
+from tests.fakes.submissions import NOW, live
 
 
 def test_a_negative_14_day_net_helpful_rate_and_a_falling_limit_raise_alarms() -> None:

@@ -3,25 +3,10 @@ eligible notes (`pipeline.desk.withdrawal`)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
-from pipeline.desk.episode import Submission
 from pipeline.desk.withdrawal import not_helpful_score, to_withdraw
-
-NOW = datetime(2026, 12, 3, 12, tzinfo=UTC)
-
-
-def live(n: int, days_ago: float = 1, test_mode: bool = False, **ratings: int) -> Submission:
-    return Submission(
-        episode_id=1,
-        post_id=str(n),
-        note_id=str(n),
-        test_mode=test_mode,
-        classification="misinformed_or_potentially_misleading",
-        submitted_by="mod",
-        ratings=ratings,
-        submitted_at=NOW - timedelta(days=days_ago),
-    )
+from tests.fakes.submissions import NOW, live
 
 
 def test_the_score_needs_agreement_not_just_a_few_ratings() -> None:
