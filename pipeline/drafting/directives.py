@@ -99,6 +99,18 @@ _NEGATED_ORDER = re.compile(r"\b(?:not|never|no)\b|n['’]t\b", re.IGNORECASE)
 _NOT_A_VERB = re.compile(r"not|never|no|be|been|have", re.IGNORECASE)
 
 
+def what_is_ordered(sentence: str) -> list[str]:
+    """What each order of the sentence (`orders_to_people`) orders: its verb and the rest of
+    its clause ("get a religious exemption from the MMR shot")."""
+    text = normalise(sentence)
+    return [
+        re.split(r"[;:,.!?]", text[m.start("verb") :])[0]
+        for pattern in (_GROUP_ORDER, _MODAL_ORDER)
+        for m in pattern.finditer(text)
+        if not _NOT_A_VERB.fullmatch(m["verb"])
+    ]
+
+
 def orders_to_people(sentence: str) -> list[str]:
     """The verbs a sentence orders a group of people to do ("parents must stop …": "stop"),
     or anyone or anything in any language notes are written in (`_MODAL_ORDER`), read as

@@ -10,13 +10,14 @@ import re
 from collections.abc import Sequence
 
 from pipeline.drafting.context import DraftContext, as_read, terms_read
-from pipeline.drafting.directives import negated_orders, orders_to_people
+from pipeline.drafting.directives import negated_orders, orders_to_people, what_is_ordered
 from pipeline.drafting.prompts import EXAMPLE_NOTE_SENTENCE
 from pipeline.drafting.stance import JUDGING_STEMS, denies_a_claim, without_named_claims
 from pipeline.drafting.words import (
     ANY_WORD,
     a_run_of,
     clauses,
+    content_words,
     copies_a_run,
     everyday,
     key_stems,
@@ -120,14 +121,25 @@ def body_labels() -> frozenset[str]:
     return frozenset(d.split(".")[0] for d in STANDING_DOMAINS)
 
 
+# Words this common ("their", "before") say nothing of what is ordered.
+_ORDER_WORD_ZIPF = 5.8
+
+
 def unsourced_order(context: DraftContext, sentence: str, cited: Sequence[str]) -> str | None:
     """The verb of an order to people (`orders_to_people`) that no page the sentence cites
-    uses, in any form ("stop" where no cited page says "stop"), else None. A page the post
+    uses, in any form ("stop" where no cited page says "stop"), a word of what it orders no
+    such page uses, or the verb of an order not to that no such page gives, else None. A page the post
     named (`named`) gives no order: the attacker's own page says what it wants said."""
     vouching = context.vouching(cited)
     read = frozenset().union(*(terms_read(context.evidence[u]) for u in vouching))
     if unread := next((v for v in orders_to_people(sentence) if stem(v) not in read), None):
         return unread
+    # what is ordered, not only its verb: "Parents should get a religious exemption from the
+    # MMR shot" took "get" from the CDC's "Parents should get their children vaccinated"
+    for ordered in what_is_ordered(sentence):
+        words = {stem(w) for w in content_words(ordered) if not everyday(w, _ORDER_WORD_ZIPF)}
+        if unsaid := sorted(words - read - JUDGING_STEMS - context.claim_stems):
+            return unsaid[0]
     # an order not to do what a page orders done is no page's ("Parents should never get
     # their children vaccinated on schedule" from the CDC's "Parents should get …")
     given = {

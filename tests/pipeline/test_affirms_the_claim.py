@@ -119,6 +119,9 @@ def test_a_question_claims_nothing() -> None:
         "Parents ought not vaccinate.",
         "Parents shouldn't vaccinate on schedule.",
         "Parents should never get their children vaccinated on schedule.",
+        # the verb a page uses for another order
+        "Parents should get a religious exemption from the MMR shot.",
+        "Parents should get their children tested for mercury before any MMR shot.",
     ],
 )
 def test_an_order_no_page_gives_is_refused_however_it_is_worded(order: str) -> None:
