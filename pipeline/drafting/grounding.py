@@ -128,8 +128,9 @@ _ORDER_WORD_ZIPF = 5.8
 def unsourced_order(context: DraftContext, sentence: str, cited: Sequence[str]) -> str | None:
     """The verb of an order to people (`orders_to_people`) that no page the sentence cites
     uses, in any form ("stop" where no cited page says "stop"), a word of what it orders no
-    such page uses, or the verb of an order not to that no such page gives, else None. A page the post
-    named (`named`) gives no order: the attacker's own page says what it wants said."""
+    such page uses, or the verb of an order not to that no such page gives, else None. A page
+    the post named (`named`) gives no order: the attacker's own page says what it wants
+    said."""
     vouching = context.vouching(cited)
     read = frozenset().union(*(terms_read(context.evidence[u]) for u in vouching))
     if unread := next((v for v in orders_to_people(sentence) if stem(v) not in read), None):
