@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from pipeline.drafting.context import DraftContext, as_read, terms_read
 from pipeline.drafting.directives import negated_orders, orders_to_people, what_is_ordered
@@ -58,19 +59,20 @@ def unsourced_attribution(context: DraftContext, sentence: str, cited: Sequence[
     if not named:  # "Researchers found", "Health agencies recommend": no one in particular
         return None
     vouching = context.vouching(cited)
-    hosts = " ".join(_body_of(context, u) for u in vouching)
+    hosts = {b for u in vouching for b in _bodies_of(context, u)}
     bodies = [w for w in named if w.lower() in body_labels()]
     if bodies:
         # a body of standing speaks on its own pages: "the CDC states" citing a gov.uk page
         # that never says so was accepted as supported (the trust issue, the real 1.5B model)
-        missing = [w for w in bodies if not re.search(rf"\b{re.escape(w.lower())}\b", hosts)]
-        return " ".join(missing) or None
+        return " ".join(w for w in bodies if w.lower() not in hosts) or None
     pages = " ".join(
         " ".join([u, e.title, e.excerpt, *e.quotes])
         for u in vouching
         if (e := context.evidence.get(u)) is not None
     ).lower()
-    if all(re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
+    if "".join(named).lower() in hosts:  # "Mayo Clinic" on mayoclinic.org
+        return None
+    if all(w.lower() in hosts or re.search(rf"\b{re.escape(w.lower())}\b", pages) for w in named):
         return None
     return " ".join(named)
 
@@ -80,7 +82,9 @@ def _spoken_for_elsewhere(context: DraftContext, sentence: str, cited: Sequence[
     (`_SPEAKS_FOR`: "CDC scientists found …", "Per the WHO, …", "As the FDA put it, …", "In
     CDC data, …", "The NIH and the FDA say …") when no cited page is that body's own, else
     None."""
-    hosts = {_body_of(context, u) for u in context.vouching(cited)}
+    hosts = {b for u in context.vouching(cited) for b in _bodies_of(context, u)}
+    for acronym, name in _SPELT_OUT.items():
+        sentence = re.sub(name, acronym, sentence)
     for match in _SPEAKS_FOR.finditer(sentence):
         body = match["before"] or match["after"]
         if body.lower() in body_labels() and body.lower() not in hosts:
@@ -88,11 +92,30 @@ def _spoken_for_elsewhere(context: DraftContext, sentence: str, cited: Sequence[
     return None
 
 
-def _body_of(context: DraftContext, url: str) -> str:
-    """Whose page a page read is, as `body_labels` spells bodies: its domain's first label, a
-    Wayback snapshot's page's ("The WHO never said that autopsies should not be conducted."
-    citing a snapshot of apps.who.int, a person's verdict, was refused)."""
-    return registrable_domain(page_of(context.answered(url))).split(".")[0]
+def _bodies_of(context: DraftContext, url: str) -> set[str]:
+    """Whose page a page read is, as `body_labels` spells bodies: the labels of its host (a
+    Wayback snapshot's page's: "The WHO never said that autopsies should not be conducted."
+    citing a snapshot of apps.who.int, a person's verdict, was refused), and the acronyms of
+    the bodies whose site it is (`_BODY_SITES`: the NCI's is cancer.gov)."""
+    page = page_of(context.answered(url))
+    site = registrable_domain(page).lower()
+    host = (urlsplit(page).hostname or "").lower()
+    labels = set(host.removesuffix(site).split(".")) | {site.split(".")[0]}
+    return (labels - {"", "www"}) | {b for b, sites in _BODY_SITES.items() if site in sites}
+
+
+# Bodies whose acronym is not a label of their site's address. Without these, a red team's
+# honest notes "The NCI says …" citing cancer.gov and "The AAP says …" citing
+# healthychildren.org were refused (#59, second red team: 6 of its 28 honest notes).
+_BODY_SITES = {
+    "nci": ("cancer.gov",),
+    "aap": ("aap.org", "healthychildren.org"),
+    "nhs": ("nhs.uk", "nhsinform.scot"),
+    "mayo": ("mayoclinic.org",),
+    "acs": ("cancer.org",),
+    "aha": ("heart.org",),
+    "ada": ("diabetes.org",),
+}
 
 
 def speaks_for_studies(context: DraftContext, url: str) -> bool:
@@ -118,7 +141,7 @@ _OF_STUDIES = re.compile(
 def body_labels() -> frozenset[str]:
     """The acronyms and names bodies of standing go by, as their domains spell them: each
     listed domain's first label of tier 2 or more ("cdc", "who", "fda", "bmj", "nejm")."""
-    return frozenset(d.split(".")[0] for d in STANDING_DOMAINS)
+    return frozenset(d.split(".")[0] for d in STANDING_DOMAINS) - {"www"}
 
 
 # Words this common ("their", "before") say nothing of what is ordered.
@@ -294,12 +317,25 @@ _ATTRIBUTED_WITHIN = re.compile(
 # check passed "CDC scientists found that the MMR vaccine causes autism" citing Reuters (#59's
 # red team: 9 of 11 such attributions reached the check).
 _SPEAKS_FOR = re.compile(
-    r"\b(?:[Pp]er|[Aa]ccording\s+to|[Aa]s|[Ii]n)\s+(?:the\s+)?(?P<before>[A-Z]{2,6})\b"
+    r"\b(?:[Pp]er|[Aa]ccording\s+to|[Aa]s|[Ii]n|(?:stated|said|reported|confirmed|admitted|"
+    r"recommended|advised|published)\s+by|(?:officials|experts|scientists|researchers|"
+    r"spokesp\w+|staff|data|reports?|figures|guidance|statements?)\s+(?:at|from|of))\s+"
+    r"(?:the\s+)?(?P<before>[A-Z]{2,6})\b"
     r"|\b(?P<after>[A-Z]{2,6})(?:['’]s)?(?:\s+(?:and\s+the\s+[A-Z]{2,6}|[a-z]+)){0,2}\s+"
     r"(?:say|says|said|states?|stated|found|finds|shows?|showed|reports?|reported|recommends?|"
     r"recommended|warns?|warned|advises?|advised|confirms?|confirmed|conclude[sd]?|put\s+it|"
-    r"position|data|report|guidance|statement|scientists|researchers|officials|experts)\b"
+    r"position|view|views|stance|advice|data|report|guidance|statement|scientists|researchers|"
+    r"officials|experts|admits?|admitted|recommends?|insists?|concedes?|conceded)\b"
 )
+# A body's name spelt out is its acronym: "The World Health Organization recommends …"
+_SPELT_OUT = {
+    "WHO": r"World\s+Health\s+Organi[sz]ation",
+    "CDC": r"(?:U\.?S\.?\s+)?Cent(?:er|re)s\s+for\s+Disease\s+Control(?:\s+and\s+Prevention)?",
+    "FDA": r"(?:U\.?S\.?\s+)?Food\s+and\s+Drug\s+Administration",
+    "NIH": r"National\s+Institutes\s+of\s+Health",
+    "NHS": r"National\s+Health\s+Service",
+    "EMA": r"European\s+Medicines\s+Agency",
+}
 _ATTRIBUTION = re.compile(
     rf"^(?:According\s+to\s+(?:[Tt]he\s+)?(?P<source>{_NAME})\s*,|(?:[Tt]he\s+)?(?P<who>{_NAME})"
     r"\s+(?:also\s+)?(?:states?|stated|says|said|notes?|noted|reports?|reported|finds?|found|"

@@ -70,6 +70,11 @@ def test_the_posts_claim_with_a_detail_is_never_kept(cited: list[str]) -> None:
         "As the FDA put it, vaccines are tested for safety before use.",
         "The CDC's own position is that vaccines are tested for safety before use.",
         "The NIH and the FDA say vaccines are tested for safety before use.",
+        # a second red team's shapes
+        "The CDC's view is that vaccines are tested for safety before use.",
+        "Officials at the CDC have admitted that vaccines are tested for safety before use.",
+        "As stated by the WHO, vaccines are tested for safety before use.",
+        "The World Health Organization recommends that vaccines are tested before use.",
     ],
 )
 def test_a_body_is_spoken_for_only_by_its_own_page(note: str) -> None:
