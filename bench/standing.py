@@ -28,6 +28,7 @@ import json
 import sys
 from collections import defaultdict
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from bench.rules import DEFAULT_DATA, HONEST_SETS, honest_rows
 from pipeline.page_kind import page_kind
@@ -53,9 +54,9 @@ def _urls(text: str) -> list[str]:
     return [w.strip(".,;:()[]<>\"'") for w in text.split() if w.startswith(("http://", "https://"))]
 
 
-def fact_check_sources(data: Path) -> dict[str, set[str]]:
-    """Domain → the held-out claims whose evidence used it."""
-    used: dict[str, set[str]] = defaultdict(set)
+def fact_check_sources(data: Path) -> list[tuple[str, str]]:
+    """(source, URL) for each evidence page of the held-out claims."""
+    used = []
     for file, labels in HELD_OUT.items():
         for line in (data / file).read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
@@ -63,26 +64,33 @@ def fact_check_sources(data: Path) -> dict[str, set[str]]:
                 continue
             for e in row.get("evidence") or []:
                 url = str(e.get("url", ""))
-                if url.startswith(("http://", "https://")) and page_kind(page_of(url)) is None:
-                    used[registrable_domain(page_of(url))].add(f"claim:{row['id']}")
+                if url.startswith(("http://", "https://")):
+                    used.append((f"claim:{row['id']}", url))
     return used
 
 
-def helpful_note_sources(shared: Path) -> dict[str, set[str]]:
-    """Domain → the helpful notes (2021 crowd by the scorer; HealthNotes) that cited it."""
-    used: dict[str, set[str]] = defaultdict(set)
+def helpful_note_sources(shared: Path) -> list[tuple[str, str]]:
+    """(source, URL) for each URL the helpful notes cite (2021 crowd by the scorer;
+    HealthNotes)."""
+    used = []
     notes = shared / "healthnotes_dev" / "posts.jsonl"
     for line in notes.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
         if row.get("label") == "helpful":
-            for url in _urls(str(row.get("human_note", ""))):
-                if page_kind(page_of(url)) is None:
-                    used[registrable_domain(page_of(url))].add(f"healthnote:{row['id']}")
+            used += [(f"healthnote:{row['id']}", u) for u in _urls(str(row.get("human_note", "")))]
     for note_id, summary in _helpful_2021(shared / "birdwatch_2021"):
-        for url in _urls(summary):
-            if page_kind(page_of(url)) is None:
-                used[registrable_domain(page_of(url))].add(f"note:{note_id}")
+        used += [(f"note:{note_id}", u) for u in _urls(summary)]
     return used
+
+
+def held_out_pages(shared: Path, data: Path) -> list[tuple[str, str]]:
+    """(source, page) for every page a held-out source used, a snapshot as its page, less
+    pages anyone may write, preprints and redirects (`page_kind`)."""
+    return [
+        (source, page_of(url))
+        for source, url in fact_check_sources(data) + helpful_note_sources(shared)
+        if page_kind(page_of(url)) is None
+    ]
 
 
 def _helpful_2021(folder: Path) -> list[tuple[str, str]]:
@@ -111,16 +119,23 @@ def _helpful_2021(folder: Path) -> list[tuple[str, str]]:
         return [(r["noteId"], r.get("summary") or "") for r in rows if r["noteId"] in helpful]
 
 
-def measured_domains(shared: Path, data: Path) -> dict[str, int]:
+def measured_domains(pages: list[tuple[str, str]]) -> dict[str, int]:
     """Domain → how many distinct sources used it, for those that earn standing."""
-    used = fact_check_sources(data)
-    for domain, sources in helpful_note_sources(shared).items():
-        used[domain] |= sources
+    used: dict[str, set[str]] = defaultdict(set)
+    for source, page in pages:
+        used[registrable_domain(page)].add(source)
     return {
         d: len(s)
         for d, s in sorted(used.items(), key=lambda kv: (-len(kv[1]), kv[0]))
         if len(s) >= MIN_SOURCES
     }
+
+
+def measured_hosts(pages: list[tuple[str, str]]) -> list[str]:
+    """The subdomains (less `www.`) held-out sources used: a subdomain is whoever runs it, and
+    one that a helpful note or a fact-checker used is an editorial one."""
+    hosts = {(urlsplit(page).hostname or "").lower().removeprefix("www.") for _, page in pages}
+    return sorted(h for h in hosts if h and h != registrable_domain(f"https://{h}/"))
 
 
 def coverage(data: Path, measured: dict[str, int]) -> list[str]:
@@ -150,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.data.is_dir():
         print(f"no evidence_claims at {args.data} (see --data)", file=sys.stderr)
         return 2
-    measured = measured_domains(args.data.parent, args.data)
+    pages = held_out_pages(args.data.parent, args.data)
+    measured = measured_domains(pages)
     print(f"{len(measured)} domains used by {MIN_SOURCES}+ held-out sources earn standing:")
     print(", ".join(f"{d} {n}" for d, n in list(measured.items())[:40]), "…")
     for line in coverage(args.data, measured):
@@ -160,9 +176,12 @@ def main(argv: list[str] | None = None) -> int:
             f"Generated by `python -m bench.standing --write`: registrable domains used by "
             f"{MIN_SOURCES}+ distinct held-out sources (2021 notes the crowd rated Helpful, "
             "HealthNotes' helpful notes, fact-checkers' evidence for supported claims); each "
-            "has tier 2 unless listed higher. Never edit by hand."
+            "has tier 2 unless listed higher; and the subdomains any held-out source used, "
+            "the only ones below a domain of standing that share it (government suffixes "
+            "aside). Never edit by hand."
         )
-        body = {"_about": about, "min_sources": MIN_SOURCES, "domains": measured}
+        hosts = measured_hosts(pages)
+        body = {"_about": about, "min_sources": MIN_SOURCES, "domains": measured, "hosts": hosts}
         MEASURED_FILE.write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
         print(f"written: {MEASURED_FILE}")
     return 0

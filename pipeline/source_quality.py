@@ -27,7 +27,12 @@ _HOSTS: dict[str, int] = _TABLE["host_tiers"]
 # Domains that earned standing on data nobody here wrote (`python -m bench.standing --write`):
 # tier 2 unless listed higher.
 MEASURED_FILE = Path(__file__).with_name("standing_measured.json")
-MEASURED: dict[str, int] = json.loads(MEASURED_FILE.read_text(encoding="utf-8"))["domains"]
+_MEASURED_TABLE = json.loads(MEASURED_FILE.read_text(encoding="utf-8"))
+MEASURED: dict[str, int] = _MEASURED_TABLE["domains"]
+# The hosts below a domain that held-out sources used (`bench.standing`): a subdomain has its
+# domain's standing only when listed (`host_tiers`), measured here, or under a government
+# suffix (`listed_tier`).
+MEASURED_HOSTS: frozenset[str] = frozenset(_MEASURED_TABLE.get("hosts", ()))
 MEASURED_TIER = 2
 _EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
 
@@ -109,9 +114,39 @@ def listed_tier(url: str) -> int:
         name = ".".join(labels[i:])
         tier = _DOMAINS.get(name)
         if tier is not None:
-            return tier if name == host or not _people_name_hosts(url) else 1
+            return tier if name == host or _subdomain_of_standing(url) else 1
     own = host == domain.removeprefix("www.") or not _people_name_hosts(url)
     return _SUFFIXES.get(parts.suffix, 1) if own else 1
+
+
+def _subdomain_of_standing(url: str) -> bool:
+    """Whether a page on a subdomain of a domain of standing shares its standing: the
+    subdomain was used by held-out sources (`MEASURED_HOSTS`), or it is under a government
+    suffix, whose registry admits only government bodies (a university's is not: there a
+    student society or a thesis repository is a subdomain). Any other subdomain is whoever
+    runs it: a second red team published its payload on code's word from csn.cancer.org (a
+    forum), sharing.mayoclinic.org, healthcommunity.nature.com, s4be.cochrane.org (blogs),
+    ca.finance.yahoo.com and eu.usatoday.com (press releases), trialsearch.who.int (trial
+    sponsors' records) and epale/futurium.ec.europa.eu (anyone's posts) (#59)."""
+    host = (urlsplit(url).hostname or "").removeprefix("www.")
+    if host in MEASURED_HOSTS:
+        return True
+    parts = _EXTRACT(url)
+    return parts.suffix in _GOVERNMENT_SUFFIXES or parts.subdomain in _SAME_SITE_LABELS
+
+
+# A subdomain that is the same site in another language or on another of its servers
+# (de.wikipedia.org — a small edition is a page kind —, en.ssi.dk, www2.hse.ie, uk.reuters.com):
+# the site's own, not a tenant's.
+_SAME_SITE_LABELS = frozenset(
+    """en de fr es it pt nl pl ru uk ja zh ko ar he fa tr sv da no nb fi el cs hu ro bg hr sr
+    sk sl lt lv et id vi th hi bn ur sw ms ca eu gl cy ga is simple www1 www2 www3 www4
+    www5""".split()
+)
+
+
+# The suffixes whose registries admit only government bodies (`suffix_tiers` at tier 4).
+_GOVERNMENT_SUFFIXES = frozenset(s for s, t in _SUFFIXES.items() if t >= 4)
 
 
 def _people_name_hosts(url: str) -> bool:
@@ -128,11 +163,11 @@ def _own_host(url: str) -> bool:
 
 
 def _measured_host(url: str, measured: Mapping[str, int]) -> bool:
-    """Whether a measured domain covers the page's host: its subdomains too, except a
-    university's (`_people_name_hosts`)."""
+    """Whether a measured domain covers the page's host: itself, its `www.`, and the
+    subdomains `_subdomain_of_standing` admits."""
     if registrable_domain(url) not in measured:
         return False
-    return _own_host(url) or not _people_name_hosts(url)
+    return _own_host(url) or _subdomain_of_standing(url)
 
 
 def quality_score(url: str) -> float:

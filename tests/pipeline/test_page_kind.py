@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from pipeline.page_kind import PageKind, page_kind
-from pipeline.source_quality import MEASURED, STANDING_TIER, has_standing, listed_tier, source_tier
+from pipeline.source_quality import (
+    MEASURED,
+    MEASURED_HOSTS,
+    STANDING_TIER,
+    has_standing,
+    listed_tier,
+    source_tier,
+)
 from tests.conftest import SHARED_DATA
 
 
@@ -92,9 +99,11 @@ def test_a_site_earns_standing_only_by_measurement() -> None:
 def test_the_measured_table_is_the_benchmarks() -> None:
     """`pipeline/standing_measured.json` is generated (`python -m bench.standing --write`)
     from data nobody here wrote; a fresh run must give it again."""
-    from bench.standing import measured_domains
+    from bench.standing import held_out_pages, measured_domains, measured_hosts
 
-    assert measured_domains(SHARED_DATA, SHARED_DATA / "evidence_claims") == MEASURED
+    pages = held_out_pages(SHARED_DATA, SHARED_DATA / "evidence_claims")
+    assert measured_domains(pages) == MEASURED
+    assert frozenset(measured_hosts(pages)) == MEASURED_HOSTS
 
 
 async def test_a_page_is_ranked_where_it_answered_from_after_redirects() -> None:

@@ -14,7 +14,11 @@ from pipeline.source_quality import quality_score, registrable_domain, source_ti
         ("https://www.england.nhs.uk/a", 4),
         ("https://www.health.state.mn.us/x", 1),
         ("https://www.gov.uk/guidance/x", 4),
-        ("https://data.europa.eu/x", 4),
+        ("https://www.ecdc.europa.eu/x", 4),  # a subdomain listed
+        # a subdomain neither listed nor used by a held-out source is whoever runs it
+        # (epale.ec.europa.eu and futurium.ec.europa.eu take anyone's posts)
+        ("https://data.europa.eu/x", 1),
+        ("https://csn.cancer.org/profile/x", 1),
         ("https://www.nejm.org/doi/full/10.1056/x", 3),
         ("https://med.stanford.edu/news", 3),
         ("https://www.ox.ac.uk/news", 3),
