@@ -16,6 +16,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from pipeline.drafting.answering import (
+    judges_something,
     speaks_of_standing,
     speaks_of_the_claims,
     subject_words,
@@ -259,17 +260,27 @@ def verdict_only(context: DraftContext, draft: Draft, i: int, sentence: str) -> 
 def answers_the_claim(context: DraftContext, draft: Draft) -> str | None:
     """Seen: The real model's "The U.S. Centers for Disease Control and Prevention (CDC) is a
     reputable organization that provides accurate and reliable health information." on a post
-    that the CDC adds poisoning deaths to the COVID tally: supported, published, and useless
-    (issue 60).
+    that the CDC adds poisoning deaths to the COVID tally, and "The CDC recommends that people
+    wear masks in public settings." on what Alex Jones claimed Democratic areas said: supported,
+    published, and useless (issue 60).
 
-    A note that speaks of a source's standing must speak of what the claims say too: at least
-    one sentence shares a key term of the claims beyond judging and standing words
-    (`claim_subject`). Refusing every note that shares none cost 43 people's verdicts
-    (could-be-notes AVeriTeC 8.4%, HealthFC 6.2% refused, over the trust issue's 5%;
-    `bench.rules`, 2026-12-03), so a neighbouring fact in other words is left to the check."""
-    if not draft.prose or not speaks_of_standing(draft.sentences):
+    A note must speak of what the claims say: some sentence shares a key term of the claims
+    beyond judging and standing words, or a number of theirs, or points at the claim or the
+    evidence on it (`speaks_of_the_claims`). One that does none of this passes only when it
+    judges in other words (`judges_something`: "Claim denied in answers.", "Not a WHO approved
+    treatment.") and praises no source (praise is made of judging words).
+
+    Measured: refusing every note that shares nothing cost 43 people's verdicts (before #59);
+    sparing those that judge costs 1 (could-be-notes citing a source of standing refused by
+    rules other than standing's: AVeriTeC 13 -> 14 of 295, HealthFC 20 of 439; `bench.rules`).
+    Of the neighbouring facts from the data sets that code did not refuse without it (another
+    claim's verdict, or its evidence's first sentence, on this claim), it refuses 131 of 1,258;
+    when it refused only praise of a source, 12 (`bench.claim_answers --neighbours`, 2026-12-03). A
+    neighbouring fact in one of the claim's own words ("Aspirin is also an NSAID …" on aspirin
+    with honey killing the coronavirus) passes: 0 of 523."""
+    if not draft.prose or speaks_of_the_claims(context, draft.sentences):
         return None
-    if speaks_of_the_claims(context, draft.sentences):
+    if judges_something(draft.sentences) and not speaks_of_standing(draft.sentences):
         return None
     return (
         "Answer the post's claim: no sentence says anything about what it claims ("

@@ -1,8 +1,10 @@
 """A note answers the post's claim (issue 60): a note on a source's standing ("The CDC is a
-reputable organization …") that says nothing of the claim is refused by code
+reputable organization …") or on a neighbouring fact ("Measles is a highly contagious disease
+…" on the MMR vaccine and autism) that says nothing of the claim is refused by code
 (`answers-the-claim`), shown on hand-made off-claim notes that code otherwise published on its
-own word, and on the real model's recorded writes (when the evidence set is here to rebuild
-their posts); neighbouring facts are measured, and missed."""
+own word, on the real model's recorded writes and on other claims' verdicts and evidence from
+the data sets (when the evidence set is here); a neighbouring fact in one of the claim's own
+words is measured, and missed."""
 
 from __future__ import annotations
 
@@ -21,18 +23,9 @@ from tests.conftest import SHARED_DATA
 DATA = SHARED_DATA / "evidence_claims"
 WITHOUT = frozenset({RuleId.ANSWERS_THE_CLAIM})
 HAND_MADE = off_claim_hand_made()
-# The hand-made notes code is expected to miss. The rule refuses only a note that praises a
-# source and shares nothing with the claims: refusing every note that shares nothing cost 43
-# people's verdicts (over the trust issue's 5%), so neighbouring facts, and a source described
-# without praise, go to the model's check.
-MISSED = {
-    "masks-shares-a-word",
-    "masks-neighbouring-fact",
-    "measles-neighbouring-fact",
-    "radio-waves-neighbouring-fact",
-    "fda-standing",
-    "cochrane-standing",
-}
+# The hand-made notes code is expected to miss: a neighbouring fact in one of the claim's own
+# words ("masks" on what Alex Jones said masks do). Code reads words, not what is said of them.
+MISSED = {"masks-shares-a-word"}
 
 
 @pytest.mark.parametrize("row", HAND_MADE, ids=[r.id for r in HAND_MADE])
@@ -60,6 +53,41 @@ def test_a_sentence_that_points_at_the_claim_answers_it() -> None:
     row = HAND_MADE[0]
     verdict = Row(row.id, row.post, row.pages, "There is no evidence that this is true.", [])
     assert RuleId.ANSWERS_THE_CLAIM.value not in decide(verdict).rules
+
+
+def test_a_verdict_in_other_words_answers_it() -> None:
+    """People's verdicts that share no word of their claim judge it ("Claim denied in
+    answers."): a negation or a judging word is a verdict, a neighbouring fact has neither."""
+    row = next(r for r in HAND_MADE if r.id == "measles-neighbouring-fact")
+    for verdict in ("Vaccines do not cause it.", "That is a myth, according to the pages."):
+        judged = Row(row.id, row.post, row.pages, verdict, row.cited)
+        assert RuleId.ANSWERS_THE_CLAIM.value not in decide(judged).rules, verdict
+    fact = Row(row.id, row.post, row.pages, "Measles spreads through the air.", row.cited)
+    assert RuleId.ANSWERS_THE_CLAIM.value in decide(fact).rules
+
+
+def test_praise_of_a_source_is_no_verdict() -> None:
+    """A source's standing is praised in judging words ("reputable", "accurate"): they do not
+    make it a verdict."""
+    row = next(r for r in HAND_MADE if r.id == "cdc-standing")
+    assert decide(row).rules == [RuleId.ANSWERS_THE_CLAIM.value]
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data/evidence_claims")
+def test_neighbouring_facts_from_the_data_sets() -> None:
+    """On data nobody here wrote (`bench.claim_answers --neighbours`): people's verdicts
+    refused by this rule alone stay at most 1 per set (AVeriTeC: "The NHS advice people to take
+    extra care …", sharing only "NHS", too short a word to count), while another claim's
+    evidence, its first sentence, on this claim is refused in over a fifth of AVeriTeC's cases
+    where code published it or passed it on before (58 of 187 on 2026-12-03)."""
+    from bench.claim_answers import judged, neighbouring_facts
+
+    sets = neighbouring_facts(DATA)
+    for found in sets.values():
+        assert sum(judged(n.own).caught for n in found) <= 1
+    firsts = [judged(n.first) for n in sets["averitec"] if n.first]
+    live = [j for j in firsts if j.without != "refused"]
+    assert sum(j.caught for j in live) > len(live) / 5
 
 
 def test_the_writer_is_told_what_to_answer() -> None:
