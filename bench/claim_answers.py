@@ -30,6 +30,12 @@ the rule are its cost, the neighbouring facts refused only with it are its catch
 claim's sentence may answer this claim too (AVeriTeC holds many COVID remedies): the catch is
 a floor.
 
+`--closeness`: a probe, not a rule: of the drafts of `--neighbours` that the rules let through
+and that judge nothing (no negation, no judging word), how many fall under each bar of the
+sentence embedder's cosine between the claim and the note (all-MiniLM-L6-v2, the memory's
+embedder): what a check on closeness would refuse of people's verdicts and catch of
+neighbouring facts in the claim's own words, beside the hand-made and the real model's notes.
+
 The measurement: each recorded draft and each hand-made off-claim note
 (`tests/fixtures/claim_answers/off_claim_notes.json`, written from the issue's examples; kept
 apart from the cost set) decided by code as an episode would, with and without the rule:
@@ -51,6 +57,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from adapters.embeddings.minilm import LocalEmbedder
 from bench.configured_model import with_configured_model
 from bench.rules import (
     DEFAULT_DATA,
@@ -67,8 +74,9 @@ from bench.rules import (
 )
 from pipeline.actions import Write
 from pipeline.brief import unanalysed_brief
-from pipeline.drafting.answering import claim_subject
+from pipeline.drafting.answering import claim_subject, judges_something
 from pipeline.drafting.focused import sentences_on_the_claims, subject_of
+from pipeline.drafting.note import split_sentences
 from pipeline.drafting.prompts import FocusedNote, focused_messages
 from pipeline.drafting.rules import RuleId
 from pipeline.drafting.words import page_sentences, stems
@@ -305,6 +313,38 @@ def neighbour_report(data: Path) -> list[str]:
     return lines
 
 
+BARS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
+
+
+async def closeness_report(data: Path) -> list[str]:
+    """Per set and kind, of the drafts the rules let through that judge nothing: how many have
+    a cosine between claim and note under each of `BARS`; then each hand-made and recorded
+    off-claim note's cosine."""
+    embedder = LocalEmbedder()
+    passed: dict[tuple[str, str], list[Row]] = {}
+    for name, found in (await asyncio.to_thread(neighbouring_facts, data)).items():
+        for n in found:
+            kinds = {"verdicts": n.own, "verdict": n.verdict, "first": n.first}
+            for kind, row in {**kinds, "in its words": n.evidence}.items():
+                if (
+                    row is not None
+                    and decide(row).verdict != "refused"
+                    and not judges_something(split_sentences(row.note) or [row.note])
+                ):
+                    passed.setdefault((name, kind), []).append(row)
+    off = off_claim_hand_made() + [r for r, j in real_model_writes(data) if j.startswith("off")]
+    rows = [r for kept in passed.values() for r in kept] + off
+    vectors = await embedder.embed([t for r in rows for t in (r.post, r.note)])
+    cosine = {id(r): float(vectors[2 * i] @ vectors[2 * i + 1]) for i, r in enumerate(rows)}
+    lines = ["under the bar " + " ".join(f"{b:.2f}" for b in BARS)]
+    for (name, kind), kept in passed.items():
+        under = " ".join(str(sum(cosine[id(r)] < b for r in kept)) for b in BARS)
+        who = "people's verdicts (cost)" if kind == "verdicts" else f"another claim's {kind}"
+        lines.append(f"{name}, {who}: {len(kept)} pass and judge nothing; under: {under}")
+    lines += [f"  {cosine[id(r)]:.2f} {r.id}: {r.note[:90]}" for r in off]
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -316,12 +356,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--neighbours", action="store_true", help="neighbouring facts from the data sets"
     )
+    parser.add_argument(
+        "--closeness", action="store_true", help="probe: the embedder's claim-note cosine"
+    )
     args = parser.parse_args(argv)
     if not (args.data / SET).is_file():
         print(f"no evidence set at {args.data / SET} (see --data)", file=sys.stderr)
         return 2
-    if args.neighbours:
-        for line in neighbour_report(args.data):
+    if args.neighbours or args.closeness:
+        lines = asyncio.run(closeness_report(args.data)) if args.closeness else []
+        for line in lines or neighbour_report(args.data):
             print(line)
         return 0
     if args.draft:
