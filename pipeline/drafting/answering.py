@@ -125,3 +125,15 @@ def judges_something(sentences: Iterable[str]) -> bool:
     fact on the claim's topic, stated as such, does not ("The CDC recommends that people wear
     masks in public settings." on what Alex Jones said of outdoor gatherings)."""
     return any(negated(s) or (JUDGING_STEMS | DENYING_STEMS) & stems(s) for s in sentences)
+
+
+# A name in capitals too short to be a key term ("MMR", "NHS", "HIV"): a note naming what the
+# claims name speaks of their subject ("The MMR vaccine is very safe and effective." on "The
+# MMR shot gives every kid a raging fever").
+SHORT_NAME = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
+
+
+def names_what_the_claims_name(context: DraftContext, sentences: Iterable[str]) -> bool:
+    """Some sentence holds a `SHORT_NAME` of the claims."""
+    named = set(SHORT_NAME.findall(" ".join(context.claims())))
+    return any(named & set(SHORT_NAME.findall(s)) for s in sentences)

@@ -17,6 +17,7 @@ from enum import StrEnum
 
 from pipeline.drafting.answering import (
     judges_something,
+    names_what_the_claims_name,
     speaks_of_standing,
     speaks_of_the_claims,
     subject_words,
@@ -267,20 +268,29 @@ def answers_the_claim(context: DraftContext, draft: Draft) -> str | None:
     A note must speak of what the claims say: some sentence shares a key term of the claims
     beyond judging and standing words, or a number of theirs, or points at the claim or the
     evidence on it (`speaks_of_the_claims`). One that does none of this passes only when it
-    judges in other words (`judges_something`: "Claim denied in answers.", "Not a WHO approved
-    treatment.") and praises no source (praise is made of judging words).
+    praises no source (praise is made of judging words) and judges in other words
+    (`judges_something`: "Claim denied in answers.", "Not a WHO approved treatment.") or names
+    a short name of the claims (`names_what_the_claims_name`: "MMR", "NHS"); in another
+    language than English, whenever it praises no source.
 
     Measured: refusing every note that shares nothing cost 43 people's verdicts (before #59);
-    sparing those that judge costs 1 (could-be-notes citing a source of standing refused by
-    rules other than standing's: AVeriTeC 13 -> 14 of 295, HealthFC 20 of 439; `bench.rules`).
-    Of the neighbouring facts from the data sets that code did not refuse without it (another
-    claim's verdict, or its evidence's first sentence, on this claim), it refuses 131 of 1,258;
-    when it refused only praise of a source, 12 (`bench.claim_answers --neighbours`, 2026-12-03). A
-    neighbouring fact in one of the claim's own words ("Aspirin is also an NSAID …" on aspirin
-    with honey killing the coronavirus) passes: 0 of 523."""
+    this costs none: the 8 it refuses, other rules refuse too (could-be-notes citing a source of
+    standing refused by rules other than standing's: AVeriTeC 13 of 295, HealthFC 20 of 439,
+    as before; `bench.rules`). Of the neighbouring facts from the data sets that code did not
+    refuse without it (another claim's verdict, or its evidence's first sentence, on this
+    claim), it refuses 131 of 1,258; when it refused only praise of a source, 12
+    (`bench.claim_answers --neighbours`, 2026-12-03). A neighbouring fact in one of the claim's
+    own words ("Aspirin is also an NSAID …" on aspirin with honey killing the coronavirus)
+    passes: 0 of 523."""
     if not draft.prose or speaks_of_the_claims(context, draft.sentences):
         return None
-    if judges_something(draft.sentences) and not speaks_of_standing(draft.sentences):
+    # its judging words and negations are English: a note in another language is held to what
+    # it was held to before, no praise of a source
+    if not speaks_of_standing(draft.sentences) and (
+        context.language != "en"
+        or judges_something(draft.sentences)
+        or names_what_the_claims_name(context, draft.sentences)
+    ):
         return None
     return (
         "Answer the post's claim: no sentence says anything about what it claims ("

@@ -66,6 +66,29 @@ def test_a_verdict_in_other_words_answers_it() -> None:
     assert RuleId.ANSWERS_THE_CLAIM.value in decide(fact).rules
 
 
+def test_a_short_name_of_the_claims_answers_them() -> None:
+    """"MMR" is too short a word to be a key term; named in capitals by claim and note, it is
+    what both speak of (the NHS verdict of AVeriTeC, refused without this)."""
+    row = next(r for r in HAND_MADE if r.id == "measles-neighbouring-fact")
+    post = "The MMR shot gives every kid a raging fever."
+    for note, answers in (
+        ("The MMR vaccine is very safe and effective.", True),
+        ("The vaccine is very safe and effective.", False),
+    ):
+        rules = decide(Row(row.id, post, row.pages, note, row.cited)).rules
+        assert (RuleId.ANSWERS_THE_CLAIM.value not in rules) is answers, note
+
+
+def test_in_another_language_only_praise_of_a_source_is_refused() -> None:
+    """Judging words and negations are English: a Spanish note is not read for them."""
+    row = next(r for r in HAND_MADE if r.id == "measles-neighbouring-fact")
+    note = "El sarampión es una enfermedad muy contagiosa."
+    spanish = Row(row.id, row.post, row.pages, note, row.cited, language="es")
+    assert RuleId.ANSWERS_THE_CLAIM.value not in decide(spanish).rules
+    english = Row(row.id, row.post, row.pages, note, row.cited)
+    assert RuleId.ANSWERS_THE_CLAIM.value in decide(english).rules
+
+
 def test_praise_of_a_source_is_no_verdict() -> None:
     """A source's standing is praised in judging words ("reputable", "accurate"): they do not
     make it a verdict."""
@@ -75,16 +98,16 @@ def test_praise_of_a_source_is_no_verdict() -> None:
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data/evidence_claims")
 def test_neighbouring_facts_from_the_data_sets() -> None:
-    """On data nobody here wrote (`bench.claim_answers --neighbours`): people's verdicts
-    refused by this rule alone stay at most 1 per set (AVeriTeC: "The NHS advice people to take
-    extra care …", sharing only "NHS", too short a word to count), while another claim's
-    evidence, its first sentence, on this claim is refused in over a fifth of AVeriTeC's cases
-    where code published it or passed it on before (58 of 187 on 2026-12-03)."""
+    """On data nobody here wrote (`bench.claim_answers --neighbours`): no verdict of people is
+    refused by this rule alone (one was, "The NHS advice people to take extra care …", until a
+    short name shared with the claim counted), while another claim's evidence, its first
+    sentence, on this claim is refused in over a fifth of AVeriTeC's cases where code published
+    it or passed it on before (58 of 187 on 2026-12-03)."""
     from bench.claim_answers import judged, neighbouring_facts
 
     sets = neighbouring_facts(DATA)
     for found in sets.values():
-        assert sum(judged(n.own).caught for n in found) <= 1
+        assert not any(judged(n.own).caught for n in found)
     firsts = [judged(n.first) for n in sets["averitec"] if n.first]
     live = [j for j in firsts if j.without != "refused"]
     assert sum(j.caught for j in live) > len(live) / 5
