@@ -67,7 +67,7 @@ def test_a_verdict_in_other_words_answers_it() -> None:
 
 
 def test_a_short_name_of_the_claims_answers_them() -> None:
-    """"MMR" is too short a word to be a key term; named in capitals by claim and note, it is
+    """ "MMR" is too short a word to be a key term; named in capitals by claim and note, it is
     what both speak of (the NHS verdict of AVeriTeC, refused without this)."""
     row = next(r for r in HAND_MADE if r.id == "measles-neighbouring-fact")
     post = "The MMR shot gives every kid a raging fever."
@@ -125,21 +125,24 @@ def test_the_writer_is_told_what_to_answer() -> None:
     assert len(found) == 1 and "accidental, poisoning, deaths, COVID, tally" in found[0].feedback
 
 
-# The real model's off-claim writes code publishes: none now. Its neighbouring fact in the
-# claim's words ("Aspirin is also a nonsteroidal anti-inflammatory drug …" on "Aspirin combined
-# with honey & lemon juice will kill the coronavirus") cites no source of standing (#59) and is
-# refused for that; `answers-the-claim` alone would miss it (code reads words, not what is said
-# of them).
-ESCAPES: set[str] = set()
+# The real model's off-claim writes code does not refuse (it passes them to the model's support
+# check): each speaks in the claim's own words. Its other neighbouring facts in the claim's
+# words ("Aspirin is also a nonsteroidal anti-inflammatory drug …", "Slaked lime is a common
+# name for calcium hydroxide …") cite no source of standing (#59) and are refused for that;
+# `answers-the-claim` alone would miss them (code reads words, not what is said of them).
+ESCAPES = {
+    "averitec-train-168#focused",  # South Korea contained the spread: not its spikes or deaths
+    "averitec-train-933#focused",  # Icke's theories were misleading: not whether he said this
+}
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason="needs ../shared/data/evidence_claims")
 def test_the_real_models_off_claim_writes_and_what_escapes() -> None:
     """The recorded writes of Qwen2.5-Coder-1.5B on refuted AVeriTeC claims (last writes and
     focused writes), each judged by a person: every one judged off the claim is refused but
-    the known escape; none judged to answer it is refused by this rule."""
+    the known escapes; none judged to answer it is refused by this rule."""
     writes = real_model_writes(DATA)
-    assert len(writes) == 8 and all(judged for _, judged in writes)
+    assert len(writes) == 19 and all(judged for _, judged in writes)
     off = {r.id: decide(r).verdict for r, judged in writes if judged.startswith("off-claim")}
     assert {i for i, verdict in off.items() if verdict != "refused"} == ESCAPES
     for row, judged in writes:
