@@ -19,6 +19,23 @@ set's licence) in tests/fixtures/claim_answers/, which the measurement replays a
 data set; `judged` in that file is a person's reading of each write: "off-claim: …" (a
 source's standing, a neighbouring fact) or "answers: …".
 
+`--neighbours`: the same rule on data nobody here wrote (`neighbouring_facts`): each verdict
+of people that could be a note (AVeriTeC refuted and misleading, HealthFC refuted and not
+enough information) as its claim's note, beside two neighbouring facts on the same topic from
+another claim of the set that shares the claim's rarest key words (never the same claim, nor
+one sharing over half of its key words): that claim's verdict, and the sentence of its evidence
+sharing the most key words with this claim. Each is decided by code with the claim's pages and
+the other claim's as the pages read, with and without the rule: the verdicts refused only with
+the rule are its cost, the neighbouring facts refused only with it are its catch. The other
+claim's sentence may answer this claim too (AVeriTeC holds many COVID remedies): the catch is
+a floor.
+
+`--closeness`: a probe, not a rule: of the drafts of `--neighbours` that the rules let through
+and that judge nothing (no negation, no judging word), how many fall under each bar of the
+sentence embedder's cosine between the claim and the note (all-MiniLM-L6-v2, the memory's
+embedder): what a check on closeness would refuse of people's verdicts and catch of
+neighbouring facts in the claim's own words, beside the hand-made and the real model's notes.
+
 The measurement: each recorded draft and each hand-made off-claim note
 (`tests/fixtures/claim_answers/off_claim_notes.json`, written from the issue's examples; kept
 apart from the cost set) decided by code as an episode would, with and without the rule:
@@ -30,6 +47,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import random
 import sys
 from collections import Counter
@@ -39,23 +57,29 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from adapters.embeddings.minilm import LocalEmbedder
 from bench.configured_model import with_configured_model
 from bench.rules import (
     DEFAULT_DATA,
+    HONEST_SETS,
     OFF_CLAIM_RECORDED,
     Row,
     context_for,
     could_be_a_note,
     decide,
+    drawn_on,
     honest_rows,
     off_claim_hand_made,
     real_model_writes,
 )
 from pipeline.actions import Write
 from pipeline.brief import unanalysed_brief
+from pipeline.drafting.answering import claim_subject, judges_something
 from pipeline.drafting.focused import sentences_on_the_claims, subject_of
+from pipeline.drafting.note import split_sentences
 from pipeline.drafting.prompts import FocusedNote, focused_messages
 from pipeline.drafting.rules import RuleId
+from pipeline.drafting.words import page_sentences, stems
 from pipeline.errors import EvoNoteError
 from pipeline.ports import ChatModel
 from pipeline.post import Post
@@ -163,6 +187,164 @@ def report(name: str, rows: list[Row]) -> list[str]:
     return lines
 
 
+# ---- neighbouring facts from the data sets --------------------------------------------------
+
+LABELS = ("refuted", "misleading", "nei", "supported")
+
+
+@dataclass(frozen=True)
+class Neighbours:
+    """A verdict of people as its claim's note, and neighbouring facts on its topic from
+    another claim: that claim's verdict, the sentence of its evidence that shares the most of
+    this claim's key words (None when none shares one: a fact in the claim's own words), and
+    its evidence's first sentence (None when it has no statement: a fact as a page opens)."""
+
+    own: Row
+    verdict: Row
+    evidence: Row | None
+    first: Row | None
+
+
+def neighbour_of(row: Row, pool: list[Row], subject: dict[str, frozenset[str]]) -> Row | None:
+    """The other claim of `pool` whose key words shared with the row's claim are the rarest
+    (by inverse document frequency over the pool), never the same claim, one sharing over half
+    of its key words, nor one whose verdict shares over half of this verdict's words; its
+    verdict speaks of its own claim, not of the data set (`Row.meta`)."""
+    count = Counter(s for r in pool for s in subject[r.id])
+    mine, note = subject[row.id], stems(row.note)
+    best: tuple[float, Row] | None = None
+    for other in pool:
+        shared = mine & subject[other.id]
+        if (
+            other.id == row.id
+            or other.meta
+            or other.post == row.post
+            or not shared
+            or len(shared) > len(mine) / 2
+            or len(note & stems(other.note)) > len(note) / 2
+        ):
+            continue
+        weight = sum(math.log(len(pool) / count[s]) for s in shared)
+        if best is None or weight > best[0]:
+            best = (weight, other)
+    return best[1] if best else None
+
+
+def as_neighbour(row: Row, other: Row, note: str, kind: str) -> Row:
+    """`note` on the row's claim, read beside its pages and the other claim's, citing the pages
+    it draws on as a writer would."""
+    urls = {p["url"] for p in row.pages}
+    pages = row.pages + [p for p in other.pages if p["url"] not in urls]
+    return Row(f"{row.id}~{other.id}#{kind}", row.post, pages, note, drawn_on(note, pages))
+
+
+def evidence_sentences(row: Row, other: Row) -> list[str]:
+    """The statements of 40 to 240 characters of the other claim's evidence, in order (pages
+    this claim's do not hold)."""
+    mine = {p["url"] for p in row.pages}
+    return [
+        s
+        for p in other.pages
+        if p["url"] not in mine
+        for s in page_sentences(p["text"])
+        if 40 <= len(s) <= 240 and s.endswith(".")
+    ]
+
+
+def sharing_most(sentences: list[str], subject: frozenset[str]) -> str | None:
+    """The first of the sentences that share the most of the claim's key words; None when
+    none shares one."""
+    scored = [(len(subject & stems(s)), -i, s) for i, s in enumerate(sentences)]
+    best = max(scored, default=None)
+    return best[2] if best and best[0] else None
+
+
+def neighbouring_facts(data: Path) -> dict[str, list[Neighbours]]:
+    """Per set, each verdict that could be a note with its two neighbouring facts."""
+    sets: dict[str, list[Neighbours]] = {}
+    for file, labels in HONEST_SETS.items():
+        pool = [r for r in honest_rows(data / file, set(LABELS)) if could_be_a_note(r.note)]
+        subject = {r.id: claim_subject(context_for(r)) for r in pool}
+        honest = {r.id for r in honest_rows(data / file, labels)}
+        found = []
+        for row in (r for r in pool if r.id in honest):
+            if (other := neighbour_of(row, pool, subject)) is None:
+                continue
+            sentences = evidence_sentences(row, other)
+            sharing = sharing_most(sentences, subject[row.id])
+            found.append(
+                Neighbours(
+                    row,
+                    as_neighbour(row, other, other.note, "verdict"),
+                    as_neighbour(row, other, sharing, "evidence") if sharing else None,
+                    as_neighbour(row, other, sentences[0], "first") if sentences else None,
+                )
+            )
+        sets[file.split("_")[0]] = found
+    return sets
+
+
+def neighbour_report(data: Path) -> list[str]:
+    """Per set: people's verdicts refused only with the rule (its cost) and the neighbouring
+    facts refused only with it (its catch), of those code would not refuse without it."""
+    lines = []
+    for name, found in neighbouring_facts(data).items():
+        kinds = {
+            "people's verdicts (cost)": [n.own for n in found],
+            "another claim's verdict (catch)": [n.verdict for n in found],
+            "another claim's evidence, its first sentence (catch)": [
+                n.first for n in found if n.first
+            ],
+            "another claim's evidence, in this claim's words (catch)": [
+                n.evidence for n in found if n.evidence
+            ],
+        }
+        for kind, rows in kinds.items():
+            judged_rows = [judged(r) for r in rows]
+            live = [j for j in judged_rows if j.without != "refused"]
+            caught = [j for j in live if j.caught]
+            share = 100 * len(caught) / max(len(live), 1)
+            lines.append(
+                f"{name}, {kind}: {len(rows)}; not refused without the rule {len(live)}; "
+                f"refused by it {len(caught)} ({share:.1f}%)"
+            )
+            if kind.endswith("(cost)"):
+                lines += [f"  [refused] {j.id}: {j.note[:110]}" for j in caught]
+    return lines
+
+
+BARS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45)
+
+
+async def closeness_report(data: Path) -> list[str]:
+    """Per set and kind, of the drafts the rules let through that judge nothing: how many have
+    a cosine between claim and note under each of `BARS`; then each hand-made and recorded
+    off-claim note's cosine."""
+    embedder = LocalEmbedder()
+    passed: dict[tuple[str, str], list[Row]] = {}
+    for name, found in (await asyncio.to_thread(neighbouring_facts, data)).items():
+        for n in found:
+            kinds = {"verdicts": n.own, "verdict": n.verdict, "first": n.first}
+            for kind, row in {**kinds, "in its words": n.evidence}.items():
+                if (
+                    row is not None
+                    and decide(row).verdict != "refused"
+                    and not judges_something(split_sentences(row.note) or [row.note])
+                ):
+                    passed.setdefault((name, kind), []).append(row)
+    off = off_claim_hand_made() + [r for r, j in real_model_writes(data) if j.startswith("off")]
+    rows = [r for kept in passed.values() for r in kept] + off
+    vectors = await embedder.embed([t for r in rows for t in (r.post, r.note)])
+    cosine = {id(r): float(vectors[2 * i] @ vectors[2 * i + 1]) for i, r in enumerate(rows)}
+    lines = ["under the bar " + " ".join(f"{b:.2f}" for b in BARS)]
+    for (name, kind), kept in passed.items():
+        under = " ".join(str(sum(cosine[id(r)] < b for r in kept)) for b in BARS)
+        who = "people's verdicts (cost)" if kind == "verdicts" else f"another claim's {kind}"
+        lines.append(f"{name}, {who}: {len(kept)} pass and judge nothing; under: {under}")
+    lines += [f"  {cosine[id(r)]:.2f} {r.id}: {r.note[:90]}" for r in off]
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -171,10 +353,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--focused", action="store_true", help="draft with the focused write instead"
     )
+    parser.add_argument(
+        "--neighbours", action="store_true", help="neighbouring facts from the data sets"
+    )
+    parser.add_argument(
+        "--closeness", action="store_true", help="probe: the embedder's claim-note cosine"
+    )
     args = parser.parse_args(argv)
     if not (args.data / SET).is_file():
         print(f"no evidence set at {args.data / SET} (see --data)", file=sys.stderr)
         return 2
+    if args.neighbours or args.closeness:
+        lines = asyncio.run(closeness_report(args.data)) if args.closeness else []
+        for line in lines or neighbour_report(args.data):
+            print(line)
+        return 0
     if args.draft:
         rows = refuted_rows(args.data, args.draft)
         asyncio.run(

@@ -3,7 +3,9 @@ claims, beyond the words a note judges a claim with ("false", "evidence") and th
 of a source's standing ("reputable organization", "trusted information"). "The CDC adds
 poisoning deaths to the COVID tally" asks for poisoning, deaths, COVID or the tally; "The CDC
 is a reputable organization that provides accurate and reliable health information" speaks of
-none of them."""
+none of them. A note that shares none of them may still judge the claim in other words ("Claim
+denied in answers.", "Not a WHO approved treatment."); a neighbouring fact judges nothing
+("Measles is a highly contagious disease …" on "The MMR vaccine causes autism")."""
 
 from __future__ import annotations
 
@@ -11,8 +13,16 @@ import re
 from collections.abc import Iterable
 
 from pipeline.drafting.context import DraftContext
-from pipeline.drafting.stance import JUDGING_STEMS
-from pipeline.drafting.words import LETTERS, content_words, everyday, numbers, stem, stems
+from pipeline.drafting.stance import DENYING_STEMS, JUDGING_STEMS
+from pipeline.drafting.words import (
+    LETTERS,
+    content_words,
+    everyday,
+    negated,
+    numbers,
+    stem,
+    stems,
+)
 
 # Words this common say nothing of a claim ("that", "have", "their", "being"): a sentence
 # sharing only them shares nothing.
@@ -106,3 +116,24 @@ def speaks_of_standing(sentences: Iterable[str]) -> bool:
     CDC is a reputable organization that provides accurate and reliable health
     information")."""
     return any(STANDING_STEMS & (words := stems(s)) and PRAISE_STEMS & words for s in sentences)
+
+
+def judges_something(sentences: Iterable[str]) -> bool:
+    """Some sentence judges: it holds a word a note judges a claim with ("false", "evidence",
+    "study", "myth", "fake") or a negation ("no", "not", "never"). People's verdicts that share
+    no word of their claim do ("Claim denied in answers.", "Not supported by WHO."); another
+    fact on the claim's topic, stated as such, does not ("The CDC recommends that people wear
+    masks in public settings." on what Alex Jones said of outdoor gatherings)."""
+    return any(negated(s) or (JUDGING_STEMS | DENYING_STEMS) & stems(s) for s in sentences)
+
+
+# A name in capitals too short to be a key term ("MMR", "NHS", "HIV"): a note naming what the
+# claims name speaks of their subject ("The MMR vaccine is very safe and effective." on "The
+# MMR shot gives every kid a raging fever").
+SHORT_NAME = re.compile(r"\b[A-Z][A-Z0-9]{1,3}\b")
+
+
+def names_what_the_claims_name(context: DraftContext, sentences: Iterable[str]) -> bool:
+    """Some sentence holds a `SHORT_NAME` of the claims."""
+    named = set(SHORT_NAME.findall(" ".join(context.claims())))
+    return any(named & set(SHORT_NAME.findall(s)) for s in sentences)

@@ -17,6 +17,8 @@ from enum import StrEnum
 
 from pipeline.drafting.affirming import affirmed_claim
 from pipeline.drafting.answering import (
+    judges_something,
+    names_what_the_claims_name,
     speaks_of_standing,
     speaks_of_the_claims,
     subject_words,
@@ -278,17 +280,36 @@ def affirms_the_claim(context: DraftContext, draft: Draft, i: int, sentence: str
 def answers_the_claim(context: DraftContext, draft: Draft) -> str | None:
     """Seen: The real model's "The U.S. Centers for Disease Control and Prevention (CDC) is a
     reputable organization that provides accurate and reliable health information." on a post
-    that the CDC adds poisoning deaths to the COVID tally: supported, published, and useless
-    (issue 60).
+    that the CDC adds poisoning deaths to the COVID tally, and "The CDC recommends that people
+    wear masks in public settings." on what Alex Jones claimed Democratic areas said: supported,
+    published, and useless (issue 60).
 
-    A note that speaks of a source's standing must speak of what the claims say too: at least
-    one sentence shares a key term of the claims beyond judging and standing words
-    (`claim_subject`). Refusing every note that shares none cost 43 people's verdicts
-    (could-be-notes AVeriTeC 8.4%, HealthFC 6.2% refused, over the trust issue's 5%;
-    `bench.rules`, 2026-12-03), so a neighbouring fact in other words is left to the check."""
-    if not draft.prose or not speaks_of_standing(draft.sentences):
+    A note must speak of what the claims say: some sentence shares a key term of the claims
+    beyond judging and standing words, or a number of theirs, or points at the claim or the
+    evidence on it (`speaks_of_the_claims`). One that does none of this passes only when it
+    praises no source (praise is made of judging words) and judges in other words
+    (`judges_something`: "Claim denied in answers.", "Not a WHO approved treatment.") or names
+    a short name of the claims (`names_what_the_claims_name`: "MMR", "NHS"); in another
+    language than English, whenever it praises no source.
+
+    Measured: refusing every note that shares nothing cost 43 people's verdicts (before #59);
+    this costs none: the 8 it refuses, other rules refuse too (could-be-notes citing a source of
+    standing refused by rules other than standing's: AVeriTeC 13 of 295, HealthFC 20 of 439,
+    as before; `bench.rules`). Of the neighbouring facts from the data sets that code did not
+    refuse without it (another claim's verdict, or its evidence's first sentence, on this
+    claim), it refuses 131 of 1,258; when it refused only praise of a source, 12
+    (`bench.claim_answers --neighbours`, 2026-12-03). A neighbouring fact in one of the claim's
+    own words ("Aspirin is also an NSAID …" on aspirin with honey killing the coronavirus)
+    passes: 0 of 523."""
+    if not draft.prose or speaks_of_the_claims(context, draft.sentences):
         return None
-    if speaks_of_the_claims(context, draft.sentences):
+    # its judging words and negations are English: a note in another language is held to what
+    # it was held to before, no praise of a source
+    if not speaks_of_standing(draft.sentences) and (
+        context.language != "en"
+        or judges_something(draft.sentences)
+        or names_what_the_claims_name(context, draft.sentences)
+    ):
         return None
     return (
         "Answer the post's claim: no sentence says anything about what it claims ("
