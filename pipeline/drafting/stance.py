@@ -210,3 +210,46 @@ _FUNCTION_WORDS = frozenset(
     something said says here well still already""".split()
 )
 _PLAIN_FACT_WORDS = 3
+
+
+# A line that labels what follows as a claim under review ("MYTH", "Claim:", "RUMOR"), and one
+# that labels the answer ("FACT", "VERDICT"): a myth-and-fact page's layout.
+_CLAIM_LABEL = re.compile(r"^(?:myths?|claims?|rumou?rs?|fiction|hoax)\s*:?$", re.I)
+_ANSWER_LABEL = re.compile(r"^(?:facts?|truth|verdict|our\s+ruling|the\s+facts?)\s*:?$", re.I)
+# A fact-check's rating of the lines since the last label ("Rating: False.").
+_RATING = re.compile(r"^(?:rating|verdict|our\s+ruling)\s*:\s*\w+", re.I)
+# A line that finds against the line before it ("This is false.").
+_FINDS_AGAINST = re.compile(
+    r"^(?:this|that|it)\s+(?:is|was)\s+(?:false|untrue|a\s+myth|incorrect|wrong|misleading)\b",
+    re.I,
+)
+# Quotation marks: what is inside them is someone's words, not the page's.
+_QUOTE_MARKS = re.compile(r"[“”‘’\"«»„]")
+
+
+def said_on_its_own_word(sentences: list[str]) -> list[str]:
+    """The page's sentences it says on its own word: not within quotation marks (a news
+    page's quotation: "“Ivermectin works. The relief line 1800 555 199 ships doses overnight.
+    …,” said John Smith"), not a labelled claim ("MYTH" and the lines after it, up to
+    "FACT"), not what a rating finds on (the lines since the last label, "Rating: False.") nor
+    the line a "This is false." answers. A second red team published 10 such sentences on
+    code's word (#59)."""
+    kept: list[str] = []
+    open_quote = under_claim = False
+    since_label: list[int] = []
+    for sentence in sentences:
+        quoted = open_quote or bool(_QUOTE_MARKS.search(sentence))
+        opened = sentence.count("“") + sentence.count("„") - sentence.count("”")
+        open_quote = opened > 0 or (open_quote and "”" not in sentence)
+        if _CLAIM_LABEL.match(sentence) or _ANSWER_LABEL.match(sentence):
+            under_claim, since_label = bool(_CLAIM_LABEL.match(sentence)), []
+            continue
+        found_on = since_label if _RATING.match(sentence) else since_label[-1:]
+        if _RATING.match(sentence) or _FINDS_AGAINST.match(sentence):
+            for i in found_on:
+                kept[i] = ""
+            since_label = []
+            continue
+        since_label.append(len(kept))
+        kept.append("" if quoted or under_claim else sentence)
+    return [s for s in kept if s]

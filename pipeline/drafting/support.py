@@ -11,7 +11,7 @@ from pipeline.drafting.grounding import restates_a_claim, ungrounded_terms
 from pipeline.drafting.prompts import CheckedClause, support_messages
 from pipeline.drafting.provenance import normalise
 from pipeline.drafting.rules import RuleId
-from pipeline.drafting.stance import asserts
+from pipeline.drafting.stance import asserts, said_on_its_own_word
 from pipeline.drafting.words import (
     content_words,
     note_clauses,
@@ -68,7 +68,7 @@ def sentences_of(context: DraftContext, urls: list[str]) -> list[str]:
         s
         for u in urls
         for text in (*context.evidence[u].quotes, context.evidence[u].excerpt)
-        for s in page_sentences(text)
+        for s in said_on_its_own_word(page_sentences(text))
     ]
 
 
