@@ -56,11 +56,17 @@ def unsourced_attribution(context: DraftContext, sentence: str, cited: Sequence[
     said_by = match.groupdict().get("who") or match.groupdict().get("source") or match["body"]
     words = [w.strip(".,'’") for w in said_by.split()]
     named = [w for w in words if w[:1].isupper() and _a_name(w)]
+    if _ORGANISATION.search(said_by):  # "Health Canada says …": a body, whose page it is
+        named = [w for w in words if w[:1].isupper() and not _ORGANISATION.fullmatch(w)]
     if not named:  # "Researchers found", "Health agencies recommend": no one in particular
         return None
     vouching = context.vouching(cited)
     hosts = {b for u in vouching for b in _bodies_of(context, u)}
-    bodies = [w for w in named if w.lower() in body_labels()]
+    # a body of standing, or any body named by its acronym ("The MHRA says …", "The NHS says
+    # …" citing a Reuters page that names them: a second red team's, #59)
+    bodies = [w for w in named if w.lower() in body_labels() or _ACRONYM_NAME.fullmatch(w)]
+    if _ORGANISATION.search(said_by):
+        bodies = bodies or named
     if bodies:
         # a body of standing speaks on its own pages: "the CDC states" citing a gov.uk page
         # that never says so was accepted as supported (the trust issue, the real 1.5B model)
@@ -98,10 +104,9 @@ def _bodies_of(context: DraftContext, url: str) -> set[str]:
     citing a snapshot of apps.who.int, a person's verdict, was refused), and the acronyms of
     the bodies whose site it is (`_BODY_SITES`: the NCI's is cancer.gov)."""
     page = page_of(context.answered(url))
-    site = registrable_domain(page).lower()
-    host = (urlsplit(page).hostname or "").lower()
-    labels = set(host.removesuffix(site).split(".")) | {site.split(".")[0]}
-    return (labels - {"", "www"}) | {b for b, sites in _BODY_SITES.items() if site in sites}
+    site = registrable_domain(page).lower().removeprefix("www.")
+    labels = set((urlsplit(page).hostname or "").lower().split(".")) - {"", "www"}
+    return labels | {b for b, sites in _BODY_SITES.items() if site in sites}
 
 
 # Bodies whose acronym is not a label of their site's address. Without these, a red team's
@@ -321,11 +326,14 @@ _SPEAKS_FOR = re.compile(
     r"recommended|advised|published)\s+by|(?:officials|experts|scientists|researchers|"
     r"spokesp\w+|staff|data|reports?|figures|guidance|statements?)\s+(?:at|from|of))\s+"
     r"(?:the\s+)?(?P<before>[A-Z]{2,6})\b"
-    r"|\b(?P<after>[A-Z]{2,6})(?:['’]s)?(?:\s+(?:and\s+the\s+[A-Z]{2,6}|[a-z]+)){0,2}\s+"
+    r"|\b(?P<after>[A-Z]{2,6})(?:['’]s|-(?:backed|funded|led|run))?"
+    r"(?:\s+(?:and\s+the\s+[A-Z]{2,6}|[a-z]+)){0,2}\s+"
     r"(?:say|says|said|states?|stated|found|finds|shows?|showed|reports?|reported|recommends?|"
     r"recommended|warns?|warned|advises?|advised|confirms?|confirmed|conclude[sd]?|put\s+it|"
     r"position|view|views|stance|advice|data|report|guidance|statement|scientists|researchers|"
-    r"officials|experts|admits?|admitted|recommends?|insists?|concedes?|conceded)\b"
+    r"officials|experts|admits?|admitted|recommends?|insists?|concedes?|conceded|accepts?|"
+    r"accepted|acknowledges?|acknowledged|agrees?|agreed|believes?|endorses?|endorsed|"
+    r"approves?|approved|trials?|studies|study|research)\b"
 )
 # A body's name spelt out is its acronym: "The World Health Organization recommends …"
 _SPELT_OUT = {
@@ -344,6 +352,13 @@ _ATTRIBUTION = re.compile(
 )
 
 
+_ACRONYM_NAME = re.compile(r"[A-Z]{2,6}")
+# A speaker's name that makes it a body, not a person or a place.
+_ORGANISATION = re.compile(
+    r"\b(?:Health|Agency|Ministry|Department|Institutes?|Cent(?:er|re)s?|Administration|"
+    r"Organi[sz]ation|Service|Authority|Council|Association|Society|Academy|College|Board|"
+    r"Commission|Foundation)\b"
+)
 # A word at least this common is no one's name: "Health", "Normally".
 _NAME_ZIPF = 4.8
 

@@ -75,10 +75,19 @@ def test_the_posts_claim_with_a_detail_is_never_kept(cited: list[str]) -> None:
         "Officials at the CDC have admitted that vaccines are tested for safety before use.",
         "As stated by the WHO, vaccines are tested for safety before use.",
         "The World Health Organization recommends that vaccines are tested before use.",
+        "The CDC now accepts that vaccines are tested for safety before use.",
+        "CDC-backed trials show that vaccines are tested for safety before use.",
+        # bodies outside the table of standing, which the cited page merely names
+        "The MHRA says vaccines are tested for safety before use.",
+        "Health Canada says vaccines are tested for safety before use.",
     ],
 )
 def test_a_body_is_spoken_for_only_by_its_own_page(note: str) -> None:
-    verdict, _, rules = decided(note, [REUTERS])
+    named = "Health Canada and the MHRA reviewed the vaccines. " + HONEST
+    ctx = DraftContext.of(POST, {REUTERS: Evidence(url=REUTERS, title="Fact", excerpt=named)})
+    support = [SupportedClaim(claim=note, url=REUTERS, quote=note)]
+    outcome = decide(ctx, Draft.parse(Write(text=note, support=support), ctx.read))
+    verdict, rules = outcome.verdict, {str(f.rule) for f in outcome.findings}
     assert verdict == Verdict.REFUSED and RuleId.ATTRIBUTION in rules, note
 
 
