@@ -132,18 +132,33 @@ _OPEN_PATHS: dict[PageKind, re.Pattern[str]] = {
     PageKind.SPONSORED: re.compile(
         r"/(?:paidpost|paid-post|paid-content|sponsored|sponsored-content|sponsor-story|"
         r"sponsor-content|partner-content|brandvoice|brand-studio|creativegroup|storyworks|"
-        r"cnn-underscored|advertorial|[a-z0-9-]+-partner-zone)(?:/|$)",
+        r"cnn-underscored|advertorial|[a-z0-9-]+-partner-zone|advertiser-content|promoted|"
+        # the second red team's (#59): reuters.com/plus, vox.com/ad, statnews.com/sponsor,
+        # timesofindia's /spotlight
+        r"plus|ad|sponsor|spotlight)(?:/|$)",
         re.I,
     ),
-    PageKind.CONTRIBUTOR: re.compile(r"/readersblog(?:/|$)", re.I),
     PageKind.COMMUNITY: re.compile(r"/(?:community|forums?|discuss)(?:/|$)", re.I),
-    PageKind.SUBMISSION: re.compile(r"/have-your-say/.*/F\d+|/petitions?/\d+", re.I),
+    PageKind.CONTRIBUTOR: re.compile(r"/(?:readersblog|blogs?|creators|profiles)(?:/|$)", re.I),
+    # a wire's release reprinted under a newsroom's address (cnbc.com/…/globe-newswire-…)
+    PageKind.PRESS_RELEASE: re.compile(
+        r"globe-?newswire|business-?wire|pr-?newswire|accesswire|einpresswire", re.I
+    ),
+    PageKind.SUBMISSION: re.compile(
+        r"/have-your-say/|/petitions?(?:/|$)|/writtenevidence/|/ecfs/|/partnerships/|"
+        r"-Wstate-|/CHRG-",  # a witness's statement, a hearing's transcript
+        re.I,
+    ),
     PageKind.REPOSITORY: re.compile(
         r"/cgi/viewcontent\.cgi|/dataset\.xhtml|/(?:theses|thesis|dissertations?)(?:/|$)", re.I
     ),
-    PageKind.REPORTS: re.compile(r"^/controller/saved/D8/|/cfmaude/|/vaers(?:/|$)", re.I),
+    PageKind.REPORTS: re.compile(
+        r"^/controller/(?:saved|datarequest)/D8|/cfmaude/|/vaers(?:\.html|/|$)", re.I
+    ),
     PageKind.SPONSOR_RECORD: re.compile(
-        r"^/(?:study|ct2/show)/NCT\d+|^/cdrh_docs/pdf\d*/K\d+", re.I
+        r"^/(?:study|show|ct2/show(?:/record|/results)?)/NCT\d+|^/cdrh_docs/pdf\d*/K\d+|"
+        r"/Trial2\.aspx|^/dailymed/|^/project-details/|/dirsearch-public/",
+        re.I,
     ),
 }
 # A news site's folders that are others' words: Forbes' contributors and paid councils, AP's
@@ -151,6 +166,14 @@ _OPEN_PATHS: dict[PageKind, re.Pattern[str]] = {
 _OPEN_FOLDERS: dict[str, tuple[tuple[str, PageKind], ...]] = {
     "forbes.com": (("/sites/", PageKind.CONTRIBUTOR), ("/councils/", PageKind.CONTRIBUTOR)),
     "apnews.com": (("/press-release/", PageKind.PRESS_RELEASE),),
+    # the second red team's (#59): regional press-release folders, filings' exhibits,
+    # ChemRxiv and Cambridge Open Engage, Nature's Protocol Exchange, public comments
+    "usatoday.com": (("/press-release/", PageKind.PRESS_RELEASE),),
+    "jsonline.com": (("/press-release/", PageKind.PRESS_RELEASE),),
+    "sec.gov": (("/Archives/edgar/", PageKind.PRESS_RELEASE),),
+    "cambridge.org": (("/engage/", PageKind.PREPRINT),),
+    "nature.com": (("/protocolexchange/", PageKind.PREPRINT),),
+    "regulations.gov": (("/document/", PageKind.SUBMISSION), ("/comment/", PageKind.SUBMISSION)),
 }
 # A whole domain that is a repository's tenants (anyone's DSpace) or a wire service.
 _OPEN_DOMAINS: dict[str, PageKind] = {
@@ -164,6 +187,8 @@ _OPEN_DOMAINS: dict[str, PageKind] = {
     "accesswire.com": PageKind.PRESS_RELEASE,
     "prweb.com": PageKind.PRESS_RELEASE,
     "newswire.com": PageKind.PRESS_RELEASE,
+    # Companies House: what a company files about itself (the second red team's, #59)
+    "company-information.service.gov.uk": PageKind.SUBMISSION,
 }
 # Wikipedia editions with about 2,000 or more active editors a month (Wikimedia statistics):
 # a small edition's article can stand as its attacker wrote it (the red team's xh.wikipedia.org).
@@ -175,8 +200,9 @@ _WATCHED_WIKIPEDIAS = frozenset(
 def _open_kind(host: str, domain: str, path: str) -> PageKind | None:
     """What anyone may write on a host of standing (`_OPEN_HOSTS`, `_OPEN_PATHS`), if the
     page is one."""
-    if domain in _OPEN_DOMAINS:
-        return _OPEN_DOMAINS[domain]
+    for name, kind in _OPEN_DOMAINS.items():
+        if host == name or host.endswith(f".{name}"):  # a name under a suffix of its own too
+            return kind
     for folder, kind in _OPEN_FOLDERS.get(domain, ()):
         if path.startswith(folder):
             return kind
