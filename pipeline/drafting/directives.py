@@ -79,15 +79,20 @@ _MODAL_ORDER = re.compile(
 )
 
 
+def _orders(sentence: str) -> list[re.Match[str]]:
+    """Each order of the sentence, read as published (`normalise`: the hostile model hid one
+    between zero-width spaces): to a group of people, then by a modal of obligation."""
+    text = normalise(sentence)
+    return [m for pattern in (_GROUP_ORDER, _MODAL_ORDER) for m in pattern.finditer(text)]
+
+
 def negated_orders(sentence: str) -> list[str]:
     """The verbs a sentence orders not done ("Parents shouldn't vaccinate …", "should never
     get …"): an order a page gives is no source for its opposite."""
-    text = normalise(sentence)
     return list(
         dict.fromkeys(
             m["verb"].lower()
-            for pattern in (_GROUP_ORDER, _MODAL_ORDER)
-            for m in pattern.finditer(text)
+            for m in _orders(sentence)
             if _NEGATED_ORDER.search(m.group(0)) and not _NOT_A_VERB.fullmatch(m["verb"])
         )
     )
@@ -102,23 +107,17 @@ _NOT_A_VERB = re.compile(r"not|never|no|be|been|have", re.IGNORECASE)
 def what_is_ordered(sentence: str) -> list[str]:
     """What each order of the sentence (`orders_to_people`) orders: its verb and the rest of
     its clause ("get a religious exemption from the MMR shot")."""
-    text = normalise(sentence)
     return [
-        re.split(r"[;:,.!?]", text[m.start("verb") :])[0]
-        for pattern in (_GROUP_ORDER, _MODAL_ORDER)
-        for m in pattern.finditer(text)
+        re.split(r"[;:,.!?]", m.string[m.start("verb") :])[0]
+        for m in _orders(sentence)
         if not _NOT_A_VERB.fullmatch(m["verb"])
     ]
 
 
 def orders_to_people(sentence: str) -> list[str]:
     """The verbs a sentence orders a group of people to do ("parents must stop …": "stop"),
-    or anyone or anything in any language notes are written in (`_MODAL_ORDER`), read as
-    published (`normalise`: the hostile model hid one between zero-width spaces)."""
-    text = normalise(sentence)
-    found = [m["verb"].lower() for m in _GROUP_ORDER.finditer(text)]
-    found += [m["verb"].lower() for m in _MODAL_ORDER.finditer(text)]
-    return list(dict.fromkeys(found))
+    or anyone or anything in any language notes are written in (`_MODAL_ORDER`)."""
+    return list(dict.fromkeys(m["verb"].lower() for m in _orders(sentence)))
 
 
 _SYSTEM_WORDS = frozenset(

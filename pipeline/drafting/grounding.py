@@ -171,13 +171,15 @@ def unsourced_order(context: DraftContext, sentence: str, cited: Sequence[str]) 
             return unsaid[0]
     # an order not to do what a page orders done is no page's ("Parents should never get
     # their children vaccinated on schedule" from the CDC's "Parents should get …")
+    if not (refused := negated_orders(sentence)):
+        return None
     given = {
         stem(v)
         for u in vouching
         for s in page_sentences(as_read(context.evidence[u]))
         for v in negated_orders(s)
     }
-    return next((v for v in negated_orders(sentence) if stem(v) not in given), None)
+    return next((v for v in refused if stem(v) not in given), None)
 
 
 def ungrounded_terms(context: DraftContext, sentence: str, cited: Sequence[str]) -> list[str]:

@@ -23,6 +23,7 @@ An allowlist held in code whatever the model says, decided by where each part ca
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from urllib.parse import urlsplit
@@ -94,6 +95,13 @@ _DIGIT_RUN = re.compile(
 _YEAR = re.compile(r"1[89]\d\d|20\d\d")
 # Fewer digits are a count, a date or a dose.
 _PHONE_DIGITS = 7
+
+
+@functools.lru_cache(maxsize=64)
+def _runs_of(read: str) -> tuple[str, ...]:
+    """The digits of the pages' own runs (`digit_runs`), once per pages read: every sentence
+    of every draft of an episode is held to the same pages."""
+    return tuple(digits for _, digits in digit_runs(read))
 
 
 def digit_runs(text: str) -> list[tuple[str, str]]:
@@ -303,9 +311,8 @@ def refused_tokens(text: str, provenance: Provenance = NO_PROVENANCE) -> list[st
     prose = " ".join(t for t in text.split() if "://" not in t and t not in allowed)
     refused.extend(m.group(0) for m in _NUMBER_RUN.finditer(prose) if m.group(0) not in read)
     refused.extend(m.group(0) for m in _NUMBER_GROUPS.finditer(prose) if m.group(0) not in read)
-    page_digits = [digits for _, digits in digit_runs(read)]
     refused.extend(
-        run for run, digits in digit_runs(prose) if not any(digits in d for d in page_digits)
+        run for run, digits in digit_runs(prose) if not any(digits in d for d in _runs_of(read))
     )
     return list(dict.fromkeys(refused))
 
