@@ -27,12 +27,16 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     from bot.app import make_slack_client
     from bot.database import open_stores
     from pipeline.desk.outcomes import live_outcome
-    from pipeline.desk.standing import standing_of
+    from pipeline.desk.send_rules import writer_standing
 
     async with open_stores(settings) as stores:
         # the standing with X, once anything was submitted (or submitting is set)
         submitted = await stores.submissions.all()
-        standing = standing_of(submitted) if submitted or settings.x.credentials() else None
+        standing = (
+            await writer_standing(stores.submissions)
+            if submitted or settings.x.credentials()
+            else None
+        )
         built = await digest.build_digest(
             stores.episodes, stores.lessons, standing=standing, on_x=live_outcome(submitted)
         )

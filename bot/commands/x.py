@@ -123,8 +123,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
     from bot.app import X_SUBMISSIONS_PER_DAY, make_chat_model, make_submitter
     from bot.database import open_stores
     from pipeline.desk.outcomes import outcome_report, tokens_per_note
-    from pipeline.desk.send_rules import DAY_S
-    from pipeline.desk.standing import standing_of
+    from pipeline.desk.send_rules import DAY_S, writer_standing
     from pipeline.desk.submit_outcome import OutcomeKind, SubmissionRefused
     from pipeline.errors import EvoNoteError
 
@@ -160,7 +159,7 @@ async def run(settings: Settings, args: argparse.Namespace) -> int:
                     ", __CONSUMER_SECRET, __ACCESS_TOKEN, __ACCESS_TOKEN_SECRET): X's bars "
                     "below are what admission will take"
                 )
-            print("\n".join(standing_of(written).summary()))
+            print("\n".join((await writer_standing(submissions)).summary()))
             return EXIT_OK
         need_credentials(settings)  # names the missing variables
         model, client = make_chat_model(settings)

@@ -172,7 +172,7 @@ class SendRules:
 
     async def standing(self) -> WriterStanding:
         """Where the writer stands with X (admission, the writing limit)."""
-        return standing_of([s for s in await self.log.all() if s.destination == "x"])
+        return await writer_standing(self.log)
 
     async def writing_room(self) -> WritingRoom | None:
         """Today's writing limit and the live notes already sent (the last 24 h) or queued
@@ -213,3 +213,12 @@ class SendRules:
             "post_age_h": round(age, 2) if age is not None else None,
             "engagement_per_h": round(velocity, 2) if velocity is not None else None,
         }
+
+
+async def writer_standing(log: SubmissionLog) -> WriterStanding:
+    """Where the writer stands with X, today's notes counted as X counts them: the revisions
+    sent after a note went out too (each a new note to X; without them the App Home and the
+    cycle's room read one note low per revision)."""
+    on_x = [s for s in await log.all() if s.destination == "x"]
+    today = await log.submitted_since(DAY_S, test_mode=False, destination="x")
+    return standing_of(on_x, written_today=today)

@@ -235,7 +235,13 @@ def _age(submission: Submission, now: datetime) -> timedelta:
     return now - _when(submission)
 
 
-def standing_of(submissions: list[Submission], now: datetime | None = None) -> WriterStanding:
+def standing_of(
+    submissions: list[Submission], now: datetime | None = None, written_today: int | None = None
+) -> WriterStanding:
+    """Where the writer stands with X from its submissions. `written_today`: the live notes
+    X counted in the last 24 h, where the caller's log knows more than the submissions do (a
+    revision sent after a note went out is a new note to X, `SubmissionLog.submitted_since`);
+    else the submissions of the last 24 h."""
     now = now or datetime.now(UTC)
     newest_first = sorted(submissions, key=_when, reverse=True)
     test = [s for s in newest_first if s.test_mode]
@@ -249,6 +255,10 @@ def standing_of(submissions: list[Submission], now: datetime | None = None) -> W
         not_helpful=sum(s.status == NOT_HELPFUL for s in live),
         writing_limit=limit,
         limit_reason=why,
-        written_today=sum(_age(s, now) <= timedelta(days=1) for s in live),
+        written_today=(
+            written_today
+            if written_today is not None
+            else sum(_age(s, now) <= timedelta(days=1) for s in live)
+        ),
         alarms=alarms(live, now, limit),
     )

@@ -23,7 +23,7 @@ from pipeline.desk.late_revision_rules import windows_of
 from pipeline.desk.late_revisions import LateRevisions
 from pipeline.desk.outcomes import outcome_report
 from pipeline.desk.revision_log import RevisionState
-from pipeline.desk.send_rules import DAY_S
+from pipeline.desk.send_rules import DAY_S, writer_standing
 from pipeline.episode import EpisodeRunner
 from pipeline.evidence import Evidence
 from pipeline.ports import NoMemory
@@ -334,6 +334,24 @@ async def test_a_revision_sent_counts_among_the_days_submissions(
     assert f"sent to X as note {REVISED}" in line
     assert await store.submitted_since(DAY_S) == 2
     assert await store.submitted_since(DAY_S, destination="bluesky") == 0
+
+
+@respx.mock
+async def test_a_live_revision_counts_in_todays_writing_as_the_app_home_shows_it(
+    engine: AsyncEngine, api: CommunityNotesApi
+) -> None:
+    """X counts a revision as a new note: the standing's written-today (the App Home, `x
+    status`, the cycle's room) counts it, as the limit check does."""
+    now = datetime.now(UTC)
+    await sent_note(engine, sent=now - timedelta(minutes=70), test_mode=False)
+    x_api()
+    store = SubmissionStore(engine)
+    assert (await writer_standing(store)).written_today == 1
+    clock = Clock(0)
+    clock.now = now
+    (line,) = await reviser(engine, api, Research(), clock).run()
+    assert f"sent to X as note {REVISED} (live)" in line
+    assert (await writer_standing(store)).written_today == 2
 
 
 @respx.mock
