@@ -14,34 +14,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from bench.configured_model import with_configured_model
 from bench.rules import DEFAULT_DATA, off_claim_hand_made, real_model_writes
+from pipeline.drafting.prompts import ClaimAnswered, answers_messages
 from pipeline.errors import EvoNoteError
-from pipeline.ports import ChatMessage, ChatModel
-from pipeline.prompt_sections import UNTRUSTED_RULE, Section, sectioned_messages
-
-ANSWERS_SYSTEM = f"""You check whether a Community Note answers the claim it was written for. \
-{UNTRUSTED_RULE}
-
-You get the claim and the note, nothing else. answers_the_claim is true only if the note \
-corrects the claim or gives context about the claim itself: what it says happened, its numbers, \
-its cause and effect. It is false if the note speaks of something else: a source's standing or \
-reputation, a related but different fact, general background. Answer with JSON only."""
-
-
-class ClaimAnswered(BaseModel):
-    answers_the_claim: bool
-    why: str = Field(default="", max_length=160, description="a few words")
-
-
-def answers_messages(claim: str, note: str) -> list[ChatMessage]:
-    return sectioned_messages(
-        ANSWERS_SYSTEM,
-        Section("The claim", claim, "claim"),
-        Section("The note", note, "note"),
-    )
+from pipeline.ports import ChatModel
 
 
 def cases(data: Path) -> list[dict[str, str]]:

@@ -170,6 +170,19 @@ class EvidenceBudget(BaseModel):
         description="a draft sentence made of its cited quotes' words (all content words, its "
         "numbers, its negation) passes without the model's check; false: the model checks all",
     )
+    # Off until a model tells an answer from a neighbouring fact at a bar that spares people's
+    # verdicts (`bench.answer_judges`, 2026-12-03): on 66 drafts code lets through, the real
+    # 1.5B model's yes/no ranks them at AUC 0.651 and a bar sparing all 30 people's verdicts
+    # catches 6 of 33 off-claim notes; asked for its JSON verdict (`bench.blind_answer_probe`)
+    # it said "does not answer" to 9 of 10 notes on the claim. On, with that model, it would
+    # refuse nearly every note.
+    check_answers: bool = Field(
+        default=False,
+        description="after the support check, one more call shown only the claims and the "
+        "note: a note that does not answer the claim itself (a neighbouring fact, a source's "
+        "standing) goes back to the writer. Off: no model here has been shown to judge it "
+        "(bench.answer_judges); turn it on with a model that does",
+    )
     claim_analysis: bool = Field(
         default=True,
         description="analyse claims and information gaps before searching (off: the "

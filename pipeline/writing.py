@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from pipeline.actions import Abstain, Write
+from pipeline.drafting.answering import subject_words
 from pipeline.drafting.decide import Verdict, decide
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding, RuleCard
 from pipeline.drafting.focused import focused_draft, sentences_on_the_claims, subject_of
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note
 from pipeline.drafting.policy import disallowed_content
-from pipeline.drafting.prompts import FocusedNote, focused_messages
+from pipeline.drafting.prompts import ClaimAnswered, FocusedNote, answers_messages, focused_messages
 from pipeline.drafting.provenance import normalise
 from pipeline.drafting.repair import citing_read_pages, without_unsupported
 from pipeline.drafting.rules import RULES, UNSUPPORTED_KIND, RuleId
@@ -108,6 +109,8 @@ class Drafting:
                         "support check deferred to the final phase: the loop's time ran out",
                     )
                     return None
+        if not findings and self.s.b.check_answers:
+            findings = await self.check_answers(draft, until)
         if not findings:
             return await self.accept(draft, reply, support_checked, repair)
         return await self.refuse(draft, reply, findings)
@@ -154,6 +157,32 @@ class Drafting:
                 return outcome
             return await self.s.abstain(self.why_no_note(findings))
         return None
+
+    async def check_answers(self, draft: Draft, until: float) -> list[Finding]:
+        """The blind answer check (`EVONOTE_BUDGET__CHECK_ANSWERS`): shown only the claims and
+        the note, does the note answer the claim itself? One that does not goes back with the
+        claim's words to answer; a check that cannot run leaves the note as the support check
+        left it, and the trajectory says so. The model's reason is recorded, never fed to the
+        writer: it is a model's words about a post's claim."""
+        claims = "\n".join(self.s.context().claims())
+        try:
+            reply = await self.s.ask(answers_messages(claims, draft.text), ClaimAnswered, until)
+        except (ModelTimeout, ModelOutputInvalid) as e:
+            await self.s.record("error", {}, f"answer check could not run: {e}")
+            return []
+        if reply.value.answers_the_claim:
+            return []
+        await self.s.record(
+            "write", reply.value.model_dump(), "the answer check found the note off the claim"
+        )
+        words = ", ".join(subject_words(self.s.context()))
+        return [
+            Finding(
+                RuleId.ANSWERS_THE_CLAIM,
+                "Answer the post's claim itself, not a neighbouring fact or a source's standing"
+                + (f": what the sources say of {words}." if words else "."),
+            )
+        ]
 
     async def write_focused_once(self) -> EpisodeOutcome | None:
         """The focused write, if the budget allows it and it has not run: once the rewrites are

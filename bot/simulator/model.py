@@ -135,6 +135,7 @@ DEFAULTS: dict[str, Callable[[list[dict[str, Any]]], Any]] = {
     },
     "PageNotes": page_notes,
     "SupportVerdicts": all_supported,
+    "ClaimAnswered": lambda messages: {"answers_the_claim": True, "why": ""},
     "NoteRevision": revised_note,
     # the careful writer's drafts pass; when a test's do not, it words nothing from sentences
     "FocusedNote": lambda messages: {"text": "", "used": []},

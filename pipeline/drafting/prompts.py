@@ -1,7 +1,7 @@
 """The drafting room's prompts, named constants beside their schema: the example sentence the
 writing prompts give (which code refuses in a note that no page says it for), the model's
-blind support check of a draft's clauses, and the focused write's note worded from sentences
-code picked."""
+blind support check of a draft's clauses, the focused write's note worded from sentences code
+picked, and the blind check that a note answers the claim."""
 
 from __future__ import annotations
 
@@ -117,4 +117,34 @@ def focused_messages(subject: list[str], sentences: list[str]) -> list[ChatMessa
         FOCUSED_SYSTEM,
         Section("The subject", ", ".join(subject), "subject"),
         Section("Sentences from the pages read", numbered, "sentences"),
+    )
+
+
+# The blind answer check (issue 60, `EVONOTE_BUDGET__CHECK_ANSWERS`): shown the claims and the
+# note, nothing else, whether the note answers the claim itself rather than a neighbouring fact
+# or a source's standing. Code cannot tell them apart when the note uses the claim's own words
+# (`bench.answer_judges`).
+ANSWERS_SYSTEM = f"""You check whether a Community Note answers the claim it was written for. \
+{UNTRUSTED_RULE}
+
+You get the claim and the note, nothing else. answers_the_claim is true only if the note \
+corrects the claim or gives context about the claim itself: what it says happened, its numbers, \
+its cause and effect. It is false if the note speaks of something else: a source's standing or \
+reputation, a related but different fact, general background. Answer with JSON only."""
+
+
+class ClaimAnswered(BaseModel):
+    """The answer check's verdict on a note."""
+
+    answers_the_claim: bool = Field(description="does the note answer the claim itself")
+    why: str = Field(default="", max_length=160, description="a few words")
+
+
+def answers_messages(claim: str, note: str) -> list[ChatMessage]:
+    """The claim and the note, each marked as data: never the post, its requesters, the pages
+    or the brief's other fields."""
+    return sectioned_messages(
+        ANSWERS_SYSTEM,
+        Section("The claim", claim, "claim"),
+        Section("The note", note, "note"),
     )
