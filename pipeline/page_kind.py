@@ -70,7 +70,8 @@ _SHORTENERS = frozenset(
     ow.ly buff.ly is.gd lnkd.in rebrand.ly shorturl.at
     cutt.ly tiny.cc rb.gy s.id t.ly v.gd bl.ink short.io dlvr.it""".split()
 )
-# The wikis: only an article, as it stands now, has the wiki's standing. An allowlist, since a
+# The wikis: only an article has the wiki's standing, and only as a revision that had stood
+# (`live_article`). An allowlist, since a
 # wiki's other pages are named in every language (Benutzer:, Utilisateur:, Diskussion:, 利用者:)
 # and any revision can be pinned (?oldid=): `/wiki/<title>` with no namespace and no query.
 _WIKIS = frozenset(
