@@ -171,8 +171,9 @@ class ReaderSettings(BaseModel):
     wiki_settled_hours: float = Field(
         default=6,
         gt=0,
-        description="a wiki article is read as the revision current this many hours ago, not "
-        "the live one anyone may have just vandalised (not measured: a setting)",
+        description="a wiki article is read as its newest revision that stood this many hours "
+        "before the next, not the live one anyone may have just vandalised (not measured: a "
+        "setting)",
     )
 
 

@@ -18,13 +18,22 @@ STOOD = "Ivermectin is an antiparasitic medicine."
 VANDALISED = "The Ivermectin Relief Line at (800) 555-1999 ships doses nationwide."
 
 
-class WikiAndWeb:
-    """A wiki whose live article is vandalised; its API names the revision of six hours ago."""
+# Newest first: the vandal's edit minutes ago; before it a revision of 1 h ago that stood
+# 5 minutes (a vandal timing an edit for an earlier read, reverted); then revision 1000,
+# which stood from 09:00 until 16:55, over six hours.
+HISTORY = [
+    {"revid": 1003, "timestamp": "2026-12-03T17:55:00Z"},
+    {"revid": 1002, "timestamp": "2026-12-03T17:00:00Z"},
+    {"revid": 1001, "timestamp": "2026-12-03T16:55:00Z"},
+    {"revid": 1000, "timestamp": "2026-12-03T09:00:00Z"},
+]
 
-    def __init__(self, revisions: object = None) -> None:
-        self.revisions = [{"revid": 1000, "timestamp": "2026-12-03T09:00:00Z"}]
-        if revisions is not None:
-            self.revisions = revisions  # type: ignore[assignment]
+
+class WikiAndWeb:
+    """A wiki whose live article is vandalised, and its API."""
+
+    def __init__(self, revisions: list[dict[str, object]] | None = None) -> None:
+        self.revisions = HISTORY if revisions is None else revisions
         self.asked: list[str] = []
 
     async def read(self, url: str) -> Page:
@@ -40,8 +49,7 @@ class WikiAndWeb:
 
     async def read_data(self, url: str) -> bytes:
         self.asked.append(url)
-        query = parse_qs(urlsplit(url).query)
-        assert query["rvstart"] == ["2026-12-03T12:00:00Z"] and query["rvdir"] == ["older"]
+        assert url.startswith("https://en.wikipedia.org/w/api.php?")
         return json.dumps({"query": {"pages": [{"revisions": self.revisions}]}}).encode()
 
 
@@ -53,6 +61,7 @@ def _reader(web: WikiAndWeb) -> SettledWikiReader:
     "url",
     [
         "https://en.wikipedia.org/wiki/Ivermectin",
+        "https://en.m.wikipedia.org/wiki/Ivermectin",  # the mobile edition: the same wiki
         "https://redirect.example/to-the-article",  # an address that lands on the article
     ],
 )
@@ -74,6 +83,15 @@ async def test_another_sites_page_is_read_as_it_answered() -> None:
     assert page.settled_revision == "" and web.asked == ["https://www.cdc.gov/page"]
 
 
-async def test_an_article_with_no_revision_that_old_is_unreadable() -> None:
-    with pytest.raises(PageUnreadable, match="no revision of 'Ivermectin' 6 h old"):
-        await _reader(WikiAndWeb(revisions=[])).read("https://en.wikipedia.org/wiki/Ivermectin")
+@pytest.mark.parametrize(
+    ("revisions", "why"),
+    [
+        (HISTORY[:3], "no revision of 'Ivermectin' among its last 3 stood 6 h"),
+        ([{"revid": "x"}], "gave no revisions of 'Ivermectin'"),
+    ],
+)
+async def test_an_article_with_no_revision_that_stood_is_unreadable(
+    revisions: list[dict[str, object]], why: str
+) -> None:
+    with pytest.raises(PageUnreadable, match=why):
+        await _reader(WikiAndWeb(revisions)).read("https://en.wikipedia.org/wiki/Ivermectin")
