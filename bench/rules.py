@@ -22,8 +22,9 @@ AVeriTeC claims that a person judged off the claim, and hand-made ones
     python -m bench.rules DRAFTS.jsonl --json   # rows {id, post, pages, note, cited[, claims]}
 
 With `--json` each row gets one line: {id, verdict, rules, kept}. A page is
-{url, title, text[, final_url]}: its standing is an episode's, from the address that answered
-(`final_url`, after redirects) or else its URL.
+{url, title, text[, final_url][, settled_revision]}: its standing is an episode's, from the
+address that answered (`final_url`, after redirects) or else its URL; a wiki article's only
+when read as a revision that had stood (`settled_revision`), as the web reader reads one.
 """
 
 from __future__ import annotations
@@ -57,8 +58,9 @@ from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, RuleId
 from pipeline.drafting.stance import without_named_claims
 from pipeline.drafting.words import content_words, page_sentences, word_count
 from pipeline.evidence import Evidence
+from pipeline.page_kind import live_article
 from pipeline.post import Post
-from pipeline.source_quality import has_standing
+from pipeline.source_quality import has_standing, page_of
 from tests.fakes.attacks import letters
 
 _HERE = Path(__file__).parent
@@ -132,6 +134,7 @@ def context_for(row: Row) -> DraftContext:
             final_url=p.get("final_url", ""),
             title=p.get("title", ""),
             excerpt=p["text"],
+            settled_revision=p.get("settled_revision", ""),
         )
         for p in row.pages
     ]
@@ -189,6 +192,10 @@ def escaped(row: Row, decided: Decided) -> bool:
 # ---- the corpora --------------------------------------------------------------------------
 
 
+# What the cost corpus's wiki pages were read as: the revision the fact-checker read.
+SETTLED_AS_READ = "as the fact-checker read it"
+
+
 def _pages_of(evidence: list[dict[str, Any]]) -> list[dict[str, str]]:
     """A row's evidence as pages read: one page per URL, its answers joined."""
     pages: dict[str, dict[str, str]] = {}
@@ -200,6 +207,10 @@ def _pages_of(evidence: list[dict[str, Any]]) -> list[dict[str, str]]:
         page = pages.setdefault(
             e["url"], {"url": e["url"], "title": e.get("title", ""), "text": ""}
         )
+        if live_article(page_of(e["url"])):
+            # an episode reads a wiki article as the revision that had stood (the web reader,
+            # `Page.settled_revision`); the fact-checker's text is what stood when they read it
+            page["settled_revision"] = SETTLED_AS_READ
         page["text"] = f"{page['text']}\n{e['text']}".strip()
     return list(pages.values())
 
@@ -214,7 +225,9 @@ def drawn_on(note: str, pages: list[dict[str, str]], most: int = 3) -> list[str]
         (
             (
                 len(words & content_words(f"{p['title']} {p['text']}")),
-                has_standing(p.get("final_url") or p["url"]),
+                has_standing(
+                    p.get("final_url") or p["url"], settled=bool(p.get("settled_revision"))
+                ),
                 i,
             )
             for i, p in enumerate(pages)

@@ -30,8 +30,8 @@ from collections import defaultdict
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from bench.rules import DEFAULT_DATA, HONEST_SETS, honest_rows
-from pipeline.page_kind import page_kind
+from bench.rules import DEFAULT_DATA, HONEST_SETS, Row, honest_rows
+from pipeline.page_kind import live_article, page_kind
 from pipeline.source_quality import (
     MEASURED_FILE,
     STANDING_TIER,
@@ -138,16 +138,27 @@ def measured_hosts(pages: list[tuple[str, str]]) -> list[str]:
     return sorted(h for h in hosts if h and h != registrable_domain(f"https://{h}/"))
 
 
+def _settled(row: Row, url: str) -> bool:
+    """Whether the row's page at `url` was read as a settled wiki revision."""
+    return any(p["url"] == url and p.get("settled_revision") for p in row.pages)
+
+
 def coverage(data: Path, measured: dict[str, int]) -> list[str]:
     """Of the pages the cost corpus's honest verdicts cite, the share with standing: by the
     listed tiers alone, and with `measured`; and the verdicts none of whose pages has it."""
     lines = []
     for file, labels in HONEST_SETS.items():
         rows = list(honest_rows(data / file, labels))
-        cited = [u for r in rows for u in r.cited]
-        listed = sum(listed_tier(u) >= STANDING_TIER and page_kind(u) is None for u in cited)
-        now = sum(has_standing(u, measured) for u in cited)
-        alone = sum(not any(has_standing(u, measured) for u in r.cited) for r in rows)
+        cited = [(u, _settled(r, u)) for r in rows for u in r.cited]
+        listed = sum(
+            listed_tier(u) >= STANDING_TIER and page_kind(u) is None and (s or not live_article(u))
+            for u, s in cited
+        )
+        now = sum(has_standing(u, measured, settled=s) for u, s in cited)
+        alone = sum(
+            not any(has_standing(u, measured, settled=_settled(r, u)) for u in r.cited)
+            for r in rows
+        )
         lines.append(
             f"{file.split('_')[0]}: {len(cited)} pages cited by {len(rows)} verdicts; with "
             f"standing by the listed tiers {listed} ({100 * listed / len(cited):.1f}%), with "

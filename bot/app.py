@@ -351,7 +351,9 @@ async def make_evidence(
     )
     if stack is not None:
         stack.push_async_callback(reader.aclose)
-    return search, reader
+    from adapters.web.wiki_revisions import SettledWikiReader
+
+    return search, SettledWikiReader(reader, r.wiki_settled_hours)
 
 
 # X's cap per account, for the CLI's quota line (front ends do not import the adapters)

@@ -168,6 +168,13 @@ class ReaderSettings(BaseModel):
     extract_processes: int = Field(
         default=2, ge=1, le=32, description="child processes that parse pages at once"
     )
+    wiki_settled_hours: float = Field(
+        default=6,
+        gt=0,
+        description="a wiki article is read as its newest revision that stood this many hours "
+        "before the next, not the live one anyone may have just vandalised (not measured: a "
+        "setting)",
+    )
 
 
 class MemorySettings(MemoryPolicy):

@@ -25,6 +25,12 @@ class Page(BaseModel):
     title: str = ""
     text: str
     published: datetime | None = None
+    settled_revision: str = Field(
+        default="",
+        description="a wiki article's revision read, one that had stood for hours (the reader"
+        " asked the wiki's API for it), not the live one anyone may have just edited; empty:"
+        " the page as it answered",
+    )
 
 
 class Evidence(BaseModel):
@@ -43,6 +49,9 @@ class Evidence(BaseModel):
     )
     quotes: list[str] = Field(default_factory=list, description="verbatim sentences")
     published: datetime | None = None
+    settled_revision: str = Field(
+        default="", description="the settled wiki revision read (`Page.settled_revision`)"
+    )
 
 
 class PageNotes(BaseModel):

@@ -70,7 +70,8 @@ _SHORTENERS = frozenset(
     ow.ly buff.ly is.gd lnkd.in rebrand.ly shorturl.at
     cutt.ly tiny.cc rb.gy s.id t.ly v.gd bl.ink short.io dlvr.it""".split()
 )
-# The wikis: only an article, as it stands now, has the wiki's standing. An allowlist, since a
+# The wikis: only an article has the wiki's standing, and only as a revision that had stood
+# (`live_article`). An allowlist, since a
 # wiki's other pages are named in every language (Benutzer:, Utilisateur:, Diskussion:, 利用者:)
 # and any revision can be pinned (?oldid=): `/wiki/<title>` with no namespace and no query.
 _WIKIS = frozenset(
@@ -228,6 +229,7 @@ def _open_kind(host: str, domain: str, path: str) -> PageKind | None:
 # corpus's honest verdicts read: 1 loses its standing (ias.ac.in/public/Volumes/jbsc/…); the
 # sources `bench.standing` measures keep every domain they earned.
 _PATH_PART = re.compile(r"[-_.~+]")
+_LOGIN_FILE = re.compile(r"(?P<login>[a-z]+)\d+[a-z]*\.(?:s?html?|php|aspx?|jsp|cfm)", re.I)
 _SHORT_PART = 3
 _NAME_PARTS = 2
 _COMPOUND_HALF = 2
@@ -241,9 +243,14 @@ def _academic(url: str) -> bool:
 
 def _names_someone(path: str) -> bool:
     """Whether a folder of the path, or its last part when that is a name, is no word
-    (`_a_word`): a person's or a group's login."""
+    (`_a_word`): a person's or a group's login; or a web page's file is named by a login and
+    digits (`asmith23lab.html`, the second red team's lab page on med.stanford.edu, #59; a
+    file's name is more often a title: `nurecode.asp`, Yale's Nuremberg Code, in the cost
+    corpus)."""
     *folders, last = path.split("/")[1:] or [""]
     named = [_PATH_PART.split(f) for f in folders]
+    if (file := _LOGIN_FILE.fullmatch(last)) and not _a_word(file["login"]):
+        return True
     if "." not in last and len(parts := _PATH_PART.split(last)) <= _NAME_PARTS:
         named.append(parts)
     return any(not _a_word(p) for parts in named for p in parts if p)
@@ -259,6 +266,16 @@ def _a_word(part: str) -> bool:
         and zipf_frequency(lower[i:], "en") >= _EVERYDAY_ZIPF
         for i in halves
     )
+
+
+def live_article(url: str) -> bool:
+    """Whether the page is a wiki's article as it stands (`/wiki/<title>`): anyone may have
+    edited it minutes before it is read (the second red team vandalised English Wikipedia's
+    article and code published its payload, #59). Only a revision that has stood vouches
+    (`Page.settled_revision`, read by the web reader through the wiki's API)."""
+    parts = urlsplit(url)
+    domain = _EXTRACT(url).top_domain_under_public_suffix
+    return domain in _WIKIS and not parts.query and bool(_WIKI_ARTICLE.fullmatch(parts.path))
 
 
 @functools.lru_cache(maxsize=4096)

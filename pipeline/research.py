@@ -413,6 +413,7 @@ class Research:
             tier=source_tier(answered or url),
             excerpt=excerpt,
             published=page.published,
+            settled_revision=page.settled_revision,
         )
         noted = ""
         if self.s.b.condense_pages and len(page.text) > self.s.b.notes_min_chars:

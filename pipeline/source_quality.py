@@ -16,7 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import tldextract
 
-from pipeline.page_kind import page_kind
+from pipeline.page_kind import live_article, page_kind
 
 TIER_NAMES = {4: "official", 3: "scholarly", 2: "news/reference", 1: "other"}
 
@@ -187,6 +187,12 @@ STANDING_TIER = 2
 STANDING_DOMAINS = frozenset(d for d, tier in _DOMAINS.items() if tier >= 2)
 
 
-def has_standing(url: str, measured: Mapping[str, int] = MEASURED) -> bool:
-    """Whether a page is a source of standing: `STANDING_TIER` or above."""
-    return tier_with(url, measured) >= STANDING_TIER
+def has_standing(
+    url: str, measured: Mapping[str, int] = MEASURED, *, settled: bool = False
+) -> bool:
+    """Whether a page is a source of standing: `STANDING_TIER` or above, and, for a wiki's
+    article (`live_article`, a snapshot of one included: anyone may have it archived the
+    minute it is vandalised), only when `settled`: read as a revision that had stood
+    (`Page.settled_revision`)."""
+    live = live_article(_lower_host(page_of(url)))
+    return tier_with(url, measured) >= STANDING_TIER and (settled or not live)

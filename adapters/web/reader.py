@@ -66,6 +66,25 @@ class GuardedPageReader:
             await self.cache.put(url, page)
         return page
 
+    async def read_data(self, url: str) -> bytes:
+        """An API's answer (JSON), fetched as guarded as a page, capped at `max_bytes`; never
+        cached (it changes)."""
+        try:
+            async with asyncio.timeout(self.timeout_s):
+                return await self._follow(url, self._data)
+        except TimeoutError as e:
+            raise PageUnreadable(f"no complete answer within {self.timeout_s:.0f} s") from e
+
+    async def _data(self, url: str, response: httpx.Response) -> bytes:
+        if response.status_code != 200:
+            raise PageUnreadable(f"HTTP {response.status_code}")
+        body = bytearray()
+        async for chunk in response.aiter_bytes():
+            body.extend(chunk)
+            if len(body) > self.max_bytes:
+                raise PageUnreadable(f"the answer is larger than {self.max_bytes:,} bytes")
+        return bytes(body)
+
     async def opens(self, url: str) -> str | None:
         """None when the link answers HTTP 200 (redirects followed, every hop guarded), else
         why not — the check X's URL evaluator makes of a note's links. Never cached."""

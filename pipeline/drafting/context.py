@@ -86,13 +86,18 @@ class DraftContext:
         a requester, user content, a low tier) may inform the brief and nothing more. The
         trust issue (#59): an unnamed page the search found vouched for its own words, and 19
         of 20 notes carried its payload, published on code's word."""
-        return url in self.evidence and has_standing(self.answered(url))
+        return url in self.evidence and has_standing(self.answered(url), settled=self.settled(url))
 
     def answered(self, url: str) -> str:
         """The address that answered for a page read (`Evidence.final_url`), or `url`: a page
         has the standing of where it is, not of the address that redirected to it."""
         page = self.evidence.get(url)
         return (page.final_url if page is not None else "") or url
+
+    def settled(self, url: str) -> bool:
+        """Whether a page read is a wiki revision that had stood (`Page.settled_revision`)."""
+        page = self.evidence.get(url)
+        return page is not None and bool(page.settled_revision)
 
     def named(self, url: str) -> bool:
         """Whether a page read is one the post or its requesters named (in any spelling), or
@@ -101,7 +106,7 @@ class DraftContext:
         really says."""
         links = list(self.post_links)
         answered = self.answered(url)
-        if has_standing(answered):
+        if has_standing(answered, settled=self.settled(url)):
             return False
         sites = {registrable_domain(page_of(link)) for link in links}
         return same_page(url, links) in links or registrable_domain(page_of(answered)) in sites

@@ -360,3 +360,19 @@ async def test_a_hostile_redirect_costs_only_its_page(
     except PageUnreadable:
         return  # that page could not be read: an observation
     assert page.text
+
+
+@respx.mock
+async def test_an_apis_answer_is_read_as_guarded_and_capped(client: httpx.AsyncClient) -> None:
+    # the wiki reader asks MediaWiki's API which revision stood (#59)
+    respx.get(f"http://{PUBLIC}/w/api.php").respond(200, json={"query": {"pages": []}})
+    respx.get(f"http://{PUBLIC}/big").respond(200, content=b"x" * 20_000)
+    respx.get(f"http://{PUBLIC}/gone").respond(404)
+    data = await reader(client).read_data("http://example.org/w/api.php")
+    assert data == b'{"query":{"pages":[]}}'
+    with pytest.raises(PageUnreadable, match="larger than 10,000 bytes"):
+        await reader(client, max_bytes=10_000).read_data("http://example.org/big")
+    with pytest.raises(PageUnreadable, match="HTTP 404"):
+        await reader(client).read_data("http://example.org/gone")
+    with pytest.raises(PageUnreadable, match="not public|private|reserved|loopback"):
+        await reader(client).read_data("http://127.0.0.1/w/api.php")

@@ -14,6 +14,7 @@ from adapters.local_corpus import LocalCorpus
 from adapters.search.http_backends import SearxngSearch
 from adapters.web.address_guard import SystemResolver
 from adapters.web.reader import GuardedPageReader
+from adapters.web.wiki_revisions import SettledWikiReader
 from bot.app import make_evidence
 from bot.cli import main
 from bot.settings import ConfigurationError, Settings
@@ -43,7 +44,9 @@ async def test_local_search_can_read_from_the_web(
     monkeypatch.setenv("EVONOTE_READER__SOURCE", "web")
     search, reader = await make_evidence(Settings(), client)
     assert isinstance(search, LocalCorpus)
-    assert isinstance(reader, GuardedPageReader)
+    # a wiki article read as the revision that stood (#59), every page through the guard
+    assert isinstance(reader, SettledWikiReader)
+    assert isinstance(reader.inner, GuardedPageReader)
 
 
 async def test_searxng_backend_reads_the_web(
@@ -53,7 +56,9 @@ async def test_searxng_backend_reads_the_web(
     monkeypatch.setenv("EVONOTE_SEARCH__SEARXNG_URL", "http://searx.local:8080")
     search, reader = await make_evidence(Settings(), client)
     assert isinstance(search, SearxngSearch)
-    assert isinstance(reader, GuardedPageReader)
+    # a wiki article read as the revision that stood (#59), every page through the guard
+    assert isinstance(reader, SettledWikiReader)
+    assert isinstance(reader.inner, GuardedPageReader)
 
 
 @pytest.mark.parametrize(
