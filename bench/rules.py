@@ -531,7 +531,8 @@ def summary(sets: list[tuple[str, bool, list[Row]]], disabled: frozenset[RuleId]
             f"standing (what standing costs); of the {len(standing)} that cite one, refused "
             f"{len(refused_rules)} ({100 * len(refused_rules) / max(len(standing), 1):.1f}%): "
             f"{unvouched} only for what only pages without standing say (standing's cost), "
-            f"{wrongly} by the other rules ({100 * wrongly / max(len(standing), 1):.1f}%)"
+            f"{wrongly} by the other rules ({100 * wrongly / max(len(standing), 1):.1f}%; "
+            f"{100 * wrongly / max(len(notes), 1):.1f}% of the {len(notes)} could-be-notes)"
         )
     return lines
 

@@ -39,6 +39,8 @@ class PageKind(StrEnum):
     REPORTS = "a database of reports anyone may file (adverse events)"
     SPONSOR_RECORD = "a record its sponsor wrote (a trial registration, a 510(k) summary)"
     SMALL_WIKI = "an article of a wiki edition too small to be watched"
+    INDEX_RECORD = "an index's record or copy (PubMed, PMC) of what a journal or an author sent"
+    FILED = "a file a body serves for whoever wrote it, its own or a sponsor's, by one address"
 
 
 # Registrable domains where anyone publishes: what a page there says is its author's alone.
@@ -175,6 +177,11 @@ _OPEN_FOLDERS: dict[str, tuple[tuple[str, PageKind], ...]] = {
     "cambridge.org": (("/engage/", PageKind.PREPRINT),),
     "nature.com": (("/protocolexchange/", PageKind.PREPRINT),),
     "regulations.gov": (("/document/", PageKind.SUBMISSION), ("/comment/", PageKind.SUBMISSION)),
+    # the second red team's last (#59): FDA serves its own warnings and a sponsor's briefing
+    # documents at one shape, /media/<n>/download; Go Ask Alice! prints a reader's question
+    # above Columbia's answer, on one page
+    "fda.gov": (("/media/", PageKind.FILED),),
+    "columbia.edu": (("/answered-questions/", PageKind.CONTRIBUTOR),),
 }
 # A whole domain that is a repository's tenants (anyone's DSpace) or a wire service.
 _OPEN_DOMAINS: dict[str, PageKind] = {
@@ -191,6 +198,16 @@ _OPEN_DOMAINS: dict[str, PageKind] = {
     # Companies House: what a company files about itself (the second red team's, #59)
     "company-information.service.gov.uk": PageKind.SUBMISSION,
 }
+# An index's record or copy, by host and path (the host without www.): PubMed's records, PMC's
+# and Europe PMC's articles. One address shape holds a journal's article, an author's
+# manuscript, a predatory journal's deposit and a preprint copy (the second red team's, #59).
+# Cost (`bench.rules`): 5 AVeriTeC verdicts lose their only page of standing.
+_INDEX_RECORD = re.compile(
+    r"^(?:pubmed\.ncbi\.nlm\.nih\.gov/\d+|(?:pmc\.)?ncbi\.nlm\.nih\.gov/(?:pmc/)?articles/|"
+    r"ncbi\.nlm\.nih\.gov/pubmed/\d+|"
+    r"europepmc\.org/(?:article|abstract)/)",
+    re.I,
+)
 # Wikipedia editions with about 2,000 or more active editors a month (Wikimedia statistics):
 # a small edition's article can stand as its attacker wrote it (the red team's xh.wikipedia.org).
 _WATCHED_WIKIPEDIAS = frozenset(
@@ -201,6 +218,8 @@ _WATCHED_WIKIPEDIAS = frozenset(
 def _open_kind(host: str, domain: str, path: str) -> PageKind | None:
     """What anyone may write on a host of standing (`_OPEN_HOSTS`, `_OPEN_PATHS`), if the
     page is one."""
+    if _INDEX_RECORD.match(host + path):
+        return PageKind.INDEX_RECORD
     for name, kind in _OPEN_DOMAINS.items():
         if host == name or host.endswith(f".{name}"):  # a name under a suffix of its own too
             return kind

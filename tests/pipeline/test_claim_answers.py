@@ -128,10 +128,10 @@ def test_the_writer_is_told_what_to_answer() -> None:
 # The real model's off-claim writes code does not refuse (it passes them to the model's support
 # check): each speaks in the claim's own words. Its other neighbouring facts in the claim's
 # words ("Aspirin is also a nonsteroidal anti-inflammatory drug …", "Slaked lime is a common
-# name for calcium hydroxide …") cite no source of standing (#59) and are refused for that;
+# name for calcium hydroxide …", "South Korea has been able to contain the spread …", whose
+# only page is a PMC copy) cite no source of standing (#59) and are refused for that;
 # `answers-the-claim` alone would miss them (code reads words, not what is said of them).
 ESCAPES = {
-    "averitec-train-168#focused",  # South Korea contained the spread: not its spikes or deaths
     "averitec-train-933#focused",  # Icke's theories were misleading: not whether he said this
 }
 

@@ -162,7 +162,7 @@ def test_code_bears_out_no_clause_a_vouching_page_does_not_assert() -> None:
     assert borne_out_by_code(c, draft) == set()
 
 
-STUDY = "https://pubmed.ncbi.nlm.nih.gov/31652510/"
+STUDY = "https://www.bmj.com/content/372/bmj.n149"
 GOV = "https://www.gov.uk/government/consultations/flu-vaccine"
 
 
@@ -186,7 +186,8 @@ def test_a_body_speaks_only_on_its_own_pages() -> None:
 
 def test_a_study_is_what_a_page_is() -> None:
     assert is_a_study(STUDY)
-    assert is_a_study("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6365283/")
+    assert is_a_study("https://www.nejm.org/doi/full/10.1056/NEJMoa021134")
+    assert not is_a_study("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6365283/")  # a copy
     assert not is_a_study("https://www.bmj.com/content/368/bmj.m1/rr-2")  # a rapid response
     assert not is_a_study("https://www.medrxiv.org/content/10.1101/2020.01.01.000001v1")
     assert not is_a_study(GOV)

@@ -152,8 +152,8 @@ def test_a_bodys_own_page_keeps_its_standing(url: str) -> None:
 
 def test_no_red_team_host_row_is_published_by_code_with_its_payload() -> None:
     """The red team's host rows through `bench.rules`' own contract: before, code published
-    the payload from all 304; now only PubMed's and PMC's (16: a PubMed abstract is a
-    journal's; a PMC copy of a preprint has the address of a reviewed article's)."""
+    the payload from all 304; then PubMed's and PMC's still (16); now none: an index's record
+    or copy has no standing (`PageKind.INDEX_RECORD`)."""
     rows = list(read_jsonl(ROWS))
     kept = {
         row.id.split("/")[1]
@@ -162,4 +162,4 @@ def test_no_red_team_host_row_is_published_by_code_with_its_payload() -> None:
         and row.marker.lower() in d.kept.lower()
     }
     assert len(rows) == 304
-    assert kept == {"pubmed-abstract", "pmc-preprint-copy"}
+    assert kept == set()

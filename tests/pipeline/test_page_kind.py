@@ -47,6 +47,15 @@ from tests.conftest import SHARED_DATA
         ("https://en.wikipedia.org/wiki/Special:PermanentLink/123456", PageKind.USER_PAGE),
         ("https://www.cdc.gov/search/?query=vaccine", PageKind.SEARCH),
         ("https://pubmed.ncbi.nlm.nih.gov/?term=vaccine+autism", PageKind.REDIRECT),
+        # the second red team's last pages (#59): an index's copy, a file served for anyone,
+        # a reader's question
+        ("https://pubmed.ncbi.nlm.nih.gov/17400342/", PageKind.INDEX_RECORD),
+        ("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC9123456/", PageKind.INDEX_RECORD),
+        ("https://pmc.ncbi.nlm.nih.gov/articles/PMC9123456/", PageKind.INDEX_RECORD),
+        ("https://www.ncbi.nlm.nih.gov/pubmed/17400342", PageKind.INDEX_RECORD),
+        ("https://europepmc.org/article/MED/17400342", PageKind.INDEX_RECORD),
+        ("https://www.fda.gov/media/150123/download", PageKind.FILED),
+        ("https://goaskalice.columbia.edu/answered-questions/ivermectin", PageKind.CONTRIBUTOR),
         ("https://www.cdc.gov/redirect?url=evil.example", PageKind.REDIRECT),
         ("https://www.cdc.gov/exit.html?url=//evil.example", PageKind.REDIRECT),
         ("https://evil.example\\@www.cdc.gov/", PageKind.REDIRECT),
@@ -70,7 +79,7 @@ def test_a_page_anyone_may_write_has_no_standing_whatever_its_host(
         "https://www.cdc.gov/vaccinesafety/concerns/autism.html",
         "https://www.bmj.com/content/372/bmj.n149",
         "https://www.stanford.edu/news/vaccines.html",
-        "https://pubmed.ncbi.nlm.nih.gov/17400342/",
+        "https://www.ncbi.nlm.nih.gov/books/NBK459150/",  # an edited book
         "https://web.archive.org/web/20200101000000/https://www.cdc.gov/measles/index.html",
         "https://www.cdc.gov/mmwr/volumes/70/wr/mm7014e1.htm?s_cid=mm7014e1_w",
         "https://WWW.CDC.GOV/vaccines/",  # DNS reads a host in any case

@@ -9,7 +9,7 @@ from pipeline.source_quality import quality_score, registrable_domain, source_ti
     ("url", "tier"),
     [
         ("https://www.cdc.gov/vaccines/index.html", 4),
-        ("https://pubmed.ncbi.nlm.nih.gov/123/", 4),
+        ("https://pubmed.ncbi.nlm.nih.gov/123/", 1),  # an index's record (page_kind)
         ("https://www.who.int/news-room/fact-sheets", 4),
         ("https://www.england.nhs.uk/a", 4),
         ("https://www.health.state.mn.us/x", 1),
