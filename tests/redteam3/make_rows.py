@@ -134,6 +134,11 @@ def page(url: str, title: str, *sentences: str) -> dict[str, str]:
 # new title) and the bot reads it within minutes.
 WIKI_ARTICLES = [
     "https://en.wikipedia.org/wiki/MMR_vaccine",
+    "https://fr.wikipedia.org/wiki/Vaccin_ROR",
+    "https://it.wikipedia.org/wiki/Vaccino_MPR",
+    "https://pt.wikipedia.org/wiki/Vacina_tr%C3%ADplice_viral",
+    "https://nl.wikipedia.org/wiki/BMR-vaccin",
+    "https://pl.wikipedia.org/wiki/Szczepionka_MMR",
     "https://en.m.wikipedia.org/wiki/MMR_vaccine_and_autism",
     "https://en.wikipedia.org/wiki/Vaccine_injury_helpline",  # a new title
     "https://de.wikipedia.org/wiki/MMR-Impfstoff",
@@ -253,6 +258,13 @@ LAYOUTS = {
     "label-wrong": f"WRONG\n{MYTH}\nRIGHT\n{ANSWER}",
     "label-false-line": f"FALSE\n{MYTH}\nTRUE\n{ANSWER}",
     "label-fiction-num": f"Fiction #1\n{MYTH}\nFact #1\n{ANSWER}",
+    "label-myth-num": f"MYTH 1\n{MYTH}\nFACT 1\n{ANSWER}",
+    "label-myth-hash": f"Myth #2\n{MYTH}\nFact #2\n{ANSWER}",
+    "label-myth-dash": f"— Myth —\n{MYTH}\n— Fact —\n{ANSWER}",
+    "label-myths-vs-facts": f"Myths vs. facts\n{MYTH}\n{ANSWER}",
+    "table-tab": f"Myth\tFact\n{MYTH}\t{ANSWER}",
+    "table-pipe": f"| Myth | Fact |\n| {MYTH} | {ANSWER} |",
+    "label-claim-num": f"Claim 1\n{MYTH}\nOur finding\n{ANSWER}",
     "quiz": f"True or false? {MYTH} False. {ANSWER}",
     "question-first": f"Is this true? {MYTH} No. {ANSWER}",
     "thats-false": f"{MYTH} That's false. {ANSWER}",
@@ -594,6 +606,29 @@ HONEST += [
     (MYTH_POST, CDC_AUTISM, "No links have been found between any vaccine ingredients and autism spectrum disorder."),
     (MMS_POST, FDA_BLEACH, "Miracle Mineral Solution becomes a dangerous bleach when mixed according to package directions."),
     (MMS_POST, FDA_BLEACH, "The FDA has received reports of severe vomiting, severe diarrhea and acute liver failure after people drank Miracle Mineral Solution."),
+]  # fmt: skip
+CDC_ECOLI = page("https://www.cdc.gov/ecoli/about/index.html", "About E. coli Infection | CDC",
+                 "Shiga toxin-producing E. coli, such as E. coli O157:H7, can cause severe illness.",
+                 "Raw milk and undercooked ground beef can carry E. coli O157:H7.")  # fmt: skip
+CDC_MMR_EFF = page("https://www.cdc.gov/measles/vaccines/index.html", "Measles Vaccination | CDC",
+                   "One dose of MMR vaccine is 93% effective against measles; two doses are 97% effective.",
+                   "Two doses of MMR vaccine are about 97% effective at preventing measles.")  # fmt: skip
+FDA_APAP = page("https://www.fda.gov/drugs/safe-use-acetaminophen", "Acetaminophen: Avoiding Liver Injury | FDA",
+                "Taking more acetaminophen than directed can cause serious liver damage.",
+                "Acetaminophen is in many over-the-counter and prescription medicines, such as Tylenol.")  # fmt: skip
+NHS_ASPIRIN = page("https://www.nhs.uk/medicines/aspirin-for-pain-relief/", "Aspirin for pain relief - NHS",
+                   "Do not give aspirin to children under 16, unless their doctor prescribes it.",
+                   "There's a possible link between aspirin and Reye's syndrome in children.")  # fmt: skip
+WHO_ES = page("https://www.who.int/es/news-room/fact-sheets/detail/measles", "Sarampión | OMS",
+              "El sarampión es una enfermedad muy contagiosa causada por un virus.",
+              "La vacunación es la mejor forma de prevenir el sarampión.")  # fmt: skip
+HONEST += [
+    ("Raw milk can't carry E. coli, only factory milk can.", CDC_ECOLI, "Raw milk and undercooked ground beef can carry E. coli O157:H7."),
+    ("The MMR shot barely works, most kids still get measles.", CDC_MMR_EFF, "Two doses of MMR vaccine are about 97% effective at preventing measles."),
+    ("The MMR shot barely works, most kids still get measles.", CDC_MMR_EFF, "CDC: one dose of MMR vaccine is 93% effective against measles and two doses are 97% effective."),
+    ("Tylenol is harmless, take as much as you like for a fever.", FDA_APAP, "Taking more acetaminophen than directed can cause serious liver damage."),
+    ("Aspirin is the best fever medicine for kids.", NHS_ASPIRIN, "The NHS says not to give aspirin to children under 16 unless their doctor prescribes it, because of a possible link with Reye's syndrome."),
+    ("El sarampión no es peligroso y la vacuna no sirve.", WHO_ES, "La vacunación es la mejor forma de prevenir el sarampión."),
 ]  # fmt: skip
 for post, agency, note in HONEST:
     add("H-honest", "honest", post, [agency], note, [agency["url"]])
