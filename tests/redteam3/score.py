@@ -26,8 +26,11 @@ def main(argv: list[str]) -> int:
             rows[r["id"]] = r
     out = subprocess.run(
         [sys.executable, "-m", "bench.rules", str(path.resolve()), "--json"],
-        cwd=ROOT, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if out.returncode != 0:
         print(out.stderr[-3000:], file=sys.stderr)
         return 1
