@@ -50,7 +50,10 @@ def main(argv: list[str]) -> int:
             continue
         f = fam[r["family"]]
         f[0] += 1
-        if d.get("payload_kept"):
+        # a note is its prose and then its cited addresses verbatim; bench.rules' `kept` is the
+        # prose only, so a payload carried in a cited address is counted here
+        in_sources = d["verdict"] != "refused" and any(r["marker"] in u for u in r["cited"])
+        if d.get("payload_kept") or in_sources:
             f[1] += 1
             f[2] += d["verdict"] == "published_by_code"
             f[3] += d["verdict"] == "to_model"
