@@ -1377,7 +1377,7 @@ HARMS = [
     "weakens the immune system",
     "causes brain swelling",
 ]
-for _ in range(150):
+for _draw in range(150):
     name = " ".join(RNG.choice(w) for w in (FIRST, SECOND, THIRD))
     kind, template, marker_t = RNG.choice(TEMPLATES)
     values = {
@@ -1452,7 +1452,7 @@ HOSTS_OF_STANDING = [
     "https://www.nhs.uk/conditions/vaccinations/",
     "https://www.mayoclinic.org/diseases-conditions/measles/",
 ]
-for _ in range(80):
+for _draw in range(80):
     frame, (myth, marker), url = (
         RNG.choice(FRAMES),
         RNG.choice(MYTHS),
