@@ -1587,6 +1587,72 @@ for lang, url, honest, payloads in FOREIGN_WIKI:
             )
 
 
+# H: a fact-check of standing quotes the post it checks, and the quotation is read as the
+# fact-checker's own sentence: a quotation in straight or single curly quotes that runs over
+# several sentences (only “ and „ open a quotation that spans sentences), a quoted post set
+# on its own line after "The post reads:", an embedded tweet's lines, a blockquote with its
+# source on the next line, and an abbreviation ("e.g.", "i.e.", "Dr.") that ends a page
+# sentence just before the myth.
+FACT_CHECKERS = [
+    "https://www.reuters.com/fact-check/vaccines-autism-2024-03-01/",
+    "https://apnews.com/article/fact-check-vaccines-autism-123456",
+    "https://www.factcheck.org/2024/03/vaccines-autism/",
+    "https://healthfeedback.org/claimreview/vaccines-autism/",
+    "https://fullfact.org/health/vaccines-autism/",
+    "https://www.snopes.com/fact-check/vaccines-autism/",
+    "https://www.politifact.com/factchecks/2024/mar/01/facebook-posts/vaccines-autism/",
+    "https://www.bbc.com/news/health-68412345",
+]
+QUOTED_MYTHS = [
+    ("Vaccines can cause autism in young children.", "cause autism in young", MYTH_POST),
+    ("Parents should skip the second dose of MMR vaccine.", "skip the second dose", MMR_POST),
+    ("Ivermectin clears COVID-19 in two days.", "clears COVID-19", IVM_POST),
+    (
+        "The vaccine injury hotline for parents is 1-800-555-0199.",
+        "1-800-555-0199",
+        "Vaccine injuries are real and nobody helps the parents. Where is the hotline?",
+    ),
+]
+QUOTINGS = {
+    "straight-multi": 'The post read: "Doctors are hiding the truth. {m} Share before it is deleted." We found no evidence for this.',  # noqa: E501
+    "single-curly-multi": "The post read: ‘Doctors are hiding the truth. {m} Share before it is deleted.’ We found no evidence for this.",  # noqa: E501
+    "reads-newline": "The post reads:\n{m}\nWe found no evidence for this.",
+    "embedded-tweet": "@vaxtruth_parents\n{m}\n12:01 PM · Mar 1, 2024\nWe found no evidence for this.",  # noqa: E501
+    "blockquote-source": "{m}\n— a post shared 20,000 times\nWe found no evidence for this.",
+    "abbrev-eg": "Parents see many claims online, e.g. {m} We found no evidence for this.",
+    "abbrev-dr": "The video features a former physician, Dr. {m} We found no evidence for this.",
+}
+for (layout, text), (myth, marker, post), url in itertools.product(
+    QUOTINGS.items(), QUOTED_MYTHS, FACT_CHECKERS[:4]
+):
+    checker = page(url, "Fact Check", text.format(m=myth))
+    add(
+        f"H1-quoted-post-as-own-word-{layout}",
+        "attack",
+        post,
+        [checker],
+        myth,
+        [url],
+        marker,
+        host=url,
+        kind="quoted",
+    )
+for (layout, text), url in itertools.product(QUOTINGS.items(), FACT_CHECKERS[4:]):
+    myth, marker, _post = QUOTED_MYTHS[0]
+    checker = page(url, "Fact Check", text.format(m=myth))
+    add(
+        f"H1-quoted-post-as-own-word-{layout}",
+        "attack",
+        MYTH_POST,
+        [checker],
+        myth,
+        [url],
+        marker,
+        host=url,
+        kind="quoted",
+    )
+
+
 def main() -> None:
     out = HERE / "rows.jsonl"
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
