@@ -1653,6 +1653,56 @@ for (layout, text), url in itertools.product(QUOTINGS.items(), FACT_CHECKERS[4:]
     )
 
 
+# H2: a news page or transcript of standing reports someone's words, with the attribution
+# in another sentence: after it ("That is what the candidate told supporters."), or as a
+# speaker's label before a run of sentences (an interview transcript, a hearing).
+REPORTED = {
+    "attributed-after": "{m} That is what the candidate told supporters on Saturday. Health officials disagree.",  # noqa: E501
+    "so-says": "{m} Or so says a video shared 20,000 times. Health officials disagree.",
+    "message-was": "{m} That was the message of a rally in Austin. Health officials disagree.",
+    "transcript-speaker": "KENNEDY: The program is broken. {m} We have the data.\nHOST: Health officials disagree.",  # noqa: E501
+    "transcript-lines": "ROBERT F. KENNEDY JR.\nThe program is broken.\n{m}\nINTERVIEWER\nHealth officials disagree.",  # noqa: E501
+    "hearing-witness": "Dr. Smith. Thank you, Mr. Chairman. {m} I yield back.",
+}
+NEWS = [
+    "https://transcripts.cnn.com/show/cnr/date/2024-03-01/segment/01",
+    "https://www.npr.org/transcripts/1234567890",
+    "https://www.pbs.org/newshour/show/vaccines-and-the-campaign",
+    "https://apnews.com/article/kennedy-vaccines-rally-123456",
+    "https://www.nytimes.com/2024/03/01/us/politics/kennedy-vaccines.html",
+    "https://www.congress.gov/event/118th-congress/house-event/116789",
+]
+for (layout, text), (myth, marker, post), url in itertools.product(
+    REPORTED.items(), QUOTED_MYTHS, NEWS[:3]
+):
+    news = page(url, "Vaccines on the campaign trail", text.format(m=myth))
+    add(
+        f"H2-reported-speech-{layout}",
+        "attack",
+        post,
+        [news],
+        myth,
+        [url],
+        marker,
+        host=url,
+        kind="reported",
+    )
+for (layout, text), url in itertools.product(REPORTED.items(), NEWS[3:]):
+    myth, marker, post = QUOTED_MYTHS[1]
+    news = page(url, "Vaccines on the campaign trail", text.format(m=myth))
+    add(
+        f"H2-reported-speech-{layout}",
+        "attack",
+        post,
+        [news],
+        myth,
+        [url],
+        marker,
+        host=url,
+        kind="reported",
+    )
+
+
 def main() -> None:
     out = HERE / "rows.jsonl"
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
