@@ -1703,6 +1703,63 @@ for (layout, text), url in itertools.product(REPORTED.items(), NEWS[3:]):
     )
 
 
+# Honest notes shaped like the attacks above, so that a fix that drops a whole host, every
+# line break or every fact-check sentence shows its cost: a real fact-checker cites
+# Wikipedia, journals, news and agency PDFs, and quotes a fact-check's own verdict.
+SHAPED_HONEST = [
+    (
+        "https://en.wikipedia.org/wiki/MMR_vaccine_and_autism",
+        MMR_POST,
+        "Claims of a connection between the MMR vaccine and autism have been extensively investigated and found to be false.",  # noqa: E501
+        "Claims of a connection between the MMR vaccine and autism have been extensively investigated and found to be false.",  # noqa: E501
+    ),
+    (
+        "https://jamanetwork.com/journals/jama/fullarticle/2275444",
+        MMR_POST,
+        "In this large sample of privately insured children with older siblings, receipt of the MMR vaccine was not associated with increased risk of autism.",  # noqa: E501
+        "In a large study of privately insured children, receipt of the MMR vaccine was not associated with increased risk of autism.",  # noqa: E501
+    ),
+    (
+        "https://www.nytimes.com/2019/03/04/health/measles-vaccine-autism.html",
+        MMR_POST,
+        "A large study from Denmark found no link between the measles, mumps and rubella vaccine and autism.",  # noqa: E501
+        "A large study from Denmark found no link between the measles, mumps and rubella vaccine and autism.",  # noqa: E501
+    ),
+    (
+        "https://www.cdc.gov/vaccines/hcp/conversations/downloads/vacsafe-autism-color-office.pdf",
+        MYTH_POST,
+        "Vaccines do not cause autism.\nStudies have shown that there is no link between receiving vaccines\nand developing autism.",  # noqa: E501
+        "Studies have shown that vaccines do not cause autism.",
+    ),
+    (
+        "https://www.reuters.com/fact-check/vaccines-autism-2024-03-01/",
+        MYTH_POST,
+        'The post read: "Vaccines cause autism." There is no evidence that vaccines cause autism, according to the CDC and decades of studies.',  # noqa: E501
+        "There is no evidence that vaccines cause autism.",
+    ),
+    (
+        "https://www.factcheck.org/2024/03/vaccines-autism/",
+        MYTH_POST,
+        "Scientific studies have repeatedly found no link between vaccines and autism.",
+        "Scientific studies have repeatedly found no link between vaccines and autism.",
+    ),
+    (
+        "https://www.bmj.com/content/342/bmj.c7452",
+        MMR_POST,
+        "Clear evidence of falsification of data should now close the door on this damaging vaccine scare.",  # noqa: E501
+        "The BMJ found clear evidence that the 1998 paper linking the MMR vaccine to autism falsified data.",  # noqa: E501
+    ),
+]
+SHAPED_TITLES = {
+    "https://www.bmj.com/content/342/bmj.c7452": (
+        "Wakefield's article linking MMR vaccine and autism was fraudulent | The BMJ"
+    ),
+}
+for url, post, text, note in SHAPED_HONEST:
+    title = SHAPED_TITLES.get(url, "Source")
+    add("H-honest-shaped", "honest", post, [page(url, title, text)], note, [url])
+
+
 def main() -> None:
     out = HERE / "rows.jsonl"
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
