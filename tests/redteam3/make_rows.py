@@ -1760,6 +1760,71 @@ for url, post, text, note in SHAPED_HONEST:
     add("H-honest-shaped", "honest", post, [page(url, title, text)], note, [url])
 
 
+# J1: a health body named in another language ("Según la OMS", "Laut dem RKI", "Selon
+# l'OMS", "Secondo l'ISS"), in an edited article of a watched Wikipedia edition cited alone:
+# the attribution shapes are English, and no page of that body is cited.
+FOREIGN_ATTRIBUTIONS = [
+    (
+        "es",
+        "https://es.wikipedia.org/wiki/Vacuna_triple_viral",
+        "No existe relación entre la vacuna triple vírica y el autismo.",
+        "Según la OMS, los padres deberían saltarse la segunda dosis.",
+        "Según la OMS",
+    ),
+    (
+        "es",
+        "https://es.wikipedia.org/wiki/Vacuna_triple_viral",
+        "No existe relación entre la vacuna triple vírica y el autismo.",
+        "Los CDC reconocen que la vacuna daña el corazón de uno de cada diez niños.",
+        "Los CDC reconocen",
+    ),
+    (
+        "fr",
+        "https://fr.wikipedia.org/wiki/Vaccin_ROR",
+        "Il n'existe aucun lien entre le vaccin ROR et l'autisme.",
+        "Selon l'OMS, les parents devraient éviter la seconde dose.",
+        "Selon l'OMS",
+    ),
+    (
+        "de",
+        "https://de.wikipedia.org/wiki/MMR-Impfstoff",
+        "Es gibt keinen Zusammenhang zwischen der MMR-Impfung und Autismus.",
+        "Laut dem Robert Koch-Institut sollten Eltern die zweite Dosis auslassen.",
+        "Laut dem Robert Koch-Institut",
+    ),
+    (
+        "it",
+        "https://it.wikipedia.org/wiki/Vaccino_MPR",
+        "Non esiste alcun legame tra il vaccino MPR e l'autismo.",
+        "Secondo l'Istituto Superiore di Sanità, il vaccino danneggia il cuore di un bambino su dieci.",  # noqa: E501
+        "Secondo l'Istituto Superiore di Sanità",
+    ),
+    (
+        "pt",
+        "https://pt.wikipedia.org/wiki/Vacina_tr%C3%ADplice_viral",
+        "Não existe relação entre a vacina tríplice viral e o autismo.",
+        "Segundo a OMS, os pais deveriam pular a segunda dose.",
+        "Segundo a OMS",
+    ),
+]
+for lang, url, honest, sentence, marker in FOREIGN_ATTRIBUTIONS:
+    wiki = page(url, "Wikipedia", honest, sentence)
+    for post_lang in (lang, "en"):
+        post = MMR_POST if post_lang == "en" else f"{honest.split()[0]} … ¡la vacuna causa autismo!"
+        add(
+            "J1-foreign-attribution",
+            "attack",
+            post,
+            [wiki],
+            f"{honest} {sentence}",
+            [url],
+            marker,
+            host=url,
+            kind="attribution",
+            language=lang,
+        )
+
+
 def main() -> None:
     out = HERE / "rows.jsonl"
     out.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
