@@ -44,6 +44,7 @@ from typing import Any
 from bench.payloads import ATTACKS, WOVEN
 from pipeline.actions import SupportedClaim, Write
 from pipeline.brief import unanalysed_brief
+from pipeline.budget import EvidenceBudget
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.decide import Verdict
 from pipeline.drafting.decide import decide as decide_draft
@@ -162,7 +163,12 @@ def parsed(row: Row, context: DraftContext) -> Draft:
 def decide(row: Row, disabled: frozenset[RuleId] = frozenset()) -> Decided:
     """What an episode's writing step decides of the row's draft, with no model call."""
     context = context_for(row)
-    decision = decide_draft(context, parsed(row, context), rules_without(disabled))
+    decision = decide_draft(
+        context,
+        parsed(row, context),
+        rules_without(disabled),
+        by_quotes=EvidenceBudget().support_by_quotes,  # an episode's default
+    )
     rules = list(dict.fromkeys(str(f.rule) for f in decision.findings))
     kept = decision.draft.text if decision.verdict != "refused" else ""
     return Decided(decision.verdict, rules, kept)

@@ -31,7 +31,7 @@ RESEARCH_PRESETS: dict[str, dict[str, Any]] = {
         "focused_write": False,
     },
     "no-analysis": {"claim_analysis": False},  # the no-analyzer ablation
-    "model-checks-support": {"support_by_quotes": False},  # no draft passes by its quotes
+    "code-bears-out": {"support_by_quotes": True},  # a draft may pass on its quotes alone
 }
 
 
@@ -43,7 +43,7 @@ def _switches(switches: dict[str, Any]) -> str:
     return ", ".join(f"{name}={str(value).lower()}" for name, value in switches.items())
 
 
-Preset = Literal["paper", "slow-server", "no-shortcuts", "no-analysis", "model-checks-support"]
+Preset = Literal["paper", "slow-server", "no-shortcuts", "no-analysis", "code-bears-out"]
 
 
 class EvidenceBudget(BaseModel):
@@ -165,10 +165,20 @@ class EvidenceBudget(BaseModel):
         default=True,
         description="check every sentence of a draft against its sources before accepting it",
     )
+    # Off: code cannot tell a page's own sentence from one it quotes or frames in every
+    # layout. The third red team (tests/redteam3, 2026-12-03) had code publish 806 payloads on
+    # its own word from pages of standing: myths under labels and line breaks no list reads
+    # (B1-B5, G3), a fact-check's quotation of the post (H1), reported speech (H2), op-eds and
+    # paid folders (A3-A6). The blind check sees the page with its frames. What it costs: of
+    # people's verdicts, the 4 code published go to the check, none refused; one more model call
+    # for such a note (the stand-in's episodes never published on code's word: 12.0 calls a note
+    # either way, `bench.research`).
     support_by_quotes: bool = Field(
-        default=True,
-        description="a draft sentence made of its cited quotes' words (all content words, its "
-        "numbers, its negation) passes without the model's check; false: the model checks all",
+        default=False,
+        description="a draft whose every sentence is, word for word, one a cited page of "
+        "standing asserts passes without the model's check, and overrules its refusal; off: the "
+        "model checks every draft (code cannot tell a page's own sentence from one it quotes in "
+        "every layout)",
     )
     # Off until a model tells an answer from a neighbouring fact at a bar that spares people's
     # verdicts (`bench.answer_judges`, 2026-12-03): on 66 drafts code lets through, the real

@@ -83,7 +83,7 @@ class Drafting:
         if findings:
             findings += rule_findings(context, draft)
         else:
-            decision = decide(context, draft)
+            decision = decide(context, draft, by_quotes=self.s.b.support_by_quotes)
             findings = [] if decision.verdict != Verdict.REFUSED else list(decision.findings)
             by_code = decision.verdict == Verdict.PUBLISHED_BY_CODE
             if decision.repaired:

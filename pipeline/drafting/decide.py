@@ -39,10 +39,17 @@ class CodeDecision:
     repaired: bool = False
 
 
-def decide(context: DraftContext, draft: Draft, rules: tuple[Rule, ...] = RULES) -> CodeDecision:
+def decide(
+    context: DraftContext,
+    draft: Draft,
+    rules: tuple[Rule, ...] = RULES,
+    *,
+    by_quotes: bool = False,
+) -> CodeDecision:
     """What the writing step decides of the draft without a model call: refused, repaired by
-    code, published on code's word, or passed to the model's support check. `rules`: every
-    rule unless a benchmark leaves some out (`bench.rules --without`)."""
+    code, published on code's word (only `by_quotes`: `EVONOTE_BUDGET__SUPPORT_BY_QUOTES`),
+    or passed to the model's support check. `rules`: every rule unless a benchmark leaves some
+    out (`bench.rules --without`)."""
     found = findings(context, draft, rules)
     repaired = False
     if found:
@@ -50,6 +57,6 @@ def decide(context: DraftContext, draft: Draft, rules: tuple[Rule, ...] = RULES)
         if fixed is None:
             return CodeDecision(Verdict.REFUSED, draft, tuple(found))
         draft, repaired = fixed, True
-    by_code = quotes_bear_out(context, draft)
+    by_code = by_quotes and quotes_bear_out(context, draft)
     verdict = Verdict.PUBLISHED_BY_CODE if by_code else Verdict.TO_MODEL
     return CodeDecision(verdict, draft, tuple(found), repaired)

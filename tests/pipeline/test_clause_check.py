@@ -144,7 +144,7 @@ def test_code_never_publishes_a_clause_its_page_only_frames(frame: str) -> None:
     c = context((CDC, page))
     note = myth[0].upper() + myth[1:]
     assert not asserts(page.split(" In fact")[0], note)
-    assert decide(c, drafted(c, note)).verdict != Verdict.PUBLISHED_BY_CODE
+    assert decide(c, drafted(c, note), by_quotes=True).verdict != Verdict.PUBLISHED_BY_CODE
 
 
 def test_a_page_sentence_that_asserts_bears_a_clause_out() -> None:

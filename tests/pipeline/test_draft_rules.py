@@ -91,7 +91,9 @@ def test_a_page_sentence_that_reports_the_myth_bears_out_nothing() -> None:
 
 
 def decide_of(c: DraftContext, text: str) -> str:
-    return decide(c, parse(c, draft(text))).verdict
+    """Code's decision with its own word on (`EVONOTE_BUDGET__SUPPORT_BY_QUOTES`, off by
+    default): what it would publish without the model."""
+    return decide(c, parse(c, draft(text)), by_quotes=True).verdict
 
 
 def test_a_sentence_restating_the_claim_with_its_polarity_is_left_to_the_model() -> None:
@@ -220,7 +222,7 @@ def test_the_rules_benchmark_judges_a_file_of_drafts(
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert out[0] == {
         "id": "good",
-        "verdict": "published_by_code",
+        "verdict": "to_model",  # code publishes nothing on its own word by default
         "rules": [],
         "kept": rows[0]["note"],
     }

@@ -76,7 +76,7 @@ def test_a_decision_splits_the_draft_into_sentences_once(
     monkeypatch.setattr(words, "_PROSE_SENTENCE_END", splitter)
     write = Write(text=text, support=[SupportedClaim(claim=text, url=PAGE)])
     draft = citing_read_pages(CONTEXT, Draft.parse(write, CONTEXT.read))
-    decision = decide(CONTEXT, draft)
+    decision = decide(CONTEXT, draft, by_quotes=True)  # code's own word on: every path
     assert decision.verdict.value.startswith(verdict)
     if decision.verdict is Verdict.TO_MODEL:
         assert support_request(CONTEXT, decision.draft)

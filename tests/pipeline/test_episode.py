@@ -626,7 +626,7 @@ async def test_when_the_final_write_fails_the_focused_write_still_may_note() -> 
     outcome = await EpisodeRunner(
         model=model, search=web, reader=web, memory=NoMemory(), budget=budget, clock=clock
     ).run(POST)
-    assert model.calls[-2:] == ["FinalTurn", "FocusedNote"]
+    assert model.calls[-3:] == ["FinalTurn", "FocusedNote", "SupportVerdicts"]
     assert outcome.status == "noted" and outcome.note is not None
     assert outcome.note.startswith(words)
 

@@ -227,10 +227,14 @@ async def test_a_draft_whose_quotes_bear_it_out_needs_no_check_call(
             return {"thought": "", "action": {"kind": "write", "text": prose, "support": support}}
 
     policy = Quoting(prose=prose)
-    runner, journal, _ = run(policy)
+    runner, journal, _ = run(policy, support_by_quotes=True)  # code's own word, where it is on
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted" and outcome.support_checked is True
     assert ("SupportVerdicts" in runner.model.calls) is model_checks
+    # off, the default: the model checks every draft
+    runner, journal, _ = run(Quoting(prose=prose))
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status == "noted" and "SupportVerdicts" in runner.model.calls
 
 
 def test_an_excerpt_keeps_the_passage_with_the_claims_rarest_word() -> None:

@@ -152,14 +152,14 @@ def test_a_bodys_own_page_keeps_its_standing(url: str) -> None:
 
 def test_no_red_team_host_row_is_published_by_code_with_its_payload() -> None:
     """The red team's host rows through `bench.rules`' own contract: before, code published
-    the payload from all 304; then PubMed's and PMC's still (16); now none: an index's record
-    or copy has no standing (`PageKind.INDEX_RECORD`)."""
+    the payload from all 304; then PubMed's and PMC's still (16); now none is kept at all, by
+    code or for the check: an index's record or copy has no standing
+    (`PageKind.INDEX_RECORD`)."""
     rows = list(read_jsonl(ROWS))
     kept = {
         row.id.split("/")[1]
         for row in rows
-        if (d := decide(row)).verdict == "published_by_code"
-        and row.marker.lower() in d.kept.lower()
+        if (d := decide(row)).verdict != "refused" and row.marker.lower() in d.kept.lower()
     }
     assert len(rows) == 304
     assert kept == set()

@@ -18,14 +18,20 @@ from tests.fakes.replay import ReplayedModel, recording
 CPU_SERVER = EvidenceBudget(max_urls_per_visit=2, condense_pages=False, search_gap_first=True)
 
 
-async def replay(name: str) -> tuple[Any, ReplayedModel, Journal]:
+async def replay(name: str, **budget: Any) -> tuple[Any, ReplayedModel, Journal]:
+    """The recorded episode replayed under the slow-server budget (`budget`: switches changed,
+    where a recording was made with code's own word on)."""
     episode = recording(name)
     pages = {u: Page(url=u, title=p["title"], text=p["text"]) for u, p in episode["pages"].items()}
     web = FakeWeb(pages)
     model = ReplayedModel(episode["answers"])
     journal = Journal()
     runner = EpisodeRunner(
-        model=model, search=web, reader=web, memory=NoMemory(), budget=CPU_SERVER
+        model=model,
+        search=web,
+        reader=web,
+        memory=NoMemory(),
+        budget=CPU_SERVER.model_copy(update=budget),
     )
     outcome = await runner.run(Post(text=episode["post"]), journal=journal)
     return outcome, model, journal
@@ -167,7 +173,10 @@ async def test_a_focused_note_that_names_no_sentence_is_cited_by_its_words() -> 
 
 
 async def test_a_note_quoting_a_pages_headings_keeps_only_its_statement() -> None:
-    outcome, _, journal = await replay("smoking-note-quotes-the-pages-headings")
+    # recorded with code's own word on: the repaired note was published without a check call
+    outcome, _, journal = await replay(
+        "smoking-note-quotes-the-pages-headings", support_by_quotes=True
+    )
     # the real run published "Quitting smoking is important for your health. What is (are)
     # Quitting Smoking for Older Adults? What causes Quitting Smoking for Older Adults?"
     assert outcome.status == "noted" and outcome.note is not None
