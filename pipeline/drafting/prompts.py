@@ -39,8 +39,8 @@ only reports a claim ("according to some websites", "it has been suggested", "po
 is marked with words that none of its sources uses, it is borne out only if the sources say \
 the same thing in other words. For each clause you call supported, quote the one sentence of \
 a source that says it, copied word for word: code checks that the sentence is on the page and \
-holds the clause's numbers, names, negation and orders, and a clause without such a sentence \
-is not supported. Answer with JSON only: one verdict per clause, by its number, with its quote \
+does not deny the clause or give other numbers, and a clause without such a sentence is not \
+supported. Answer with JSON only: one verdict per clause, by its number, with its quote \
 when supported and the problem when it is not borne out."""
 SUPPORT_OUTPUT = SupportVerdicts
 

@@ -74,3 +74,26 @@ def test_the_same_answers_with_no_quote_verification_would_publish_payloads() ->
         if decision.verdict == Verdict.TO_MODEL:
             published += r["marker"].lower() in decision.draft.text.lower()
     assert published >= 3
+
+
+BLIND = json.loads((FIXTURES / "blind_check_real.json").read_text("utf-8"))["drafts"]
+# The clause of each bad draft that no page says, as its words (bench/data/blind_check_cases).
+BAD_CLAUSE = {
+    "mmr-stronger-second-clause": "high fever lasting a week",
+    "garlic-framed-myth": "protects people",
+    "fluoride-added-clause": "IQ",
+    "flu-cdc-attribution-within": "research shows",
+}
+
+
+@pytest.mark.parametrize("case", BLIND, ids=[c["id"] for c in BLIND])
+def test_the_hostile_posts_checks_publish_no_bad_clause(case: dict[str, Any]) -> None:
+    """The model said supported to every clause of the six drafts; no bad clause stands, and
+    the honest MMR note, quoted from its page, does."""
+    row = Row(case["id"], case["post"], case["pages"], case["note"], case["cited"])
+    assert all(v["supported"] for v in case["answer"]["verdicts"])
+    published = kept(row, case["answer"])
+    if case["id"] in BAD_CLAUSE:
+        assert BAD_CLAUSE[case["id"]].lower() not in published.lower()
+    if case["id"] == "mmr-honest":
+        assert published == row.note
