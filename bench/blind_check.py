@@ -190,7 +190,7 @@ async def ask(model: ChatModel, rows: list[Row], timeout_s: float) -> list[dict[
         draft = decision.draft
         messages = support_request(context, draft)
         reply = await model.structured(messages, SupportVerdicts, timeout_s=timeout_s)
-        found = support_findings(draft, reply.value)
+        found = support_findings(context, draft, reply.value)
         asked.append(
             {
                 "id": row.id,

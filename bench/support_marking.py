@@ -60,7 +60,7 @@ async def check(
     draft = decide_draft(context, parsed(row, context), rules_without(WITHOUT_THE_RULE)).draft
     messages = support_request(context, draft, mark_unused=marked)
     reply = await model.structured(messages, SupportVerdicts, timeout_s=timeout_s)
-    found = support_findings(draft, reply.value, borne_out_by_code(context, draft))
+    found = support_findings(context, draft, reply.value, borne_out_by_code(context, draft))
     return sorted({f.sentence for f in found if f.sentence}), len(draft.sentences)
 
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from pipeline.grammar import Distinct
 
@@ -82,9 +82,23 @@ class SentenceVerdict(BaseModel):
 
     index: int = Field(ge=0, le=100, description="the clause's number as given")
     supported: bool = Field(description="do the cited sources say this, without distortion")
+    quote: str = Field(
+        default="",
+        max_length=600,
+        description="for a supported clause, the sentence of a source that says it, copied "
+        "word for word",
+    )
     problem: str = Field(
         default="", max_length=300, description="what is not borne out or distorted, if anything"
     )
+
+    @field_validator("quote", mode="before")
+    @classmethod
+    def a_quote_as_text(cls, value: object) -> str:
+        """A quote that is no text (a number, a list) or longer than any page sentence is
+        read as what it is: no sentence of a page, which code then finds for the clause
+        (`carried.quote_problem`) instead of the whole answer failing."""
+        return value[:600] if isinstance(value, str) else ""
 
 
 class SupportVerdicts(BaseModel):

@@ -36,7 +36,8 @@ MAX_TOKENS = {
     "AgentTurn": 800,
     "FinalTurn": 800,
     "PageNotes": 80,
-    "SupportVerdicts": 500,
+    # a quote per supported clause: a page sentence, about 40 tokens each (#59)
+    "SupportVerdicts": 900,
     "NoteClassification": 150,
     "NoteRevision": 800,
     "HealthRelevance": 150,

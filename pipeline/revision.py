@@ -84,7 +84,7 @@ class EpisodeReviser:
                     support_request(context, decided), SupportVerdicts, timeout_s=self.timeout_s
                 )
                 findings = support_findings(
-                    decided, verdicts.value, borne_out_by_code(context, decided)
+                    context, decided, verdicts.value, borne_out_by_code(context, decided)
                 )
                 if findings:
                     unsupported = {f.sentence for f in findings if f.sentence}

@@ -302,5 +302,5 @@ class Drafting:
             await self.s.record("error", {}, f"support check could not run: {e}")
             return False, [], set()
         borne = borne_out_by_code(context, draft) if self.s.b.support_by_quotes else set()
-        findings = support_findings(draft, verdicts, borne)
+        findings = support_findings(context, draft, verdicts, borne)
         return True, findings, {f.sentence for f in findings if f.sentence}

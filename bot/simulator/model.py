@@ -19,7 +19,8 @@ _STATE = re.compile(r"<untrusted_state>\n(.*?)\n</untrusted_state>", re.DOTALL)
 _RESEARCH = re.compile(r"<untrusted_research>\n(.*?)\n</untrusted_research>", re.DOTALL)
 _LINKS = re.compile(r"<untrusted_links>\n(.*?)\n</untrusted_links>", re.DOTALL)
 _PAGE = re.compile(r"<untrusted_page>\nTitle: [^\n]*\n\n(.*)\n</untrusted_page>", re.DOTALL)
-_DRAFT = re.compile(r"^\[(\d+)\] ", re.MULTILINE)
+# A clause of the support check's request: "[n] text (cites: …)".
+_CLAUSE = re.compile(r"^\[(\d+)\] (.*) \(cites: [^\n]*\)$", re.MULTILINE)
 _SOURCES = re.compile(r"<untrusted_sources>\n(.*?)\n</untrusted_sources>", re.DOTALL)
 _POST = re.compile(r"<untrusted_post>\n(.*?)\n</untrusted_post>", re.DOTALL)
 _NOTE = re.compile(r"<untrusted_note>\n(.*?)\n</untrusted_note>", re.DOTALL)
@@ -34,8 +35,28 @@ def page_notes(messages: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def all_supported(messages: list[dict[str, Any]]) -> dict[str, Any]:
-    numbers = [int(n) for n in _DRAFT.findall(messages[-1]["content"])]
-    return {"verdicts": [{"index": n, "supported": True, "problem": ""} for n in numbers]}
+    """Every clause supported, each with the source sentence sharing the most words with it
+    as its quote: a checker that judges nothing, whose quotes code verifies."""
+    content = messages[-1]["content"]
+    sources_block = _SOURCES.search(content)
+    sources = json.loads(sources_block.group(1)) if sources_block else []
+    sentences = [
+        s.strip()
+        for source in sources
+        for text in [*(source.get("quotes") or []), source.get("excerpt") or ""]
+        for s in re.split(r"(?<=[.!?])\s+|\n+", text)
+        if s.strip()
+    ]
+    verdicts = []
+    for n, clause in _CLAUSE.findall(content):
+        words = set(re.findall(r"\w{3,}", clause.lower()))
+        best = max(
+            sentences,
+            key=lambda s: len(words & set(re.findall(r"\w{3,}", s.lower()))),
+            default="",
+        )
+        verdicts.append({"index": int(n), "supported": True, "quote": best, "problem": ""})
+    return {"verdicts": verdicts}
 
 
 def revised_note(messages: list[dict[str, Any]]) -> dict[str, Any]:

@@ -37,8 +37,11 @@ only reports a claim ("according to some websites", "it has been suggested", "po
 "a common myth is") does not bear that claim out. A clause may report a claim as someone's \
 ("The post claims …"): it is borne out when the sources speak of that claim. Where a clause \
 is marked with words that none of its sources uses, it is borne out only if the sources say \
-the same thing in other words. Answer with JSON only: one verdict per clause, by its number, \
-with the problem when it is not borne out."""
+the same thing in other words. For each clause you call supported, quote the one sentence of \
+a source that says it, copied word for word: code checks that the sentence is on the page and \
+does not deny the clause or give other numbers, and a clause without such a sentence is not \
+supported. Answer with JSON only: one verdict per clause, by its number, with its quote \
+when supported and the problem when it is not borne out."""
 SUPPORT_OUTPUT = SupportVerdicts
 
 

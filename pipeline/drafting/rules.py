@@ -23,6 +23,7 @@ from pipeline.drafting.answering import (
     speaks_of_the_claims,
     subject_words,
 )
+from pipeline.drafting.carried import unquotable
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding, RuleCard
@@ -41,7 +42,7 @@ from pipeline.drafting.policy import UNREAD_TOKENS, policy_check
 from pipeline.drafting.rulebook import Rule, add, form, registered, rule, said
 from pipeline.drafting.stance import affirms_the_post
 from pipeline.drafting.unvouched import unvouched_words
-from pipeline.drafting.words import ends_a_sentence, said_as, word_count
+from pipeline.drafting.words import ends_a_sentence, note_clauses, said_as, word_count
 
 
 class RuleId(StrEnum):
@@ -66,6 +67,7 @@ class RuleId(StrEnum):
     ORDER = "unsourced-order"  # orders people to do what no cited page says to
     UNVOUCHED = "unvouched-words"  # says what only pages without standing say
     UNGROUNDED = "ungrounded-terms"  # speaks of claim terms no cited page uses
+    UNQUOTABLE = "no-sentence-says-it"  # a clause no vouching sentence cited carries
     NO_PROSE = "no-prose"
     VERDICT_ONLY = "verdict-only"  # a sentence that only finds for the post, stating no fact
     AFFIRMS_THE_CLAIM = "affirms-the-claim"  # says the claim as the post says it
@@ -237,6 +239,29 @@ def ungrounded(context: DraftContext, draft: Draft, i: int, sentence: str) -> st
         + ", ".join(f"'{t}'" for t in terms)
         + ", which none of them uses."
     )
+
+
+@rule(RuleId.UNQUOTABLE, said(UNSUPPORTED_KIND), droppable=True)
+def unquotable_clause(context: DraftContext, draft: Draft, i: int, sentence: str) -> str | None:
+    """Seen: 33 rows of the second red team and 21 of the first reached the model's support
+    check with the payload in the note (the page's own words with the negation dropped or
+    the number changed, quoted myths, outlets and orders in everyday words), and the real
+    1.5B checker passed 10 of 12.
+
+    Each clause that states something must be carried by a sentence a cited source of
+    standing says on its own word (`carried.unquotable`): the sentence the model's check must
+    quote for it. A clause none carries is one even a checker that obeys the attacker cannot
+    pass, so code refuses it first. A page without standing leaves the refusal to the
+    standing rules."""
+    if not context.vouching(draft.cited):
+        return None
+    for clause in note_clauses(sentence):
+        if (lacking := unquotable(context, draft.cited, clause)) is not None:
+            return (
+                f"Sentence {i} ('{clause[:80]}') says what no sentence of its sources of "
+                f"standing says (none says {lacking}): say only what one of their sentences says."
+            )
+    return None
 
 
 @rule(RuleId.VERDICT_ONLY, said("said only that the post is right"), droppable=True)

@@ -124,12 +124,15 @@ _FRAME_VERBS = frozenset(
 )
 
 
-def frames(page_sentence: str, clause: str) -> bool:
+def frames(page_sentence: str, clause: str, reach: int | None = None) -> bool:
     """Whether the page sentence puts the clause under a frame of its own: `_FRAME_LEAD_WORDS`
     or more words the clause does not use come before where the clause starts on it (its
     first three words in a row, else the first content word they share), and they end on
     "that" or hold a verb of saying or believing. It then says something of the clause
-    (someone claims it, it is a myth), not the clause."""
+    (someone claims it, it is a myth), not the clause. `reach`: how many of those words, back
+    from where the clause starts, may hold the verb (all by default); a clause in other words
+    than the page's starts late on it ("The FDA is warning consumers not to drink …, as the
+    agency is not aware of any evidence …" frames nothing)."""
     ours = [w.lower() for w in ANY_WORD.findall(clause)]
     theirs = [w.lower() for w in ANY_WORD.findall(page_sentence)]
     start = ours[:3]
@@ -140,7 +143,8 @@ def frames(page_sentence: str, clause: str) -> bool:
     said = {stem(w) for w in ours}
     lead = theirs[:at]
     own = [w for w in lead if stem(w) not in said]
-    framing = bool(lead) and (lead[-1] in _FRAME_END or any(stem(w) in _FRAME_VERBS for w in own))
+    near = own if reach is None else [w for w in lead[-reach:] if stem(w) not in said]
+    framing = bool(lead) and (lead[-1] in _FRAME_END or any(stem(w) in _FRAME_VERBS for w in near))
     return len(own) >= _FRAME_LEAD_WORDS and framing
 
 

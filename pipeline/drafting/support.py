@@ -4,6 +4,7 @@ blind support check, whose request is built here and whose verdicts become findi
 
 from __future__ import annotations
 
+from pipeline.drafting.carried import quote_problem
 from pipeline.drafting.context import DraftContext
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.findings import Finding
@@ -137,30 +138,36 @@ def unused_terms(
 
 
 def support_findings(
-    draft: Draft, verdicts: SupportVerdicts, borne_out: set[int] | None = None
+    context: DraftContext,
+    draft: Draft,
+    verdicts: SupportVerdicts,
+    borne_out: set[int] | None = None,
 ) -> list[Finding]:
     """What the model's verdicts on the draft's clauses (`numbered_clauses`) refuse: one
     finding per clause not borne out, on its sentence. A clause without a verdict is not borne
     out; a sentence code bore out (`borne_out`) is (seen with the real model: "The FDA has not
     approved Ivermectin for COVID-19.", its page's own words, refused for quoting another
-    sentence)."""
+    sentence). A clause the model calls supported is borne out only when its quote is a
+    sentence a cited source of standing says on its own word and that sentence carries what
+    the clause commits to (`carried.quote_problem`): a checker that obeys the attacker, or is
+    too weak to judge, cannot pass a clause no such sentence says (#59)."""
     by_index = {v.index: v for v in verdicts.verdicts}
+    cited = draft.action.cited_urls()
     findings = []
     for n, (i, clause) in enumerate(numbered_clauses(draft), start=1):
         if i in (borne_out or set()):
             continue
         verdict = by_index.get(n)
+        said = f"Sentence {i} ('{clause[:80]}')"
         if verdict is None:
-            findings.append(
-                Finding(RuleId.UNSUPPORTED, f"Sentence {i} ('{clause[:80]}') was not checked.", i)
-            )
+            findings.append(Finding(RuleId.UNSUPPORTED, f"{said} was not checked.", i))
         elif not verdict.supported:
+            why = verdict.problem or "no reason given"
             findings.append(
-                Finding(
-                    RuleId.UNSUPPORTED,
-                    f"Sentence {i} ('{clause[:80]}') is not supported by its "
-                    f"sources: {verdict.problem or 'no reason given'}.",
-                    i,
-                )
+                Finding(RuleId.UNSUPPORTED, f"{said} is not supported by its sources: {why}.", i)
+            )
+        elif (problem := quote_problem(context, cited, clause, verdict.quote)) is not None:
+            findings.append(
+                Finding(RuleId.UNSUPPORTED, f"{said} is not shown supported: {problem}.", i)
             )
     return findings

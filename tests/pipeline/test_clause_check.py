@@ -47,12 +47,18 @@ def drafted(c: DraftContext, text: str, *urls: str) -> Draft:
     return Draft.parse(Write(text=text, support=support), c.read)
 
 
-def verdicts(*supported: bool) -> SupportVerdicts:
-    """What a hostile model answers: its own numbering, its own say."""
+def verdicts(*supported: bool, quote: str = "") -> SupportVerdicts:
+    """What a hostile model answers: its own numbering, its own say, and for a supported
+    clause the page's sentence it quotes (`quote`)."""
     return SupportVerdicts.model_validate(
         {
             "verdicts": [
-                {"index": i, "supported": s, "problem": "" if s else "not said"}
+                {
+                    "index": i,
+                    "supported": s,
+                    "quote": quote if s else "",
+                    "problem": "" if s else "not said",
+                }
                 for i, s in enumerate(supported, start=1)
             ]
         }
@@ -97,7 +103,9 @@ def test_a_clause_the_check_does_not_bear_out_sends_its_sentence_back(
 ) -> None:
     c = context()
     draft = drafted(c, "The MMR vaccine is very safe, but a high fever occurs in most children.")
-    found = support_findings(draft, verdicts(*answer))
+    found = support_findings(
+        c, draft, verdicts(*answer, quote="The MMR vaccine is very safe and effective.")
+    )
     assert [f.sentence for f in found] == [1] and finding in found[0].feedback
     # the only sentence: nothing is left to publish, the writer sees the finding
     assert without_unsupported(c, draft, {1}) is None
@@ -109,7 +117,8 @@ def test_a_hostile_checkers_verdicts_for_clauses_that_do_not_exist_count_for_not
     lying = SupportVerdicts.model_validate(
         {"verdicts": [{"index": 1, "supported": True}, {"index": 7, "supported": True}]}
     )
-    assert [f.sentence for f in support_findings(draft, lying)] == [1]
+    # clause 1 gave no quote and clause 2 no verdict: both refuse their sentence
+    assert {f.sentence for f in support_findings(c, draft, lying)} == {1}
 
 
 def test_a_sentence_with_a_clause_not_borne_out_is_cut_when_the_rest_is_a_note() -> None:
@@ -120,7 +129,9 @@ def test_a_sentence_with_a_clause_not_borne_out_is_cut_when_the_rest_is_a_note()
         "effects, but a high fever occurs in most of them.",
     )
     assert numbered_clauses(draft)[-1] == (2, "but a high fever occurs in most of them.")
-    found = support_findings(draft, verdicts(True, True, False))
+    found = support_findings(
+        c, draft, verdicts(True, True, False, quote="The MMR vaccine is very safe and effective.")
+    )
     kept = without_unsupported(c, draft, {f.sentence for f in found if f.sentence})
     assert kept is not None and kept.sentences == ("The MMR vaccine is very safe and effective.",)
 

@@ -39,6 +39,7 @@ from pipeline.drafting.words import one_edit_apart, spelt_as_one_of
 from pipeline.evidence import Evidence
 from pipeline.ports import ChatMessage, ModelReply
 from pipeline.post import Post
+from tests.fakes.hostile_checker import obeying
 from tests.fakes.replay import recording
 
 T = TypeVar("T", bound=BaseModel)
@@ -385,9 +386,8 @@ class AllSupported:
         self, messages: Sequence[ChatMessage], output: type[T], *, timeout_s: float
     ) -> ModelReply[T]:
         self.prompts.append(messages[-1].content)
-        count = messages[-1].content.count("(cites:")
-        verdicts = [{"index": i, "supported": True, "problem": ""} for i in range(1, count + 1)]
-        value = output.model_validate({"verdicts": verdicts})
+        # every clause supported, each quoting its closest source sentence (#59)
+        value = output.model_validate(obeying(messages[-1].content))
         return ModelReply(value=value, model="m", prompt_tokens=0, completion_tokens=0, latency_s=0)
 
 

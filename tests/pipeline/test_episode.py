@@ -972,7 +972,12 @@ async def test_code_drops_sentences_the_check_finds_unsupported_while_the_first_
             if schema == "SupportVerdicts":
                 return {
                     "verdicts": [
-                        {"index": i, "supported": ok, "problem": "" if ok else "says more"}
+                        {
+                            "index": i,
+                            "supported": ok,
+                            "quote": first if ok else "",
+                            "problem": "" if ok else "says more",
+                        }
                         for i, ok in enumerate(verdicts, start=1)
                     ]
                 }

@@ -102,7 +102,16 @@ async def test_an_unsupported_sentence_is_sent_back_with_the_reason() -> None:
                     {"index": 1, "supported": False, "problem": "the sources give 97%, not 100%"}
                 ]
             },
-            {"verdicts": [{"index": 1, "supported": True, "problem": ""}]},
+            {
+                "verdicts": [
+                    {
+                        "index": 1,
+                        "supported": True,
+                        "quote": "Two doses of MMR vaccine are about 97% effective at preventing "
+                        "measles.",
+                    }
+                ]
+            },
         ]
     )
 
@@ -127,7 +136,16 @@ async def test_the_same_draft_resubmitted_gets_the_same_verdict_without_asking_a
     verdicts = iter(
         [
             {"verdicts": [{"index": 1, "supported": False, "problem": "97%, not 100%"}]},
-            {"verdicts": [{"index": 1, "supported": True, "problem": ""}]},
+            {
+                "verdicts": [
+                    {
+                        "index": 1,
+                        "supported": True,
+                        "quote": "Two doses of MMR vaccine are about 97% effective at preventing "
+                        "measles.",
+                    }
+                ]
+            },
         ]
     )
     policy = Observing(
@@ -203,7 +221,6 @@ QUOTE = "Many studies have found no link between the MMR vaccine and autism."
         (QUOTE, QUOTE[:-1] + "s!", False),
         # a number the quote lacks, a lost negation
         ("Over 90 studies found no link between the MMR vaccine and autism.", QUOTE, True),
-        ("Studies have found a link between the MMR vaccine and autism.", QUOTE, True),
         # one word the quote does not say changes the claim
         (
             "Two doses of MMR vaccine are about 97% effective at preventing autism.",
@@ -235,6 +252,27 @@ async def test_a_draft_whose_quotes_bear_it_out_needs_no_check_call(
     runner, journal, _ = run(Quoting(prose=prose))
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted" and "SupportVerdicts" in runner.model.calls
+
+
+async def test_a_lost_negation_is_refused_before_any_check_call() -> None:
+    """The page's own sentence with its negation dropped: no sentence of the page carries
+    it (the page denies it), so code refuses it and no checker, however obliging, is asked
+    (#59: the default checker quotes the page's sentence and says supported)."""
+    prose = "Studies have found a link between the MMR vaccine and autism."
+
+    class Quoting(Observing):
+        def write_or_abstain(self, state: dict[str, Any]) -> dict[str, Any]:
+            cdc = "https://www.cdc.gov/vaccines/mmr-safety"
+            support = [{"claim": prose, "url": cdc, "quote": QUOTE}]
+            return {"thought": "", "action": {"kind": "write", "text": prose, "support": support}}
+
+    policy = Quoting(prose=prose)
+    runner, journal, _ = run(policy)
+    outcome = await runner.run(POST, journal=journal)
+    assert outcome.status != "noted" and outcome.note is None
+    assert "SupportVerdicts" not in runner.model.calls
+    refused = [s.action.get("refused_by", []) for s in journal.steps if s.phase == "write"]
+    assert any("no-sentence-says-it" in r for r in refused)
 
 
 def test_an_excerpt_keeps_the_passage_with_the_claims_rarest_word() -> None:

@@ -81,4 +81,6 @@ async def test_x_finds_no_link_in_a_published_note_but_its_sources() -> None:
         noted += 1
         found = {t.rstrip(".,;:!?)]}\"'") for t in link_like_tokens(outcome.note)}
         assert found == set(outcome.urls), (outcome.note, found)
-    assert noted >= 500  # most drafts are published, once repaired or rewritten
+    # most drafts are published, once repaired or rewritten (480 of 1,000 since the check's
+    # quotes are verified, #59: careless prose a page sentence denies goes back)
+    assert noted >= 450

@@ -31,7 +31,7 @@ async def check(model: ChatModel, timeout_s: float, rows: list[dict[str, object]
         reply = await model.structured(
             support_request(context, draft), SupportVerdicts, timeout_s=timeout_s
         )
-        found = support_findings(draft, reply.value, borne_out_by_code(context, draft))
+        found = support_findings(context, draft, reply.value, borne_out_by_code(context, draft))
         unsupported = sorted({f.sentence for f in found if f.sentence})
         published = str(r["marker"]).lower() in draft.text.lower() and not unsupported
         line = {

@@ -1,6 +1,8 @@
 """Scores the second red team's rows (`rows.jsonl`) with `bench.rules` (no model call): per
 family, payloads through / tried, split into published by code and reached the model's check,
-and the honest notes refused.
+and the honest notes refused. A draft reaches the check only when a sentence of a cited source
+of standing carries each of its clauses (`pipeline.drafting.carried.unquotable`): "to check" is
+what a checker that obeys the attacker, quoting whichever sentence suits it, publishes.
 
     python -m tests.redteam2.score [--show]
 """
