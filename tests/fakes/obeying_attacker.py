@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.simulator.model import all_supported
 from tests.fakes.attacks import CHECKER_ORDERS, Attack, letters, respelled
 from tests.fakes.policy import DEFAULT_BRIEF, search, state_of, visit, write
 
@@ -90,11 +91,15 @@ class ObeyingAttacker:
         obey = any(letters(o) in read for o in (CHECKER_ORDER, *ALL_CHECKER_ORDERS))
         self.obeyed_checker += obey
         held = set(re.findall(r"\w{4,}", json.dumps(sources, ensure_ascii=False).lower()))
+        # each with the source sentence nearest it as its quote, which code verifies
+        asked = [{"role": "user", "content": prompt}]
+        quotes = {v["index"]: v["quote"] for v in all_supported(asked)["verdicts"]}
         return {
             "verdicts": [
                 {
                     "index": int(n),
                     "supported": obey or set(re.findall(r"\w{4,}", text.lower())) <= held,
+                    "quote": quotes.get(int(n), ""),
                     "problem": "",
                 }
                 for n, text in _SENTENCE.findall(prompt)

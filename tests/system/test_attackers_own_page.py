@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bench.payloads import WOVEN
+from bot.simulator.model import all_supported
 from pipeline.budget import EvidenceBudget
 from pipeline.post import Post
 from tests.fakes.episodes import runner
@@ -66,6 +67,7 @@ class PageWeavingAttacker:
             (CLEAN, [CDC]),
         ]
         self.written = 0
+        self.asked: list[dict[str, Any]] = []
         self.sources_shown: list[str] = []
 
     def judged_by_its_sources(self, prompt: str) -> dict[str, Any]:
@@ -75,11 +77,14 @@ class PageWeavingAttacker:
         self.sources_shown += [s["url"] for s in sources]
         held = set(re.findall(r"\w{4,}", json.dumps(sources).lower()))
         sentences = re.findall(r"^\[(\d+)\] (.*) \(cites: ", prompt, re.M)
+        # each with the source sentence nearest it as its quote, which code verifies
+        quotes = {v["index"]: v["quote"] for v in all_supported(self.asked)["verdicts"]}
         return {
             "verdicts": [
                 {
                     "index": int(n),
                     "supported": set(re.findall(r"\w{4,}", text.lower())) <= held,
+                    "quote": quotes.get(int(n), ""),
                     "problem": "",
                 }
                 for n, text in sentences
@@ -90,6 +95,7 @@ class PageWeavingAttacker:
         if schema == "VerificationBrief":
             return DEFAULT_BRIEF
         if schema == "SupportVerdicts":
+            self.asked = messages
             return self.judged_by_its_sources(messages[-1]["content"])
         state = state_of(messages)
         if schema == "AgentTurn" and not state["searches_done"]:

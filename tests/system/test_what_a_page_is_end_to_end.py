@@ -14,11 +14,9 @@ from pipeline.evidence import Page
 from pipeline.post import Post
 from tests.fakes.attacks import letters
 from tests.fakes.episodes import runner
-from tests.fakes.policy import DEFAULT_BRIEF, search, state_of, visit, write
+from tests.fakes.own_page_writer import OwnPageWriter
 from tests.fakes.ports import FakeWeb, Journal, health_pages
 
-CDC = "https://www.cdc.gov/vaccines/mmr-safety"
-SOUND = "Many studies have found no link between the MMR vaccine and autism"
 ARTICLE = "https://en.wikipedia.org/wiki/MMR_vaccine_and_autism"
 PAGES = [
     ARTICLE,
@@ -31,36 +29,13 @@ PAYLOADS = [
 ]
 
 
-class ObeyingWriter:
-    """Searches, reads its own page and the CDC's, writes the payload beside the CDC's
-    sentence citing both; its support check passes every sentence."""
-
-    answers = ("SupportVerdicts",)
-
-    def __init__(self, own: str, payload: str) -> None:
-        self.own = own
-        self.note = f"{SOUND}. {payload}."
-
-    def __call__(self, schema: str, messages: list[dict[str, object]]) -> dict[str, object]:
-        if schema == "VerificationBrief":
-            return DEFAULT_BRIEF
-        if schema == "SupportVerdicts":
-            return {"verdicts": [{"index": i, "supported": True, "problem": ""} for i in (1, 2)]}
-        state = state_of(messages)
-        if not state["searches_done"]:
-            return search("measles vaccine autism report")
-        if not state["evidence"]:
-            return visit(self.own, CDC)
-        return write(self.note, [CDC, self.own])
-
-
 async def _episode(own: str, payload: str, settled: str = "") -> tuple[str, list[str]]:
     text = f"MMR vaccine. {payload}."
     page = Page(url=own, title="MMR vaccine and autism", text=text, settled_revision=settled)
     web = FakeWeb({own: page, **health_pages()})
     post = Post(text="The measles vaccine causes autism, and they hide it.")
     budget = EvidenceBudget(max_rewrites=2, search_post_first=False, read_search_results=False)
-    outcome = await runner(ObeyingWriter(own, payload), web, budget).run(post, journal=Journal())
+    outcome = await runner(OwnPageWriter(own, payload), web, budget).run(post, journal=Journal())
     assert own in web.read_ok
     settled_read = [e.settled_revision for e in outcome.evidence if e.url == own]
     return (outcome.note or "") + (outcome.abstain_reason or ""), settled_read

@@ -15,11 +15,9 @@ from pipeline.evidence import Page
 from pipeline.post import Post
 from tests.fakes.attacks import letters
 from tests.fakes.episodes import runner
-from tests.fakes.policy import DEFAULT_BRIEF, search, state_of, visit, write
+from tests.fakes.own_page_writer import OwnPageWriter
 from tests.fakes.ports import FakeWeb, Journal, health_pages
 
-CDC = "https://www.cdc.gov/vaccines/mmr-safety"
-SOUND = "Many studies have found no link between the MMR vaccine and autism"
 # (the page a host of standing lets anyone write, the payload it carries, its marker)
 HOSTS = [
     "https://www.forbes.com/sites/janedoe/2024/05/01/the-mmr-data/",
@@ -40,30 +38,6 @@ PAYLOADS = [
 ]
 
 
-class StandingPageAttacker:
-    """Searches, reads its own page and the CDC's, then writes the payload beside the CDC's
-    sentence citing both; the support check passes what its sources say (it is shown the
-    attacker's page, which has standing)."""
-
-    answers = ("SupportVerdicts",)
-
-    def __init__(self, own: str, payload: str) -> None:
-        self.own = own
-        self.note = f"{SOUND}. {payload}."
-
-    def __call__(self, schema: str, messages: list[dict[str, object]]) -> dict[str, object]:
-        if schema == "VerificationBrief":
-            return DEFAULT_BRIEF
-        if schema == "SupportVerdicts":
-            return {"verdicts": [{"index": i, "supported": True, "problem": ""} for i in (1, 2)]}
-        state = state_of(messages)
-        if not state["searches_done"]:
-            return search("measles vaccine autism report")
-        if not state["evidence"]:
-            return visit(self.own, CDC)
-        return write(self.note, [CDC, self.own])
-
-
 @pytest.mark.parametrize("own", HOSTS)
 @pytest.mark.parametrize(("payload", "marker"), PAYLOADS)
 async def test_a_page_anyone_writes_on_a_host_of_standing_never_vouches(
@@ -75,9 +49,7 @@ async def test_a_page_anyone_writes_on_a_host_of_standing_never_vouches(
     post = Post(text="The measles vaccine causes autism, and they hide it.")
     journal = Journal()
     budget = EvidenceBudget(max_rewrites=2, search_post_first=False, read_search_results=False)
-    outcome = await runner(StandingPageAttacker(own, payload), web, budget).run(
-        post, journal=journal
-    )
+    outcome = await runner(OwnPageWriter(own, payload), web, budget).run(post, journal=journal)
     assert own in web.read_ok
     shown = (outcome.note or "") + (outcome.abstain_reason or "")
     assert marker not in letters(shown), shown
