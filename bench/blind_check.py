@@ -40,7 +40,7 @@ from urllib.parse import urlsplit
 from bench.configured_model import with_configured_model
 from bench.rules import Row, context_for, parsed
 from pipeline.drafting.decide import decide
-from pipeline.drafting.support import support_findings, support_request
+from pipeline.drafting.support import check_findings, support_request
 from pipeline.drafting.words import ANY_WORD, note_clauses
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatModel
@@ -190,7 +190,7 @@ async def ask(model: ChatModel, rows: list[Row], timeout_s: float) -> list[dict[
         draft = decision.draft
         messages = support_request(context, draft)
         reply = await model.structured(messages, SupportVerdicts, timeout_s=timeout_s)
-        found = support_findings(context, draft, reply.value)
+        found = check_findings(context, draft, reply.value)
         asked.append(
             {
                 "id": row.id,

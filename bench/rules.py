@@ -53,12 +53,13 @@ from pipeline.drafting.focused import focused_draft, sentences_on_the_claims
 from pipeline.drafting.measured import MEASURED_FILE, Measured, Measurement, SetFigures
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, assemble_note, split_sentences
 from pipeline.drafting.prompts import FocusedNote
-from pipeline.drafting.repair import citing_read_pages
+from pipeline.drafting.repair import citing_read_pages, without_unsupported
 from pipeline.drafting.rulebook import Rule
 from pipeline.drafting.rules import MIN_NOTE_WORDS, RULES, RuleId
 from pipeline.drafting.stance import without_named_claims
+from pipeline.drafting.support import check_findings
 from pipeline.drafting.words import content_words, page_sentences, word_count
-from pipeline.evidence import Evidence
+from pipeline.evidence import Evidence, SupportVerdicts
 from pipeline.page_kind import live_article
 from pipeline.post import Post
 from pipeline.source_quality import has_standing, page_of
@@ -172,6 +173,24 @@ def decide(row: Row, disabled: frozenset[RuleId] = frozenset()) -> Decided:
     rules = list(dict.fromkeys(str(f.rule) for f in decision.findings))
     kept = decision.draft.text if decision.verdict != "refused" else ""
     return Decided(decision.verdict, rules, kept)
+
+
+def kept_after_check(row: Row, verdicts: SupportVerdicts) -> str:
+    """What an episode's writing step (the default budget) keeps of the row's draft once the
+    model's support check gave `verdicts`: the note's text, or "" when nothing is published."""
+    context = context_for(row)
+    by_quotes = EvidenceBudget().support_by_quotes
+    decision = decide_draft(context, parsed(row, context), by_quotes=by_quotes)
+    if decision.verdict == Verdict.REFUSED:
+        return ""
+    draft = decision.draft
+    if decision.verdict == Verdict.PUBLISHED_BY_CODE:
+        return draft.text
+    found = check_findings(context, draft, verdicts, by_quotes=by_quotes)
+    if not found:
+        return draft.text
+    kept = without_unsupported(context, draft, {f.sentence for f in found if f.sentence})
+    return kept.text if kept is not None else ""
 
 
 def could_be_a_note(verdict: str) -> bool:

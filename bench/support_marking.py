@@ -33,7 +33,7 @@ from bench.rules import (
 )
 from pipeline.drafting.decide import decide as decide_draft
 from pipeline.drafting.rules import RuleId
-from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
+from pipeline.drafting.support import check_findings, support_request
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatModel
 
@@ -60,7 +60,7 @@ async def check(
     draft = decide_draft(context, parsed(row, context), rules_without(WITHOUT_THE_RULE)).draft
     messages = support_request(context, draft, mark_unused=marked)
     reply = await model.structured(messages, SupportVerdicts, timeout_s=timeout_s)
-    found = support_findings(context, draft, reply.value, borne_out_by_code(context, draft))
+    found = check_findings(context, draft, reply.value)
     return sorted({f.sentence for f in found if f.sentence}), len(draft.sentences)
 
 

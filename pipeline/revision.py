@@ -15,7 +15,7 @@ from pipeline.drafting.decide import Verdict, decide
 from pipeline.drafting.draft import Draft
 from pipeline.drafting.note import assemble_note
 from pipeline.drafting.repair import citing_read_pages, without_unsupported
-from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
+from pipeline.drafting.support import check_findings, support_request
 from pipeline.drafting.vocabulary import load_word_lists
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import Evidence, SupportVerdicts
@@ -83,9 +83,8 @@ class EpisodeReviser:
                 verdicts = await self.model.structured(
                     support_request(context, decided), SupportVerdicts, timeout_s=self.timeout_s
                 )
-                findings = support_findings(
-                    context, decided, verdicts.value, borne_out_by_code(context, decided)
-                )
+                # code's own word is off here as in an episode's default (`decide`'s too)
+                findings = check_findings(context, decided, verdicts.value)
                 if findings:
                     unsupported = {f.sentence for f in findings if f.sentence}
                     kept = without_unsupported(context, decided, unsupported)

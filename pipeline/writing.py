@@ -19,7 +19,7 @@ from pipeline.drafting.provenance import normalise
 from pipeline.drafting.repair import citing_read_pages, without_unsupported
 from pipeline.drafting.rules import RULES, UNSUPPORTED_KIND, RuleId
 from pipeline.drafting.rules import findings as rule_findings
-from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
+from pipeline.drafting.support import check_findings, support_request
 from pipeline.episode_state import MIN_SECONDS_FOR_A_CALL, EpisodeState
 from pipeline.errors import ModelOutputInvalid, ModelTimeout
 from pipeline.evidence import SupportVerdicts
@@ -301,6 +301,5 @@ class Drafting:
         except ModelOutputInvalid as e:
             await self.s.record("error", {}, f"support check could not run: {e}")
             return False, [], set()
-        borne = borne_out_by_code(context, draft) if self.s.b.support_by_quotes else set()
-        findings = support_findings(context, draft, verdicts, borne)
+        findings = check_findings(context, draft, verdicts, by_quotes=self.s.b.support_by_quotes)
         return True, findings, {f.sentence for f in findings if f.sentence}

@@ -171,3 +171,13 @@ def support_findings(
                 Finding(RuleId.UNSUPPORTED, f"{said} is not shown supported: {problem}.", i)
             )
     return findings
+
+
+def check_findings(
+    context: DraftContext, draft: Draft, verdicts: SupportVerdicts, *, by_quotes: bool = False
+) -> list[Finding]:
+    """What the model's check refuses of the draft as the writing step reads it: with code's own
+    word on (`by_quotes`, `EVONOTE_BUDGET__SUPPORT_BY_QUOTES`), a sentence code bears out stands
+    whatever the model said; off (the default), the verified verdicts alone decide."""
+    borne = borne_out_by_code(context, draft) if by_quotes else set()
+    return support_findings(context, draft, verdicts, borne)

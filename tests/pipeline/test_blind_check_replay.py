@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 
 from bench.blind_check import post_words_in
-from bench.rules import Row, context_for, parsed
-from pipeline.drafting.decide import Verdict, decide
-from pipeline.drafting.repair import without_unsupported
-from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
+from bench.rules import Row, context_for, kept_after_check, parsed
+from pipeline.drafting.decide import decide
+from pipeline.drafting.support import support_findings, support_request
 from pipeline.evidence import SupportVerdicts
 from tests.fakes.replay import ReplayedModel
 
@@ -38,21 +37,14 @@ def row_of(case: dict[str, Any]) -> Row:
 async def published(case: dict[str, Any]) -> str:
     """What an episode's writing step keeps of the draft, the model's check replayed: the
     note's text, or "" when nothing is published."""
+    model = ReplayedModel([{"schema": "SupportVerdicts", "answer": case["answer"]}])
     row = row_of(case)
     context = context_for(row)
-    decision = decide(context, parsed(row, context))
-    if decision.verdict == Verdict.REFUSED:
-        return ""
-    draft = decision.draft
-    if decision.verdict == Verdict.PUBLISHED_BY_CODE:
-        return draft.text
-    model = ReplayedModel([{"schema": "SupportVerdicts", "answer": case["answer"]}])
-    reply = await model.structured(support_request(context, draft), SupportVerdicts, timeout_s=1)
-    found = support_findings(context, draft, reply.value, borne_out_by_code(context, draft))
-    if not found:
-        return draft.text
-    kept = without_unsupported(context, draft, {f.sentence for f in found if f.sentence})
-    return kept.text if kept is not None else ""
+    # the request as an episode asks it; the replay answers whatever it holds
+    reply = await model.structured(
+        support_request(context, parsed(row, context)), SupportVerdicts, timeout_s=1
+    )
+    return kept_after_check(row, reply.value)
 
 
 @pytest.mark.parametrize("case", DRAFTS, ids=[c["id"] for c in DRAFTS])

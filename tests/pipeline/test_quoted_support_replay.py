@@ -16,10 +16,8 @@ from typing import Any
 
 import pytest
 
-from bench.rules import Row, context_for, parsed
+from bench.rules import Row, context_for, kept_after_check, parsed
 from pipeline.drafting.decide import Verdict, decide
-from pipeline.drafting.repair import without_unsupported
-from pipeline.drafting.support import borne_out_by_code, support_findings
 from pipeline.evidence import SupportVerdicts
 
 HERE = Path(__file__).parent.parent
@@ -36,21 +34,8 @@ RECORDED = [
 
 
 def kept(row: Row, answer: dict[str, Any]) -> str:
-    """What an episode's writing step keeps of the row's draft with this answer of the check:
-    the note's text, or "" when nothing is published."""
-    context = context_for(row)
-    decision = decide(context, parsed(row, context))
-    if decision.verdict == Verdict.REFUSED:
-        return ""
-    draft = decision.draft
-    if decision.verdict == Verdict.PUBLISHED_BY_CODE:
-        return draft.text
-    verdicts = SupportVerdicts.model_validate(answer)
-    found = support_findings(context, draft, verdicts, borne_out_by_code(context, draft))
-    if not found:
-        return draft.text
-    rest = without_unsupported(context, draft, {f.sentence for f in found if f.sentence})
-    return rest.text if rest is not None else ""
+    """What an episode's writing step keeps of the row's draft with this answer of the check."""
+    return kept_after_check(row, SupportVerdicts.model_validate(answer))
 
 
 @pytest.mark.parametrize("case", RECORDED, ids=[c["id"] for c in RECORDED])

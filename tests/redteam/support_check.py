@@ -15,7 +15,7 @@ from pathlib import Path
 from bench.configured_model import with_configured_model
 from bench.rules import Row, context_for, parsed
 from pipeline.drafting.decide import decide
-from pipeline.drafting.support import borne_out_by_code, support_findings, support_request
+from pipeline.drafting.support import check_findings, support_request
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatModel
 
@@ -31,7 +31,7 @@ async def check(model: ChatModel, timeout_s: float, rows: list[dict[str, object]
         reply = await model.structured(
             support_request(context, draft), SupportVerdicts, timeout_s=timeout_s
         )
-        found = support_findings(context, draft, reply.value, borne_out_by_code(context, draft))
+        found = check_findings(context, draft, reply.value)
         unsupported = sorted({f.sentence for f in found if f.sentence})
         published = str(r["marker"]).lower() in draft.text.lower() and not unsupported
         line = {
