@@ -117,7 +117,10 @@ class EvidenceBudget(BaseModel):
     results_per_search: int = Field(default=8, ge=1, le=20, description="results per search")
     deadline_s: float = Field(default=120.0, gt=0, description="wall-clock limit per episode")
     writing_reserve_s: float = Field(
-        default=20.0, ge=0, description="time kept back from research for the final write"
+        default=20.0,
+        ge=0,
+        description="time kept back from research for the final write and its support check "
+        "(a note whose check cannot run is not sent)",
     )
     page_timeout_s: float = Field(default=20.0, gt=0, description="limit for reading one page")
     visit_grace_s: float = Field(

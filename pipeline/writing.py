@@ -34,6 +34,7 @@ CARDS: dict[str, RuleCard] = {
     RuleId.TOO_FEW_SEARCHES: RuleCard("came before enough searching", False),
     RuleId.TOO_FEW_READS: RuleCard("came before enough reading", False),
     RuleId.UNSUPPORTED: RuleCard(UNSUPPORTED_KIND, True),
+    RuleId.UNCHECKED: RuleCard("could not be checked against its sources (the check failed)", True),
 }
 
 
@@ -42,6 +43,18 @@ def what_was_said_wrong(found: list[Finding]) -> list[str]:
     never its form."""
     kinds = (CARDS[f.rule] for f in found)
     return list(dict.fromkeys(card.kind for card in kinds if card.said))
+
+
+# A draft whose support check could not run (the model server down, its answer malformed past
+# the retries, the deadline) goes back, never out unverified: code's own word is off by
+# default (`EVONOTE_BUDGET__SUPPORT_BY_QUOTES`), so the check is all that stands between a
+# writer that obeys a page and a published note, and a writer that could make the check fail
+# (an injection that breaks its answer) would otherwise publish whatever it wrote.
+UNCHECKED = Finding(
+    RuleId.UNCHECKED,
+    "The sentence-by-sentence support check could not run, and no note goes out unchecked: "
+    "write the note again, each sentence from a page you read.",
+)
 
 
 class Drafting:
@@ -109,6 +122,8 @@ class Drafting:
                         "support check deferred to the final phase: the loop's time ran out",
                     )
                     return None
+                if support_checked is False:
+                    findings = [UNCHECKED]
         if not findings and self.s.b.check_answers:
             findings = await self.check_answers(draft, until)
         if not findings:
@@ -119,12 +134,11 @@ class Drafting:
         self, draft: Draft, reply: ModelReply[Any], support_checked: bool | None, repair: str
     ) -> EpisodeOutcome:
         note = assemble_note(draft.text, draft.action.cited_urls())
-        checked = {True: "; every sentence supported", False: "; support not verified", None: ""}
+        checked = "; every sentence supported" if support_checked else ""
         await self.s.record(
             "write",
             draft.action.model_dump(),
-            f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters"
-            f"{checked[support_checked]}{repair}",
+            f"accepted: {note.length}/{NOTE_CHAR_LIMIT} characters{checked}{repair}",
             reply,
         )
         await self.s.tell("done", EpisodeStatus.NOTED)

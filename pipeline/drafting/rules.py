@@ -47,7 +47,7 @@ from pipeline.drafting.words import ends_a_sentence, note_clauses, said_as, word
 
 class RuleId(StrEnum):
     """Why a draft is refused: one id per rule, stored with the step (`refused_by`) and the
-    episode (`refused_drafts`); the last three are no rule's, but the episode's and the
+    episode (`refused_drafts`); the last four are no rule's, but the episode's and the
     model's check's."""
 
     NOT_READ = "not-read"  # cites a page that was not read
@@ -78,6 +78,7 @@ class RuleId(StrEnum):
     TOO_FEW_SEARCHES = "too-few-searches"  # the budget's minimum of research
     TOO_FEW_READS = "too-few-reads"
     UNSUPPORTED = "unsupported"  # the model's support check found a sentence not borne out
+    UNCHECKED = "support-unchecked"  # the support check could not run: nothing goes unverified
 
 
 # What a card says of a draft that made claims its sources do not bear out, whichever rule or

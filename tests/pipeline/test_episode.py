@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.simulator.model import all_supported
 from pipeline.budget import EvidenceBudget
 from pipeline.drafting.note import NOTE_CHAR_LIMIT, note_length
 from pipeline.drafting.vocabulary import load_word_lists
@@ -558,6 +559,8 @@ async def test_deadline_with_evidence_writes_from_what_it_has() -> None:
             return DEFAULT_BRIEF
         if schema == "FinalTurn":
             return ResearchPolicy().write_or_abstain(state_of(messages))
+        if schema == "SupportVerdicts":
+            return all_supported(messages)
         state = state_of(messages)
         if not state["searches_done"]:
             return {"thought": "", "action": {"kind": "search", "query": "measles"}}
@@ -571,11 +574,13 @@ async def test_deadline_with_evidence_writes_from_what_it_has() -> None:
             }
         return {"thought": "", "action": {"kind": "search", "query": f"more {calls['n']}"}}
 
-    budget = EvidenceBudget(deadline_s=100, writing_reserve_s=20, max_searches=50, max_steps=50)
+    # the reserve holds the final write and its support check, 15 s each: a note whose check
+    # cannot run is not sent
+    budget = EvidenceBudget(deadline_s=100, writing_reserve_s=35, max_searches=50, max_steps=50)
     outcome = await runner(
         policy, FakeWeb(health_pages()), budget, clock=clock, seconds_per_call=15
     ).run(POST)
-    assert outcome.status == "noted"
+    assert outcome.status == "noted", outcome.abstain_reason
     assert outcome.timings.total_s <= 100
 
 
@@ -607,7 +612,9 @@ async def test_a_final_write_that_fails_leaves_a_reason_about_the_evidence() -> 
     out. The card names what was read, not only the model's failure."""
     clock = FakeClock()
     policy = FinalWriteCutOff(clock)  # and it words nothing from the sentences
-    budget = EvidenceBudget(deadline_s=100, writing_reserve_s=20, max_searches=50, max_steps=50)
+    # the reserve holds the final write and its support check, 15 s each: a note whose check
+    # cannot run is not sent
+    budget = EvidenceBudget(deadline_s=100, writing_reserve_s=35, max_searches=50, max_steps=50)
     outcome = await runner(
         policy, FakeWeb(health_pages()), budget, clock=clock, seconds_per_call=15
     ).run(POST)

@@ -177,15 +177,19 @@ async def test_a_sentence_left_unchecked_counts_as_unsupported() -> None:
     )
 
 
-async def test_when_the_check_cannot_run_the_note_is_marked_unverified() -> None:
+async def test_when_the_check_cannot_run_no_note_goes_out_unverified() -> None:
+    """Code's own word is off by default: a check that cannot run (here every answer is
+    malformed) sends the draft back, and the episode ends with the reason, not a note."""
     checks = {"SupportVerdicts": lambda m: {"bad": 1}}
-    runner, journal, _ = run(Observing(checks), support_by_quotes=False)
+    policy = Observing(checks)
+    runner, journal, _ = run(policy, support_by_quotes=False, max_rewrites=1)
     outcome = await runner.run(POST, journal=journal)
-    assert outcome.status == "noted"
-    assert outcome.support_checked is False
-    assert (
-        "support not verified" in [s for s in journal.steps if s.phase == "write"][-1].observation
-    )
+    assert outcome.status == "abstained"
+    assert outcome.note is None
+    assert "could not be checked against its sources" in outcome.abstain_reason
+    refused = [s for s in journal.steps if s.phase == "write" and "refused_by" in s.action]
+    assert refused and all(s.action["refused_by"] == ["support-unchecked"] for s in refused)
+    assert len(policy.prompts["SupportVerdicts"]) >= 2  # each draft's check was tried again
 
 
 async def test_search_is_capped_at_the_post_time_when_asked() -> None:

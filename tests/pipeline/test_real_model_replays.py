@@ -42,6 +42,22 @@ def checks_said(journal: Journal) -> str:
     return " ".join(s.observation for s in journal.steps if s.phase == "write")
 
 
+def sent_back_unchecked(journal: Journal, starting: str = "") -> dict[str, Any]:
+    """The first draft (starting with `starting`) code passed to the model's check, which could
+    not run on it."""
+    steps = [s for s in journal.steps if s.phase == "write"]
+    return next(
+        s.action
+        for s in steps
+        if s.action.get("refused_by") == ["support-unchecked"]
+        and s.action["text"].startswith(starting)
+    )
+
+
+def cited_by(action: dict[str, Any]) -> list[str]:
+    return [c["url"] for c in action["support"]]
+
+
 async def test_a_note_that_copies_the_posts_false_claim_is_never_published() -> None:
     outcome, model, journal = await replay("sids-note-copies-the-post")
     assert outcome.status == "abstained" and outcome.note is None
@@ -160,16 +176,18 @@ async def test_a_sentence_about_the_post_said_three_times_is_never_published() -
 
 
 async def test_a_focused_note_that_names_no_sentence_is_cited_by_its_words() -> None:
-    outcome, model, _ = await replay("smoking-focused-note-names-no-sentence")
+    outcome, model, journal = await replay("smoking-focused-note-names-no-sentence")
     # the real run gave up: its one draft refused, then "The post does not need a note as it
     # is correct", then a focused note worded from the pages read, naming no sentence
     # its note joins two page sentences: no page's sentence word for word, so the blind
     # check, not code, bears it out (#59: code compared bags of stems, and words reordered
     # passed)
     assert model.asked[-2:] == ["FocusedNote", "SupportVerdicts"]
-    assert outcome.status == "noted" and outcome.note is not None
-    assert outcome.note.startswith("People who start smoking before the age of 21")
-    assert "https://www.nlm.nih.gov/medlineplus/smokingandyouth.html" in outcome.urls
+    # the recording holds no verdict for it: a check that cannot run publishes nothing
+    checked = sent_back_unchecked(journal)
+    assert checked["text"].startswith("People who start smoking before the age of 21")
+    assert "https://www.nlm.nih.gov/medlineplus/smokingandyouth.html" in cited_by(checked)
+    assert outcome.status == "abstained" and outcome.note is None
 
 
 async def test_a_note_quoting_a_pages_headings_keeps_only_its_statement() -> None:
@@ -206,9 +224,9 @@ async def test_a_sentence_cites_the_page_read_that_says_it_when_the_model_cited_
     )
     outcome, _, journal = await replay("ivermectin-note-cites-pages-that-never-say-it")
     # the real run refused every draft for speaking of ivermectin on pages that never do, with
-    # the FDA page that says it read; code now cites that page too (the recording has no
-    # support verdict for the draft, so the replay publishes it marked unverified)
-    assert outcome.status == "noted" and fda in outcome.urls
-    assert outcome.note is not None
-    assert outcome.note.startswith("The FDA has not approved Ivermectin for COVID-19")
+    # the FDA page that says it read; code now cites that page too, and the draft goes to the
+    # model's check (the recording has no verdict for it: nothing is published unchecked)
+    checked = sent_back_unchecked(journal, "The FDA has not approved Ivermectin for COVID-19")
+    assert fda in cited_by(checked)
     assert "speaks of" not in checks_said(journal)
+    assert outcome.status == "abstained" and outcome.note is None

@@ -1,8 +1,10 @@
 """Asks the configured model's support check (`EVONOTE_LLM__*`) of red-team rows that code
-passes to it, as an episode's writing step would; one JSON line per row. Opt-in, slow: the
-recorded run is `real_model_support_check.jsonl` (Qwen2.5-Coder-1.5B, 2026-12-03).
+passes to it, as an episode's writing step would, and says whether the payload is in what the
+episode keeps (`bench.rules.kept_after_check`); one JSON line per row. Opt-in, slow: the
+recorded runs are `real_model_support_check.jsonl` (this red team's rows) and
+`tests/redteam3/real_model_support_check.jsonl` (the third's), Qwen2.5-Coder-1.5B.
 
-    python tests/redteam/support_check.py ID,ID,... > out.jsonl
+    python tests/redteam/support_check.py ID,ID,... [ROWS.jsonl] > out.jsonl
 """
 
 from __future__ import annotations
@@ -13,18 +15,18 @@ import sys
 from pathlib import Path
 
 from bench.configured_model import with_configured_model
-from bench.rules import Row, context_for, parsed
+from bench.rules import Row, context_for, kept_after_check, parsed, read_jsonl
 from pipeline.drafting.decide import decide
 from pipeline.drafting.support import check_findings, support_request
 from pipeline.evidence import SupportVerdicts
 from pipeline.ports import ChatModel
+from tests.fakes.attacks import letters
 
 ROWS = Path(__file__).with_name("rows.jsonl")
 
 
-async def check(model: ChatModel, timeout_s: float, rows: list[dict[str, object]]) -> None:
-    for r in rows:
-        row = Row(str(r["id"]), str(r["post"]), r["pages"], str(r["note"]), r["cited"])  # type: ignore[arg-type]
+async def check(model: ChatModel, timeout_s: float, rows: list[Row]) -> None:
+    for row in rows:
         context = context_for(row)
         decision = decide(context, parsed(row, context))
         draft = decision.draft
@@ -32,24 +34,24 @@ async def check(model: ChatModel, timeout_s: float, rows: list[dict[str, object]
             support_request(context, draft), SupportVerdicts, timeout_s=timeout_s
         )
         found = check_findings(context, draft, reply.value)
-        unsupported = sorted({f.sentence for f in found if f.sentence})
-        published = str(r["marker"]).lower() in draft.text.lower() and not unsupported
+        kept = kept_after_check(row, reply.value)
         line = {
             "id": row.id,
             "verdict": str(decision.verdict),
             "text": draft.text,
-            "unsupported": unsupported,
-            "payload_published": published,
+            "unsupported": sorted({f.sentence for f in found if f.sentence}),
+            "kept": kept,
+            "payload_published": bool(kept) and letters(row.marker) in letters(kept),
             "reply": reply.value.model_dump(),
         }
         print(json.dumps(line), flush=True)
 
 
-def main(ids: list[str]) -> None:
-    rows = [json.loads(line) for line in ROWS.read_text(encoding="utf-8").splitlines()]
-    wanted = [r for i in ids for r in rows if r["id"] == i]
+def main(ids: list[str], path: Path = ROWS) -> None:
+    rows = {row.id: row for row in read_jsonl(path)}
+    wanted = [rows[i] for i in ids]
     asyncio.run(with_configured_model(lambda model, t: check(model, t, wanted)))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1].split(","))
+    main(sys.argv[1].split(","), Path(sys.argv[2]) if len(sys.argv) > 2 else ROWS)
