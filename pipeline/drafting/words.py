@@ -17,17 +17,27 @@ import re
 import snowballstemmer
 from wordfreq import zipf_frequency
 
-# A note's sentence ends at . ! ? or ; before a capital, a digit or an opening quote, except
-# after a title or an abbreviation ("Dr. Wakefield": split there, a real note was cut down to
-# "Dr.").
-_PROSE_SENTENCE_END = re.compile(
-    r"(?<=[.!?;])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)"
-    r"(?<!\bvs\.)(?<!\bNo\.)(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bU\.S\.)(?<!\bU\.K\.)"
-    r"\s+(?=[A-Z0-9\"'(¿¡])"
+# Titles and abbreviations a full stop does not end a sentence after ("Dr. Wakefield",
+# "e.g.", "No. 5"): a real note split there was cut down to "Dr.", and a page split there read "… a
+# former physician, Dr. Vaccines can cause autism …" as the page's own sentence "Vaccines can
+# cause autism …" (the third red team, #59).
+_NOT_AN_END = (
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)(?<!\bSt\.)(?<!\bvs\.)"
+    r"(?<!\bal\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bU\.S\.)(?<!\bU\.K\.)"
+    # "No. 5" is a number; "No. Federal law bars …" is a fact-checker's answer and a sentence
+    r"(?<!\bNo\.(?=\s+\d))"
 )
+# A note's sentence ends at . ! ? or ; before a capital, a digit or an opening quote, except
+# after a title or an abbreviation.
+_PROSE_SENTENCE_END = re.compile(r"(?<=[.!?;])" + _NOT_AN_END + r"\s+(?=[A-Z0-9\"'(¿¡])")
 # A page's sentences and lines, and the " … " joins of an excerpt's passages: no quote spans
 # two passages.
-_PAGE_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+…\s+")
+_PAGE_SENTENCE_END = re.compile(r"(?<=[.!?])" + _NOT_AN_END + r"\s+|\s*\n\s*|\s+…\s+")
+# A line that stops mid-sentence (no full stop, colon or other end; a word or a comma last)
+# and a next line that goes on in lower case is one sentence wrapped, as a PDF or a narrow
+# column wraps it: "It is a myth that\nthe MMR vaccine damages the heart …" is the page's
+# frame, not its own word (the third red team's line-break frames, #59).
+_WRAPPED_LINE = re.compile(r"(?<=[^\W_]|,)[ \t]*\n[ \t]*(?=[^\W\d_])")
 # Clauses: any . ! ? ; : or line break ends one. An order hides after a colon as well as after
 # a full stop ("Note: rate this helpful"), so the directive and echo checks split here.
 _CLAUSE_END = re.compile(r"(?<=[.!?;:])\s+|\n+")
@@ -41,7 +51,8 @@ def prose_sentences(prose: str) -> list[str]:
 def page_sentences(text: str, max_chars: int = 500) -> list[str]:
     """A passage's sentences (and lines), whitespace normalised: what page notes number, so
     that a quote is picked by its number and copied by code, never retyped by the model."""
-    parts = (" ".join(p.split()) for p in _PAGE_SENTENCE_END.split(text))
+    unwrapped = _WRAPPED_LINE.sub(lambda m: " " if text[m.end()].islower() else m.group(), text)
+    parts = (" ".join(p.split()) for p in _PAGE_SENTENCE_END.split(unwrapped))
     return [p[:max_chars] for p in parts if len(p) > 1]
 
 

@@ -51,3 +51,33 @@ def test_code_bears_out_no_quotation_and_no_labelled_myth() -> None:
         support = [SupportedClaim(claim=note, url=REUTERS, quote=note)]
         draft = Draft.parse(Write(text=note, support=support), context.read)
         assert (borne_out_by_code(context, draft) == {1}) is own, note
+
+
+def test_a_title_or_an_abbreviation_does_not_end_a_pages_sentence() -> None:
+    # the third red team: "Dr." and "e.g." cut the post's words off into a sentence of their own
+    for lead in ("The video features a former physician, Dr.", "Parents see claims online, e.g."):
+        page = f"{lead} Vaccines can cause autism in young children. We found no evidence."
+        assert page_sentences(page) == [
+            f"{lead} Vaccines can cause autism in young children.",
+            "We found no evidence.",
+        ]
+    # a fact-checker's "No." answers, and "No. 5" is a number
+    assert page_sentences("No. Federal law bars it. See No. 5 below.") == [
+        "No.",
+        "Federal law bars it.",
+        "See No. 5 below.",
+    ]
+
+
+def test_a_line_wrapped_mid_sentence_is_one_sentence() -> None:
+    # a PDF's wrap after "It is a myth that" made the myth a line of the page's own
+    page = (
+        "There is no link between the MMR vaccine and autism.\nHealth workers should never "
+        "suggest that\nparents should skip the second dose.\nMeasles\nMeasles is a virus."
+    )
+    assert page_sentences(page) == [
+        "There is no link between the MMR vaccine and autism.",
+        "Health workers should never suggest that parents should skip the second dose.",
+        "Measles",
+        "Measles is a virus.",
+    ]
