@@ -72,6 +72,8 @@ class NoteCard(BaseModel):
     forecast: str | None = None
     forecast_reasons: list[str] = Field(default_factory=list)
     timings: str | None = None
+    # a note published before a support check that could not run sent its draft back (#59):
+    # only episodes stored by earlier versions carry it now
     support_unverified: bool = False
     refused_by: list[str] = Field(
         default_factory=list, description="the rules that refused its drafts, each once"

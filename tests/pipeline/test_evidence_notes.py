@@ -46,6 +46,19 @@ class Observing(ResearchPolicy):
         return super().__call__(schema, messages)
 
 
+class QuotingWriter(Observing):
+    """Writes `prose` citing the CDC page with `quote` as its support."""
+
+    def __init__(self, prose: str, quote: str) -> None:
+        super().__init__(prose=prose)
+        self.quote = quote
+
+    def write_or_abstain(self, state: dict[str, Any]) -> dict[str, Any]:
+        cdc = "https://www.cdc.gov/vaccines/mmr-safety"
+        support = [{"claim": self.prose, "url": cdc, "quote": self.quote}]
+        return {"thought": "", "action": {"kind": "write", "text": self.prose, "support": support}}
+
+
 async def test_read_pages_carry_notes_quotes_and_tiers() -> None:
     policy = Observing()
     runner, journal, _ = run(policy, notes_min_chars=0)
@@ -241,19 +254,13 @@ QUOTE = "Many studies have found no link between the MMR vaccine and autism."
 async def test_a_draft_whose_quotes_bear_it_out_needs_no_check_call(
     prose: str, quote: str, model_checks: bool
 ) -> None:
-    class Quoting(Observing):
-        def write_or_abstain(self, state: dict[str, Any]) -> dict[str, Any]:
-            cdc = "https://www.cdc.gov/vaccines/mmr-safety"
-            support = [{"claim": prose, "url": cdc, "quote": quote}]
-            return {"thought": "", "action": {"kind": "write", "text": prose, "support": support}}
-
-    policy = Quoting(prose=prose)
+    policy = QuotingWriter(prose, quote)
     runner, journal, _ = run(policy, support_by_quotes=True)  # code's own word, where it is on
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted" and outcome.support_checked is True
     assert ("SupportVerdicts" in runner.model.calls) is model_checks
     # off, the default: the model checks every draft
-    runner, journal, _ = run(Quoting(prose=prose))
+    runner, journal, _ = run(QuotingWriter(prose, quote))
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status == "noted" and "SupportVerdicts" in runner.model.calls
 
@@ -264,13 +271,7 @@ async def test_a_lost_negation_is_refused_before_any_check_call() -> None:
     (#59: the default checker quotes the page's sentence and says supported)."""
     prose = "Studies have found a link between the MMR vaccine and autism."
 
-    class Quoting(Observing):
-        def write_or_abstain(self, state: dict[str, Any]) -> dict[str, Any]:
-            cdc = "https://www.cdc.gov/vaccines/mmr-safety"
-            support = [{"claim": prose, "url": cdc, "quote": QUOTE}]
-            return {"thought": "", "action": {"kind": "write", "text": prose, "support": support}}
-
-    policy = Quoting(prose=prose)
+    policy = QuotingWriter(prose, QUOTE)
     runner, journal, _ = run(policy)
     outcome = await runner.run(POST, journal=journal)
     assert outcome.status != "noted" and outcome.note is None
